@@ -1,0 +1,29 @@
+# The two commands: `make run` starts the product, `make test` installs and tests it.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench install clean
+
+# Reinstall whenever the dependency list changes; the editable install picks up code changes by itself.
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+run: $(STAMP)
+	@echo "The web service, worker and Redis arrive with the service issue."
+	@echo "For now the engine is on the command line: $(VENV)/bin/manille --help"
+
+bench: $(STAMP)
+	$(VENV)/bin/manille bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -1,0 +1,1 @@
+"""The Manille daily-challenge service.  Subpackages: ``replay`` (the pure engine), ``seeds``."""

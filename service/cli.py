@@ -1,0 +1,182 @@
+"""The ``manille`` command line: simulate, verify, seed, bench.
+
+Exit codes: 0 done (and, for verify, every game valid), 1 a submission rejected,
+2 bad arguments or input (unknown bot, bad seed, missing secret …).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import statistics
+import sys
+import time
+
+from bots import get_bot
+from service.replay import (ManilleError, SubmissionRejected, dumps, player_cards, simulate,
+                            verify)
+from service.seeds import DayClock, commitment, daily_seed, parse_date, secret_from_env
+
+DEFAULT_BOT = "random-1"
+
+
+def _print_json(obj) -> None:
+    print(json.dumps(obj, separators=(",", ":")))
+
+
+def cmd_simulate(args) -> int:
+    bot = get_bot(args.bots)
+    record = simulate(args.seed, bot, get_bot(args.player_bot) if args.player_bot else None)
+    if args.json:
+        print(dumps(record))
+    else:
+        print(_summary(record))
+    return 0
+
+
+def _summary(record: dict) -> str:
+    us, them = record["totals"]
+    return (f"valid: {len(record['deals'])} deals, us {us} – them {them}, {record['winner']} win, "
+            f"rank score {record['rank_score']}")
+
+
+def _rejection_text(rej: dict) -> str:
+    where = ", ".join(f"{k} {rej[k]}" for k in ("index", "deal", "trick") if rej.get(k) is not None)
+    legal = f"; legal: {' '.join(rej['legal'])}" if rej.get("legal") else ""
+    return f"rejected: {rej['code']} ({where}){legal}" if where else f"rejected: {rej['code']}"
+
+
+def cmd_verify(args) -> int:
+    if args.batch:
+        return _verify_batch(args)
+    if args.seed is None or args.cards is None:
+        raise ManilleError("verify needs --seed and --cards, or --batch FILE")
+    bot = get_bot(args.bots)
+    try:
+        record = verify(args.seed, args.cards, bot)
+    except SubmissionRejected as e:
+        rej = e.rejection.to_json()
+        print(json.dumps(rej, separators=(",", ":")) if args.json else _rejection_text(rej))
+        return 1
+    print(dumps(record) if args.json else _summary(record))
+    return 0
+
+
+def _verify_batch(args) -> int:
+    stream = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8")
+    all_valid = True
+    with stream:
+        for n, line in enumerate(stream, start=1):
+            if not line.strip():
+                continue
+            out = {"line": n}
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict) or "seed" not in item or "cards" not in item:
+                    raise ManilleError('each line is an object {"seed": HEX, "cards": [...]}')
+                if "id" in item:
+                    out["id"] = item["id"]
+                record = verify(item["seed"], item["cards"], get_bot(item.get("bots", args.bots)))
+                out.update(valid=True, rank_score=record["rank_score"], totals=record["totals"],
+                           winner=record["winner"])
+                if args.records:
+                    out["record"] = record
+            except SubmissionRejected as e:
+                out.update(valid=False, rejection=e.rejection.to_json())
+            except (ManilleError, ValueError) as e:  # json.JSONDecodeError is a ValueError
+                out.update(valid=False, error={"code": "bad_input", "message": str(e)})
+            all_valid &= out["valid"]
+            _print_json(out)
+            sys.stdout.flush()
+    return 0 if all_valid else 1
+
+
+def cmd_seed(args) -> int:
+    clock = DayClock(args.tz)
+    day = clock.today() if args.date == "today" else parse_date(args.date)
+    seed = daily_seed(secret_from_env(), day)
+    out = {"date": day.isoformat(), "opens_at": clock.opens_at(day).isoformat(),
+           "closes_at": clock.closes_at(day).isoformat(), "commitment": commitment(seed)}
+    if args.reveal:
+        out["seed"] = clock.revealed_seed(secret_from_env(), day).hex()
+    _print_json(out)
+    return 0
+
+
+def bench_seeds(n: int) -> list[bytes]:
+    """The fixed seeds the benchmarks use: SHA-256("manille-bench" ‖ i)."""
+    return [hashlib.sha256(b"manille-bench" + i.to_bytes(4, "big")).digest() for i in range(n)]
+
+
+def cmd_bench(args) -> int:
+    bot = get_bot(args.bots)
+    seeds = bench_seeds(args.games)
+    games = [(seed, player_cards(simulate(seed, bot))) for seed in seeds]
+    verify_runs, simulate_runs = [], []
+    for _ in range(args.repeat):  # interleaved so that machine noise hits both alike
+        t0 = time.perf_counter()
+        for seed, cards in games:
+            verify(seed, cards, bot)
+        t1 = time.perf_counter()
+        for seed, _cards in games:
+            simulate(seed, bot)
+        t2 = time.perf_counter()
+        verify_runs.append((t1 - t0) / len(games))
+        simulate_runs.append((t2 - t1) / len(games))
+    v, s = statistics.median(verify_runs), statistics.median(simulate_runs)
+    deals = sum(len(simulate(seed, bot)["deals"]) for seed in seeds)
+    print(f"bench: {args.games} games ({deals} deals), bots {bot.id}, median of {args.repeat} runs")
+    print(f"verify:   {1 / v:8.1f} games/s  {v * 1000:7.3f} ms/game  "
+          f"(runs: {', '.join(f'{r * 1000:.3f}' for r in verify_runs)} ms)")
+    print(f"simulate: {1 / s:8.1f} games/s  {s * 1000:7.3f} ms/game  (bots only, same record)")
+    print(f"verify / simulate: {v / s:.2f}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="manille", description="Manille muette: engine, verifier, seeds.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("simulate", help="play a whole game with bots in every seat, print the record")
+    s.add_argument("--seed", required=True, help="64 hex digits")
+    s.add_argument("--bots", default=DEFAULT_BOT, help="bot id for seats 1-3 (default %(default)s)")
+    s.add_argument("--player-bot", help="bot id for seat 0 (default: the same as --bots)")
+    s.add_argument("--json", action="store_true", help="print the game record as JSON")
+    s.set_defaults(func=cmd_simulate)
+
+    v = sub.add_parser("verify", help="replay a player's cards; exit 0 valid, 1 rejected")
+    v.add_argument("--seed", help="64 hex digits")
+    v.add_argument("--cards", help='the player\'s cards in play order, e.g. "TH 7S ..."')
+    v.add_argument("--bots", default=DEFAULT_BOT, help="bot id for seats 1-3 (default %(default)s)")
+    v.add_argument("--json", action="store_true", help="print the record, or the rejection, as JSON")
+    v.add_argument("--batch", metavar="FILE",
+                   help='JSON lines {"seed":…,"cards":[…]} ("-" for stdin); one result line each')
+    v.add_argument("--records", action="store_true", help="with --batch: include each full record")
+    v.set_defaults(func=cmd_verify)
+
+    d = sub.add_parser("seed", help="a day's commitment (MANILLE_SECRET), and its seed once closed")
+    d.add_argument("date", help="YYYY-MM-DD or 'today'")
+    d.add_argument("--reveal", action="store_true", help="also print the seed (closed days only)")
+    d.add_argument("--tz", help="time zone of the day boundaries (default MANILLE_TZ or Europe/Brussels)")
+    d.set_defaults(func=cmd_seed)
+
+    b = sub.add_parser("bench", help="verification speed over a fixed set of seeds")
+    b.add_argument("--games", type=int, default=200)
+    b.add_argument("--repeat", type=int, default=5)
+    b.add_argument("--bots", default=DEFAULT_BOT)
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ManilleError, OSError) as e:
+        print(f"manille: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,25 @@
+"""The Manille muette engine: pure, deterministic, no I/O (rules id ``muette-1``)."""
+
+from .cards import DECK, Card, Rank, Suit, cards_of, format_cards, mask_of, parse_cards
+from .deal import Deal, check_seed, deal, dealer_of, first_dealer, shuffled_deck
+from .errors import (BotError, GameOverError, IllegalPlayError, InvalidCardError, InvalidSeedError,
+                     ManilleError, Obligation)
+from .observation import Observation
+from .policy import Bot, decision_stream
+from .record import FORMAT, build_record, commitment_of, dumps, player_cards
+from .replay import MAX_SUBMISSION, Rejection, SubmissionRejected, play_game, simulate, verify
+from .rules import (GAME_TARGET, RULES_ID, Play, Trick, broken_obligation, check_play, deal_score,
+                    legal_cards, legal_mask, rank_score, team_of)
+from .state import GameState
+from .stream import HashStream
+
+__all__ = [
+    "DECK", "FORMAT", "GAME_TARGET", "MAX_SUBMISSION", "RULES_ID",
+    "Bot", "BotError", "Card", "Deal", "GameOverError", "GameState", "HashStream", "IllegalPlayError",
+    "InvalidCardError", "InvalidSeedError", "ManilleError", "Obligation", "Observation", "Play", "Rank",
+    "Rejection", "SubmissionRejected", "Suit", "Trick",
+    "broken_obligation", "build_record", "cards_of", "check_play", "check_seed", "commitment_of", "deal",
+    "deal_score", "dealer_of", "decision_stream", "dumps", "first_dealer", "format_cards", "legal_cards",
+    "legal_mask", "mask_of", "parse_cards", "play_game", "player_cards", "rank_score", "shuffled_deck",
+    "simulate", "team_of", "verify",
+]

@@ -1,0 +1,28 @@
+"""The bot interface: an observation and a deterministic random stream in, one legal card out."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from .cards import Card
+from .observation import Observation
+from .stream import HashStream, u32be
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player policy.  ``id`` names frozen behaviour (RULES §8); ``choose`` must be a pure function
+    of its two arguments and return one of ``obs.legal``."""
+
+    id: str
+
+    def choose(self, obs: Observation, rng: HashStream) -> Card: ...
+
+
+def decision_stream(seed: bytes, deal_index: int, seat: int, trick_index: int) -> HashStream:
+    """The stream handed to the bot at ``seat`` for its card of trick ``trick_index`` of a deal.
+
+    Blocks are ``SHA-256(seed ‖ "bot" ‖ uint32be(deal) ‖ uint32be(seat) ‖ uint32be(trick) ‖
+    uint32be(j))``: one-way, so a bot learns nothing of the seed or the hands from it.
+    """
+    return HashStream(seed + b"bot" + u32be(deal_index) + u32be(seat) + u32be(trick_index))

@@ -1,0 +1,56 @@
+"""The game record of RULES §7: the verifier's output and the ops audit trail."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from .cards import cards_of
+from .observation import trick_json
+from .rules import RULES_ID, TRICKS_PER_DEAL, rank_score
+
+FORMAT = "manille-game/1"
+
+
+def commitment_of(seed: bytes) -> str:
+    """The public commitment to a seed: lowercase hex of SHA-256(seed)."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def build_record(state, bots: str, *, sealed: bool = False) -> dict:
+    """The record of a finished game; the seed is null when ``sealed`` (its day is still open)."""
+    deals = []
+    for log in state.deals:
+        d = log.deal
+        tricks = []
+        for i, (trick, legals) in enumerate(log.tricks):
+            t = trick_json(trick, last=i == TRICKS_PER_DEAL - 1)
+            for play, legal in zip(t["plays"], legals):
+                play["legal"] = [str(c) for c in cards_of(legal)]
+            tricks.append(t)
+        deals.append({
+            "index": d.index, "dealer": d.dealer, "turned": str(d.turned), "trump": str(d.trump),
+            "hands": {str(s): [str(c) for c in d.hands[s]] for s in range(4)},
+            "tricks": tricks,
+            "points": list(log.points), "scored": list(log.scored), "totals": list(log.totals),
+        })
+    totals = list(state.totals)
+    return {
+        "format": FORMAT, "rules": RULES_ID, "bots": bots,
+        "commitment": commitment_of(state.seed), "seed": None if sealed else state.seed.hex(),
+        "deals": deals,
+        "totals": totals, "winner": "us" if totals[0] > totals[1] else "them",
+        "rank_score": rank_score(state.totals),
+    }
+
+
+def dumps(record: dict) -> str:
+    """Canonical text of a record: compact, key order as built, so equal games give equal bytes."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=True)
+
+
+def player_cards(record: dict, seat: int = 0) -> list[str]:
+    """The cards ``seat`` played, in order: for seat 0, exactly the submission that replays to ``record``."""
+    return [p["card"] for d in record["deals"] for t in d["tricks"] for p in t["plays"] if p["seat"] == seat]
+
+

@@ -1,0 +1,136 @@
+"""Playing whole games: bots against bots, and the verifier that replays a player's submission.
+
+The verifier trusts nothing but the seed and the submitted cards: it redeals every
+deal, replays every bot decision and recomputes every trick and score.  A bad
+submission is answered with a Rejection naming the first faulty card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from .cards import Card
+from .deal import check_seed
+from .errors import BotError, InvalidCardError, ManilleError
+from .observation import Observation
+from .policy import Bot, decision_stream
+from .record import build_record
+from .rules import broken_obligation
+from .state import GameState
+
+#: Each deal gives the scoring team at least one game point, so a game ends within 79 deals.
+MAX_DEALS = 79
+MAX_SUBMISSION = MAX_DEALS * 8
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why a submission is refused: a code of RULES §7 and where the first faulty card falls."""
+
+    code: str
+    message: str
+    index: int | None = None  # position in the submission
+    deal: int | None = None
+    trick: int | None = None
+    card: str | None = None  # the text as submitted
+    legal: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        if self.legal is not None:
+            out["legal"] = list(self.legal)
+        return out
+
+
+class SubmissionRejected(ManilleError):
+    """The submission does not replay to a finished game; ``rejection`` says where and why."""
+
+    def __init__(self, rejection: Rejection) -> None:
+        self.rejection = rejection
+        super().__init__(rejection.message)
+
+
+def play_game(seed: bytes | str, seats: Sequence[Bot]) -> GameState:
+    """Play a whole game with one policy per seat; raises BotError if a bot answers an illegal card."""
+    state = GameState(seed)
+    seed_bytes = state.seed
+    while not state.is_over:
+        seat = state.trick.next_seat
+        obs = state.observation(seat)
+        card = seats[seat].choose(obs, decision_stream(seed_bytes, obs.deal_index, seat, len(obs.tricks)))
+        if not isinstance(card, Card) or not obs.legal_mask >> card.id & 1:
+            raise BotError(f"bot {seats[seat].id!r} at seat {seat} answered {card!r}, "
+                           f"not one of {' '.join(map(str, obs.legal))}")
+        state._apply(card, obs.legal_mask)
+    return state
+
+
+def simulate(seed: bytes | str, bot: Bot, player: Bot | None = None) -> dict:
+    """The record of a game where bots hold every seat (seat 0 ``player``, default ``bot``)."""
+    state = play_game(seed, (player or bot, bot, bot, bot))
+    return build_record(state, bot.id)
+
+
+class _Submission:
+    """Seat 0 as a policy that plays the submitted cards in order, refusing the first faulty one."""
+
+    id = "submission"
+
+    def __init__(self, cards: Sequence) -> None:
+        self.cards = cards
+        self.index = 0
+
+    def choose(self, obs: Observation, rng) -> Card:
+        i = self.index
+        where = {"index": i, "deal": obs.deal_index, "trick": len(obs.tricks)}
+        legal = tuple(str(c) for c in obs.legal)
+        if i >= len(self.cards):
+            raise SubmissionRejected(Rejection(
+                "game_incomplete", f"the game goes on after the {i} cards submitted", legal=legal, **where))
+        text = self.cards[i]
+        try:
+            card = text if isinstance(text, Card) else Card.parse(text)
+        except InvalidCardError:
+            raise SubmissionRejected(Rejection(
+                "unknown_card", f"card {i} is not a card: {text!r}", card=_shown(text), legal=legal,
+                **where)) from None
+        broken = broken_obligation(obs.hand_mask, obs.trick, obs.seat, card)
+        if broken is not None:
+            raise SubmissionRejected(Rejection(
+                broken.value, f"card {i} ({card}) breaks {broken.value}; legal: {' '.join(legal)}",
+                card=_shown(text), legal=legal, **where))
+        self.index = i + 1
+        return card
+
+
+def _shown(text) -> str:
+    """A submitted item as text for a rejection, cut short so a huge bogus item cannot bloat it."""
+    text = text if isinstance(text, str) else repr(text)
+    return text if len(text) <= 16 else text[:16] + "…"
+
+
+def verify(seed: bytes | str, cards: Sequence | str, bot: Bot, *, sealed: bool = False) -> dict:
+    """Replay a submission (seat 0's cards in order) against ``bot``; returns the game record.
+
+    Raises SubmissionRejected for the first faulty card, ``game_incomplete`` when the cards run
+    out before the game ends, ``extra_cards`` when cards remain after it; InvalidSeedError for a bad
+    seed.  A string of cards is split on spaces and commas.
+    """
+    seed = check_seed(seed)
+    if isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    if not isinstance(cards, Sequence):
+        raise SubmissionRejected(Rejection("malformed", "a submission is a list of cards"))
+    player = _Submission(cards)
+    state = play_game(seed, (player, bot, bot, bot))
+    if player.index < len(cards):
+        n = player.index
+        raise SubmissionRejected(Rejection(
+            "extra_cards", f"the game ended after card {n - 1}; {len(cards) - n} more were submitted",
+            index=n, card=_shown(cards[n])))
+    return build_record(state, bot.id, sealed=sealed)
+
+
+__all__ = ["MAX_SUBMISSION", "Rejection", "SubmissionRejected", "play_game",
+           "simulate", "verify"]

@@ -1,0 +1,171 @@
+"""The frozen rules of Manille muette, rules id ``muette-1``: legal cards, tricks, scoring (RULES §4–5)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import Card, Suit, cards_of, mask_of
+from .errors import IllegalPlayError, Obligation
+
+RULES_ID = "muette-1"
+TRICKS_PER_DEAL = 8
+DEAL_POINTS = 61
+LAST_TRICK_BONUS = 1
+HALF = 30
+GAME_TARGET = 40
+SUIT_MASKS = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)
+
+
+def team_of(seat: int) -> int:
+    """Team 0 (``us``) is seats 0 and 2, team 1 (``them``) seats 1 and 3."""
+    return seat & 1
+
+
+def stronger_in_suit(card_id: int) -> int:
+    """Mask of the cards of ``card_id``'s suit that beat it."""
+    return SUIT_MASKS[card_id >> 3] & ~((2 << card_id) - 1)
+
+
+class Play(NamedTuple):
+    seat: int
+    card: Card
+
+
+class Trick:
+    """A trick in progress or done: who led, the trump, the plays so far; immutable, ``play`` returns a new one."""
+
+    __slots__ = ("leader", "trump", "plays", "_winner")
+
+    def __init__(self, leader: int, trump: Suit, plays: tuple[Play, ...] = ()) -> None:
+        self.leader = leader
+        self.trump = Suit(trump)
+        self.plays = tuple(plays)
+        self._winner = _winning_play(self.plays, self.trump) if self.plays else None
+
+    def play(self, card: Card) -> "Trick":
+        """The trick with ``card`` added by the seat to move; raises ValueError if already complete."""
+        if len(self.plays) == 4:
+            raise ValueError("the trick is complete")
+        return Trick(self.leader, self.trump, self.plays + (Play(self.next_seat, card),))
+
+    @property
+    def next_seat(self) -> int:
+        return (self.leader + len(self.plays)) % 4
+
+    @property
+    def is_complete(self) -> bool:
+        return len(self.plays) == 4
+
+    @property
+    def led_suit(self) -> Suit | None:
+        return self.plays[0].card.suit if self.plays else None
+
+    @property
+    def winning_play(self) -> Play | None:
+        """The play now holding the trick (None while empty)."""
+        return self._winner
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner.seat if self._winner else None
+
+    def points(self, last: bool = False) -> int:
+        """Card points in the trick, plus the last-trick point when ``last``."""
+        return sum(p.card.points for p in self.plays) + (LAST_TRICK_BONUS if last else 0)
+
+    def legal_mask(self, hand_mask: int) -> int:
+        """Mask of the cards of ``hand_mask`` the seat to move may play."""
+        return legal_mask(hand_mask, self, self.next_seat)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Trick) and other.leader == self.leader
+                and other.trump == self.trump and other.plays == self.plays)
+
+    def __hash__(self) -> int:
+        return hash((self.leader, self.trump, self.plays))
+
+    def __repr__(self) -> str:
+        plays = " ".join(f"{p.seat}:{p.card}" for p in self.plays)
+        return f"<Trick leader={self.leader} trump={self.trump} [{plays}]>"
+
+
+def _winning_play(plays: tuple[Play, ...], trump: Suit) -> Play:
+    best = plays[0]
+    for p in plays[1:]:
+        c, b = p.card, best.card
+        if c.suit == b.suit:
+            if c.rank > b.rank:
+                best = p
+        elif c.suit == trump:
+            best = p
+    return best
+
+
+def legal_mask(hand: int, trick: Trick, seat: int) -> int:
+    """Mask of the legal cards of ``hand`` for ``seat`` facing ``trick`` (RULES §4, rules 1–3)."""
+    if not trick.plays:
+        return hand
+    led = trick.plays[0].card.suit
+    follow = hand & SUIT_MASKS[led]
+    win = trick._winner
+    if (win.seat ^ seat) & 1 == 0:  # partner holds the trick: follow if able, nothing more
+        return follow or hand
+    w = win.card
+    if follow:
+        if w.suit == led:
+            higher = follow & stronger_in_suit(w.id)
+            if higher:
+                return higher
+        return follow
+    trumps = hand & SUIT_MASKS[trick.trump]
+    if trumps:
+        if w.suit == trick.trump:
+            higher = trumps & stronger_in_suit(w.id)
+            if higher:
+                return higher
+        return trumps
+    return hand
+
+
+def legal_cards(hand, trick: Trick, seat: int | None = None) -> tuple[Card, ...]:
+    """Legal cards of ``hand`` (cards or a mask) for ``seat`` (default: the seat to move), canonical order."""
+    hand_mask = hand if isinstance(hand, int) else mask_of(hand)
+    return cards_of(legal_mask(hand_mask, trick, trick.next_seat if seat is None else seat))
+
+
+def broken_obligation(hand: int, trick: Trick, seat: int, card: Card) -> Obligation | None:
+    """The obligation that playing ``card`` would break, or None when it is legal."""
+    if not hand >> card.id & 1:
+        return Obligation.NOT_IN_HAND
+    if legal_mask(hand, trick, seat) >> card.id & 1:
+        return None
+    # Illegal implies the trick is not empty and an opponent, or a followed suit, constrains us.
+    led = trick.plays[0].card.suit
+    if hand & SUIT_MASKS[led]:
+        return Obligation.MUST_FOLLOW_SUIT if card.suit != led else Obligation.MUST_BEAT
+    return Obligation.MUST_TRUMP if card.suit != trick.trump else Obligation.MUST_OVERTRUMP
+
+
+def check_play(hand: int, trick: Trick, seat: int, card: Card) -> None:
+    """Raise IllegalPlayError (with the obligation and legal cards) unless ``card`` is legal."""
+    broken = broken_obligation(hand, trick, seat, card)
+    if broken is not None:
+        raise IllegalPlayError(card, broken, cards_of(legal_mask(hand, trick, seat)))
+
+
+def deal_score(points: tuple[int, int]) -> tuple[int, int]:
+    """Game points a deal scores: the team over 30 scores ``points − 30``, the other nothing."""
+    us, them = points
+    if us + them != DEAL_POINTS:
+        raise ValueError(f"a deal is worth {DEAL_POINTS} points, got {us} + {them}")
+    return (us - HALF, 0) if us > HALF else (0, them - HALF)
+
+
+def is_game_over(totals: tuple[int, int]) -> bool:
+    return max(totals) >= GAME_TARGET
+
+
+def rank_score(totals: tuple[int, int]) -> int:
+    """The player's rank score, ``1000 + 10 × (us − them)``."""
+    return 1000 + 10 * (totals[0] - totals[1])
+

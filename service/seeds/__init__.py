@@ -1,0 +1,120 @@
+"""Daily seeds: derivation from the server secret, the public commitment, day boundaries, reveal.
+
+A day is a calendar date in the configured time zone (``MANILLE_TZ``, default
+Europe/Brussels).  It opens at local midnight and closes at the next local
+midnight, so a day lasts 23 or 25 hours across a DST change.  Its seed may be
+revealed only once it has closed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from datetime import date, datetime, time, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from service.replay import ManilleError, commitment_of
+
+DAILY_PREFIX = b"manille/daily/v1/"
+DEFAULT_TZ = "Europe/Brussels"
+
+__all__ = ["DAILY_PREFIX", "DEFAULT_TZ", "DayClock", "InvalidDateError", "MissingSecretError",
+           "SealedSeedError", "commitment", "daily_seed", "free_play_seed", "parse_date",
+           "secret_from_env"]
+
+
+class InvalidDateError(ManilleError):
+    """A date is not ``YYYY-MM-DD`` or is not a real calendar date."""
+
+
+class MissingSecretError(ManilleError):
+    """``MANILLE_SECRET`` is unset or empty: no daily seed can be derived."""
+
+
+class SealedSeedError(ManilleError):
+    """A day's seed was asked for before the day closed."""
+
+
+def parse_date(text: str) -> date:
+    """``YYYY-MM-DD`` (exactly that form) to a date; raises InvalidDateError."""
+    if isinstance(text, str) and len(text) == 10 and text[4] == "-" and text[7] == "-":
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            pass
+    raise InvalidDateError(f"not a date (YYYY-MM-DD): {text!r}")
+
+
+def daily_seed(secret: bytes, day: date) -> bytes:
+    """``HMAC-SHA256(secret, "manille/daily/v1/" + YYYY-MM-DD)`` (RULES §3)."""
+    if not secret:
+        raise MissingSecretError("the server secret is empty")
+    return hmac.new(secret, DAILY_PREFIX + day.isoformat().encode("ascii"), hashlib.sha256).digest()
+
+
+def commitment(seed: bytes) -> str:
+    """Lowercase hex SHA-256 of the seed: public from the day's start."""
+    return commitment_of(seed)
+
+
+def free_play_seed() -> bytes:
+    """32 bytes from the operating system's cryptographic source."""
+    return os.urandom(32)
+
+
+def secret_from_env(environ=os.environ) -> bytes:
+    """The server secret from ``MANILLE_SECRET`` (UTF-8); raises MissingSecretError if unset or empty."""
+    value = environ.get("MANILLE_SECRET", "")
+    if not value:
+        raise MissingSecretError("MANILLE_SECRET is not set")
+    return value.encode("utf-8")
+
+
+class DayClock:
+    """Which date is today and when each day opens and closes, in one time zone."""
+
+    def __init__(self, tz: str | None = None) -> None:
+        name = tz or os.environ.get("MANILLE_TZ") or DEFAULT_TZ
+        try:
+            self.tz = ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ManilleError(f"unknown time zone: {name!r}") from None
+
+    @staticmethod
+    def _now(now: datetime | None) -> datetime:
+        if now is None:
+            return datetime.now(timezone.utc)
+        if now.tzinfo is None:
+            raise ValueError("now must be timezone-aware")
+        return now
+
+    def today(self, now: datetime | None = None) -> date:
+        """The challenge date at ``now`` (default: the current time)."""
+        return self._now(now).astimezone(self.tz).date()
+
+    def opens_at(self, day: date) -> datetime:
+        """Local midnight starting ``day``, as an aware UTC datetime."""
+        return datetime.combine(day, time(0), tzinfo=self.tz).astimezone(timezone.utc)
+
+    def closes_at(self, day: date) -> datetime:
+        """Local midnight ending ``day`` (the next day's opening)."""
+        return self.opens_at(day + timedelta(days=1))
+
+    def is_open(self, day: date, now: datetime | None = None) -> bool:
+        now = self._now(now)
+        return self.opens_at(day) <= now < self.closes_at(day)
+
+    def is_closed(self, day: date, now: datetime | None = None) -> bool:
+        return self._now(now) >= self.closes_at(day)
+
+    def may_reveal(self, day: date, now: datetime | None = None) -> bool:
+        """Whether ``day``'s seed may be published: only once the day has closed."""
+        return self.is_closed(day, now)
+
+    def revealed_seed(self, secret: bytes, day: date, now: datetime | None = None) -> bytes:
+        """The seed of a closed day; raises SealedSeedError while the day is open or to come."""
+        if not self.may_reveal(day, now):
+            raise SealedSeedError(f"the seed of {day.isoformat()} stays sealed until "
+                                  f"{self.closes_at(day).isoformat()}")
+        return daily_seed(secret, day)
