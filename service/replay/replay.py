@@ -51,18 +51,24 @@ class SubmissionRejected(ManilleError):
         super().__init__(rejection.message)
 
 
+def bot_move(state: GameState, bot: Bot) -> Card:
+    """Let ``bot`` play for the seat to move: it sees only that seat's observation and its decision
+    stream.  Returns the card played; raises BotError if the bot answers an illegal card."""
+    seat = state.trick.next_seat
+    obs = state.observation(seat)
+    card = bot.choose(obs, decision_stream(state.seed, obs.deal_index, seat, len(obs.tricks)))
+    if not isinstance(card, Card) or not obs.legal_mask >> card.id & 1:
+        raise BotError(f"bot {bot.id!r} at seat {seat} answered {card!r}, "
+                       f"not one of {' '.join(map(str, obs.legal))}")
+    state._apply(card, obs.legal_mask)
+    return card
+
+
 def play_game(seed: bytes | str, seats: Sequence[Bot]) -> GameState:
     """Play a whole game with one policy per seat; raises BotError if a bot answers an illegal card."""
     state = GameState(seed)
-    seed_bytes = state.seed
     while not state.is_over:
-        seat = state.trick.next_seat
-        obs = state.observation(seat)
-        card = seats[seat].choose(obs, decision_stream(seed_bytes, obs.deal_index, seat, len(obs.tricks)))
-        if not isinstance(card, Card) or not obs.legal_mask >> card.id & 1:
-            raise BotError(f"bot {seats[seat].id!r} at seat {seat} answered {card!r}, "
-                           f"not one of {' '.join(map(str, obs.legal))}")
-        state._apply(card, obs.legal_mask)
+        bot_move(state, seats[state.trick.next_seat])
     return state
 
 
@@ -132,5 +138,5 @@ def verify(seed: bytes | str, cards: Sequence | str, bot: Bot, *, sealed: bool =
     return build_record(state, bot.id, sealed=sealed)
 
 
-__all__ = ["MAX_SUBMISSION", "Rejection", "SubmissionRejected", "play_game",
+__all__ = ["MAX_SUBMISSION", "Rejection", "SubmissionRejected", "bot_move", "play_game",
            "simulate", "verify"]
