@@ -1,0 +1,117 @@
+"""Daily seeds, commitments and day boundaries, DST days included."""
+
+from datetime import date, datetime, timezone
+
+import pytest
+from freezegun import freeze_time
+
+from service.replay import first_dealer
+from service.seeds import (DayClock, InvalidDateError, MissingSecretError, SealedSeedError, commitment,
+                           daily_seed, free_play_seed, parse_date, secret_from_env)
+
+SECRET = b"test-secret"
+
+
+def utc(*args):
+    return datetime(*args, tzinfo=timezone.utc)
+
+
+def test_daily_vector():
+    seed = daily_seed(SECRET, date(2026, 12, 2))
+    assert seed.hex() == "09d0c18d40299c512c53d937b31930b11ad63a6749d57da7d28cfc7c2175db76"
+    assert commitment(seed) == "6b7544020145c27da13b445ac5036d272b317e1e007df02bbe5251deae6444af"
+    assert first_dealer(seed) == 2
+
+
+def test_days_differ_and_secrets_differ():
+    assert daily_seed(SECRET, date(2026, 12, 2)) != daily_seed(SECRET, date(2026, 12, 3))
+    assert daily_seed(SECRET, date(2026, 12, 2)) != daily_seed(b"other", date(2026, 12, 2))
+
+
+def test_free_play_seed_is_random_32_bytes():
+    a, b = free_play_seed(), free_play_seed()
+    assert len(a) == 32 and a != b
+
+
+def test_secret_from_env():
+    assert secret_from_env({"MANILLE_SECRET": "test-secret"}) == SECRET
+    for env in ({}, {"MANILLE_SECRET": ""}):
+        with pytest.raises(MissingSecretError):
+            secret_from_env(env)
+    with pytest.raises(MissingSecretError):
+        daily_seed(b"", date(2026, 12, 2))
+
+
+@pytest.mark.parametrize("bad", ["2026-13-01", "2026-02-30", "20261202", "2026-12-2", "", "today", None, "2026-12-02x"])
+def test_parse_date_rejects(bad):
+    with pytest.raises(InvalidDateError):
+        parse_date(bad)
+
+
+def test_brussels_boundaries_winter_and_summer():
+    clock = DayClock("Europe/Brussels")
+    assert clock.opens_at(date(2026, 12, 2)) == utc(2026, 12, 1, 23)
+    assert clock.closes_at(date(2026, 12, 2)) == utc(2026, 12, 2, 23)
+    assert clock.opens_at(date(2026, 7, 1)) == utc(2026, 6, 30, 22)
+
+
+def test_dst_days_are_23_and_25_hours():
+    clock = DayClock("Europe/Brussels")
+    spring, autumn = date(2026, 3, 29), date(2026, 10, 25)
+    assert (clock.closes_at(spring) - clock.opens_at(spring)).total_seconds() == 23 * 3600
+    assert (clock.closes_at(autumn) - clock.opens_at(autumn)).total_seconds() == 25 * 3600
+
+
+@freeze_time("2026-12-02 22:59:59")
+def test_today_just_before_brussels_midnight():
+    clock = DayClock("Europe/Brussels")
+    assert clock.today() == date(2026, 12, 2)
+    assert not clock.may_reveal(date(2026, 12, 2))
+    assert clock.may_reveal(date(2026, 12, 1))
+    with pytest.raises(SealedSeedError):
+        clock.revealed_seed(SECRET, date(2026, 12, 2))
+
+
+@freeze_time("2026-12-02 23:00:00")
+def test_today_at_brussels_midnight():
+    clock = DayClock("Europe/Brussels")
+    assert clock.today() == date(2026, 12, 3)
+    assert clock.may_reveal(date(2026, 12, 2))
+    assert clock.revealed_seed(SECRET, date(2026, 12, 2)) == daily_seed(SECRET, date(2026, 12, 2))
+    assert not clock.may_reveal(date(2026, 12, 3))
+    assert not clock.may_reveal(date(2026, 12, 30))  # future days never
+
+
+def test_dst_spring_forward_with_freezegun():
+    clock = DayClock("Europe/Brussels")
+    day = date(2026, 3, 29)  # clocks go 02:00 -> 03:00 local
+    with freeze_time("2026-03-28 23:00:00"):  # local midnight of the 29th (UTC+1)
+        assert clock.today() == day and clock.is_open(day)
+    with freeze_time("2026-03-29 21:59:59"):  # 23:59:59 local (UTC+2)
+        assert clock.today() == day and not clock.may_reveal(day)
+    with freeze_time("2026-03-29 22:00:00"):
+        assert clock.today() == date(2026, 3, 30) and clock.may_reveal(day)
+
+
+def test_dst_autumn_back_with_freezegun():
+    clock = DayClock("Europe/Brussels")
+    day = date(2026, 10, 25)  # clocks go 03:00 -> 02:00 local
+    with freeze_time("2026-10-24 22:00:00"):
+        assert clock.today() == day
+    with freeze_time("2026-10-25 22:59:59"):
+        assert clock.today() == day and not clock.may_reveal(day)
+    with freeze_time("2026-10-25 23:00:00"):
+        assert clock.today() == date(2026, 10, 26) and clock.may_reveal(day)
+
+
+def test_time_zone_from_env(monkeypatch):
+    monkeypatch.setenv("MANILLE_TZ", "UTC")
+    assert DayClock().opens_at(date(2026, 12, 2)) == utc(2026, 12, 2)
+    monkeypatch.setenv("MANILLE_TZ", "Nowhere/Atlantis")
+    with pytest.raises(ValueError):
+        DayClock()
+
+
+def test_naive_now_refused():
+    with pytest.raises(ValueError):
+        DayClock("UTC").today(datetime(2026, 12, 2))
