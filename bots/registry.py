@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from service.replay import Bot, ManilleError
 
+from .expert import ExpertBot
+from .greedy import GreedyBot
 from .random_bot import RandomBot
 
 
@@ -11,7 +13,7 @@ class UnknownBotError(ManilleError):
     """No bot has this id."""
 
 
-BOTS: dict[str, Bot] = {bot.id: bot for bot in (RandomBot(),)}
+BOTS: dict[str, Bot] = {bot.id: bot for bot in (RandomBot(), GreedyBot(), ExpertBot())}
 
 
 def get_bot(bot_id: str) -> Bot:

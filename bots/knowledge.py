@@ -1,0 +1,179 @@
+"""What one seat can infer from its observation alone (RULES §6), as 32-bit card masks.
+
+Everything here is a pure function of the Observation: the cards fallen, the voids each
+seat has shown ("coupes constatées"), what the *monter* and *surcouper* obligations
+reveal (a seat that did not beat an opponent's card in the led suit, or did not
+overtrump, could not), and that the dealer holds the turned card until it is played.
+From these it derives, for every other seat, the unseen cards it may still hold, the
+cards it surely holds, and how many cards it has left.
+
+No other seat's hand is ever read: the bots see ``Observation`` and nothing more.
+"""
+
+from __future__ import annotations
+
+from service.replay import Observation
+from service.replay.rules import SUIT_MASKS, stronger_in_suit
+
+#: Card points by card id (rank = id & 7): 7 8 9 J Q K A T.
+POINTS = tuple((0, 0, 0, 1, 2, 3, 4, 5)[i & 7] for i in range(32))
+FULL = (1 << 32) - 1
+
+
+def popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def mask_points(mask: int) -> int:
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += POINTS[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+def ids_of(mask: int) -> list[int]:
+    """Card ids of a mask, in canonical order (weakest first inside a suit)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def top_id(mask: int) -> int:
+    """The highest card id of a non-empty mask (the strongest card when the mask is one suit)."""
+    return mask.bit_length() - 1
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card`` played now beats ``best``, the card holding the trick."""
+    if card >> 3 == best >> 3:
+        return card > best
+    return card >> 3 == trump
+
+
+class Knowledge:
+    """A seat's inferences; masks are over card ids (bit i = card i)."""
+
+    __slots__ = ("seat", "trump", "dealer", "hand", "played", "unseen", "cannot", "left",
+                 "possible", "sure", "trick_ids", "trick_seats", "leader", "win_id", "win_seat")
+
+    def __init__(self, obs: Observation) -> None:
+        seat = self.seat = obs.seat
+        trump = self.trump = int(obs.turned.suit)
+        self.dealer = obs.dealer
+        self.hand = obs.hand_mask
+        cannot = [0, 0, 0, 0]
+        played_by = [0, 0, 0, 0]
+        played = 0
+        for trick in obs.tricks:
+            played |= _learn(trick.plays, trump, cannot, played_by)
+        cur = obs.trick.plays
+        if cur:
+            played |= _learn(cur, trump, cannot, played_by)
+        self.played = played
+        unseen = FULL & ~(played | self.hand)
+        self.unseen = unseen
+        turned = obs.turned.bit
+        if unseen & turned:  # the dealer holds the turned card until it is played
+            for s in range(4):
+                if s != obs.dealer:
+                    cannot[s] |= turned
+        self.cannot = cannot
+        n_done = len(obs.tricks)
+        left = [8 - n_done] * 4
+        for p in cur:
+            left[p.seat] -= 1
+        self.left = left
+        possible = [unseen & ~cannot[s] for s in range(4)]
+        possible[seat] = 0
+        # Propagate: a card only one seat can hold is that seat's; a seat with exactly as many
+        # possible cards as cards in hand holds them all.  Either way nobody else holds them.
+        sure = [0, 0, 0, 0]
+        others_of = [[t for t in range(4) if t != s and t != seat] for s in range(4)]
+        for _ in range(3):
+            changed = False
+            for s in others_of[seat]:
+                poss = possible[s]
+                if popcount(poss) <= left[s]:
+                    new = poss
+                else:
+                    rest = 0
+                    for t in others_of[s]:
+                        rest |= possible[t]
+                    new = poss & ~rest
+                if new != sure[s]:
+                    sure[s] = new
+                    changed = True
+                    for t in others_of[s]:
+                        possible[t] &= ~new
+            if not changed:
+                break
+        self.possible = possible
+        self.sure = sure
+        self.trick_ids = [p.card.id for p in cur]
+        self.trick_seats = [p.seat for p in cur]
+        self.leader = obs.trick.leader
+        if cur:
+            w = obs.trick.winning_play
+            self.win_id, self.win_seat = w.card.id, w.seat
+        else:
+            self.win_id, self.win_seat = -1, -1
+
+    # -- questions a bot asks --------------------------------------------------
+
+    def may_beat(self, s: int, best: int, led: int) -> bool:
+        """Whether seat ``s``, still to play on a trick led in ``led`` and held by ``best``,
+        may hold a card that beats it (one the rules would let it play)."""
+        poss = self.possible[s]
+        if best >> 3 == led and poss & stronger_in_suit(best):
+            return True
+        if led != self.trump and not self.sure[s] & SUIT_MASKS[led]:  # it may be void in the led suit
+            if best >> 3 == self.trump:
+                return bool(poss & stronger_in_suit(best))
+            return bool(poss & SUIT_MASKS[self.trump])
+        return False
+
+    def surely_has(self, s: int, suit: int) -> bool:
+        """Whether seat ``s`` surely holds a card of ``suit``."""
+        return bool(self.sure[s] & SUIT_MASKS[suit])
+
+    def is_master(self, card: int) -> bool:
+        """No unseen card of its suit beats it."""
+        return not (stronger_in_suit(card) & self.unseen)
+
+
+def _learn(plays, trump: int, cannot: list[int], played_by: list[int]) -> int:
+    """Record the voids and caps that a trick's plays reveal; returns the mask of its cards."""
+    first = plays[0]
+    best = first.card.id
+    best_seat = first.seat
+    led = best >> 3
+    mask = 1 << best
+    played_by[best_seat] |= mask
+    for p in plays[1:]:
+        s = p.seat
+        c = p.card.id
+        cs = c >> 3
+        bit = 1 << c
+        mask |= bit
+        played_by[s] |= bit
+        opponent_holds = (best_seat ^ s) & 1
+        if cs != led:
+            cannot[s] |= SUIT_MASKS[led]
+            if opponent_holds:
+                if cs != trump:
+                    cannot[s] |= SUIT_MASKS[trump]  # must trump when void: it had none
+                elif best >> 3 == trump and c < best:
+                    cannot[s] |= stronger_in_suit(best)  # must overtrump when able: it could not
+        elif opponent_holds and best >> 3 == led and c < best:
+            cannot[s] |= stronger_in_suit(best)  # must beat in the suit when able: it could not
+        if cs == best >> 3:
+            if c > best:
+                best, best_seat = c, s
+        elif cs == trump:
+            best, best_seat = c, s
+    return mask

@@ -1,0 +1,181 @@
+"""The small exact calculation a good player does late in a deal.
+
+When few cards remain, the unseen cards can be dealt among the other seats in only a few ways
+that agree with what the seat knows (hand sizes, voids, *monter* caps, the turned card: all in
+``Knowledge.possible``).  For each such deal, a tiny alpha-beta minimax plays out the rest of the
+deal with every hand open and scores the card points (and last-trick point) the seat's team
+still takes, this trick included.  The card with the largest total over the deals wins; ties go
+to the caller's preference order.
+
+Bounded: at most ``MAX_DEALS`` deals are solved; when more are consistent, that many are drawn
+from the decision stream, so the choice stays a pure function of (observation, stream).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from service.replay import HashStream
+from service.replay.rules import SUIT_MASKS, stronger_in_suit
+
+from .knowledge import POINTS, Knowledge, ids_of, popcount
+
+MAX_DEALS = 12
+#: Beyond this many consistent deals the calculation is not attempted (rules of thumb instead).
+MAX_ENUMERATE = 400
+
+_STRONGER = tuple(stronger_in_suit(c) for c in range(32))
+
+
+def consistent_deals(k: Knowledge) -> list[tuple[int, int, int, int]] | None:
+    """Every way to deal the unseen cards to the other seats that agrees with ``k`` (hands as
+    masks indexed by seat, the seat's own hand in its place); None when there are too many."""
+    me = k.seat
+    others = [s for s in range(4) if s != me]
+    sure_all = 0
+    for s in others:
+        sure_all |= k.sure[s]
+    free = k.unseen & ~sure_all
+    need = [k.left[s] - popcount(k.sure[s]) for s in range(4)]
+    a, b, c = others
+    deals: list[tuple[int, int, int, int]] = []
+    pa = ids_of(free & k.possible[a])
+    if need[a] < 0 or need[b] < 0 or need[c] < 0 or len(pa) < need[a]:
+        return deals
+    for combo_a in combinations(pa, need[a]):
+        ma = 0
+        for x in combo_a:
+            ma |= 1 << x
+        rest = free & ~ma
+        pb = ids_of(rest & k.possible[b])
+        for combo_b in combinations(pb, need[b]):
+            mb = 0
+            for x in combo_b:
+                mb |= 1 << x
+            mc = rest & ~mb
+            if mc & ~k.possible[c] or popcount(mc) != need[c]:
+                continue
+            hands = [0, 0, 0, 0]
+            hands[me] = k.hand
+            hands[a] = ma | k.sure[a]
+            hands[b] = mb | k.sure[b]
+            hands[c] = mc | k.sure[c]
+            deals.append((hands[0], hands[1], hands[2], hands[3]))
+            if len(deals) > MAX_ENUMERATE:
+                return None
+    return deals
+
+
+def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) -> int | None:
+    """The legal card with the most points over the consistent deals, or None when the
+    calculation is not worth it (too many deals, or none: then the rules of thumb decide)."""
+    deals = consistent_deals(k)
+    if not deals:
+        return None
+    if len(deals) > MAX_DEALS:  # a partial Fisher-Yates draw from the decision stream
+        deals = list(deals)
+        for i in range(MAX_DEALS):
+            j = i + rng.uniform(len(deals) - i)
+            deals[i], deals[j] = deals[j], deals[i]
+        deals = deals[:MAX_DEALS]
+    solver = _Solver(k.trump, k.seat & 1)
+    totals = {c: 0 for c in preference}
+    trick_ids, leader = k.trick_ids, k.leader
+    n = len(trick_ids)
+    pts0 = 0
+    for c in trick_ids:
+        pts0 += POINTS[c]
+    tricks_left = popcount(k.hand)
+    for deal in deals:
+        hands = list(deal)
+        for c in preference:
+            hands[k.seat] ^= 1 << c
+            best, best_seat = (k.win_id, k.win_seat) if n else (c, k.seat)
+            if n:
+                if (c >> 3 == best >> 3 and c > best) or (c >> 3 == k.trump and best >> 3 != k.trump):
+                    best, best_seat = c, k.seat
+                led = trick_ids[0] >> 3
+            else:
+                led = c >> 3
+            totals[c] += solver.play(hands, leader, n + 1, best, best_seat, led, pts0 + POINTS[c],
+                                     tricks_left, -1, 1 << 10)
+            hands[k.seat] ^= 1 << c
+    top = max(totals.values())
+    for c in preference:
+        if totals[c] == top:
+            return c
+    return None  # pragma: no cover
+
+
+class _Solver:
+    """Open-hand alpha-beta over the rest of the deal; values are the points the team still takes."""
+
+    __slots__ = ("trump", "team")
+
+    def __init__(self, trump: int, team: int) -> None:
+        self.trump = trump
+        self.team = team
+
+    def play(self, hands, leader, n, best, best_seat, led, pts, tricks_left, alpha, beta) -> int:
+        if n == 4:
+            last = tricks_left == 1
+            gain = pts + 1 if last else pts
+            if best_seat & 1 != self.team:
+                gain = 0
+            if last:
+                return gain
+            return gain + self.play(hands, best_seat, 0, -1, -1, -1, 0, tricks_left - 1,
+                                    alpha - gain, beta - gain)
+        seat = (leader + n) & 3
+        hand = hands[seat]
+        trump = self.trump
+        if n == 0:
+            legal = hand
+        else:
+            follow = hand & SUIT_MASKS[led]
+            if not (best_seat ^ seat) & 1:
+                legal = follow or hand
+            elif follow:
+                legal = follow
+                if best >> 3 == led:
+                    higher = follow & _STRONGER[best]
+                    if higher:
+                        legal = higher
+            else:
+                trumps = hand & SUIT_MASKS[trump]
+                if trumps:
+                    legal = trumps
+                    if best >> 3 == trump:
+                        higher = trumps & _STRONGER[best]
+                        if higher:
+                            legal = higher
+                else:
+                    legal = hand
+        maximize = (seat & 1) == self.team
+        value = -1 if maximize else 1 << 10
+        while legal:
+            low = legal & -legal
+            legal ^= low
+            c = low.bit_length() - 1
+            hands[seat] = hand ^ low
+            if n == 0:
+                v = self.play(hands, leader, 1, c, seat, c >> 3, POINTS[c], tricks_left, alpha, beta)
+            else:
+                nb, ns = best, best_seat
+                if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
+                    nb, ns = c, seat
+                v = self.play(hands, leader, n + 1, nb, ns, led, pts + POINTS[c], tricks_left, alpha, beta)
+            if maximize:
+                if v > value:
+                    value = v
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < value:
+                    value = v
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        hands[seat] = hand
+        return value
