@@ -1,7 +1,8 @@
-"""The ``manille`` command line: simulate, verify, seed, bench.
+"""The ``manille`` command line: simulate, verify, seed, bench, play, tournament.
 
-Exit codes: 0 done (and, for verify, every game valid), 1 a submission rejected,
-2 bad arguments or input (unknown bot, bad seed, missing secret …).
+Exit codes: 0 done (and, for verify, every game valid), 1 a submission rejected, or (play) an
+outside player's answer missing, not a card or illegal, 2 bad arguments or input (unknown bot,
+bad seed, bad seats, odd --games, missing secret …).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import time
 from bots import get_bot
 from service.replay import (ManilleError, SubmissionRejected, dumps, player_cards, simulate,
                             verify)
+from service import play as line_play
+from service import tournament
 from service.seeds import DayClock, commitment, daily_seed, parse_date, secret_from_env
 
 DEFAULT_BOT = "random-1"
@@ -134,6 +137,26 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    seats = line_play.parse_seats(args.seats)
+    bot = get_bot(args.bots)
+    try:
+        record = line_play.play(args.seed, seats, bot, sys.stdin, sys.stdout)
+    except line_play.PlayProtocolError as e:
+        print(json.dumps(e.to_json(), separators=(",", ":")), flush=True)
+        print(f"manille: play: {e}", file=sys.stderr)
+        return 1
+    print(line_play.record_line(record), flush=True)
+    return 0
+
+
+def cmd_tournament(args) -> int:
+    a, b = get_bot(args.a), get_bot(args.b)
+    result = tournament.run(a, b, args.games)
+    print(json.dumps(result, separators=(",", ":")) if args.json else tournament.summary(result))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="manille", description="Manille muette: engine, verifier, seeds.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -166,6 +189,27 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=int, default=5)
     b.add_argument("--bots", default=DEFAULT_BOT)
     b.set_defaults(func=cmd_bench)
+
+    pl = sub.add_parser("play", help="hold seats from outside over a JSON-lines protocol (docs/protocol.md)",
+                        description="For each listed seat, at each of its turns, write its observation as "
+                        "one JSON line on stdout and read the card as one line on stdin; the other seats "
+                        "are played by the bot. Ends with the game record, or an error line (exit 1) "
+                        "for a missing, unparseable or illegal answer.")
+    pl.add_argument("--seed", required=True, help="64 hex digits")
+    pl.add_argument("--seats", default="0", help="seats played from outside, e.g. 0 or 0,2 (default %(default)s)")
+    pl.add_argument("--bots", default="expert-1", help="bot id for the other seats (default %(default)s)")
+    pl.set_defaults(func=cmd_play)
+
+    t = sub.add_parser("tournament", help="team A (seats 0, 2) against team B (seats 1, 3)",
+                       description="Play --games games: --games/2 fixed seeds, each played twice with "
+                       "the teams swapped. Reports A's games won, mean margin and mean rank score with "
+                       "95%% intervals, and the mean ms per decision of each bot.")
+    t.add_argument("--a", required=True, help="bot id of team A")
+    t.add_argument("--b", required=True, help="bot id of team B")
+    t.add_argument("--games", type=int, default=100,
+                   help="number of games, even: games/2 seeds x 2 (default %(default)s)")
+    t.add_argument("--json", action="store_true", help="print one JSON object")
+    t.set_defaults(func=cmd_tournament)
     return p
 
 

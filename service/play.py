@@ -1,0 +1,104 @@
+"""``manille play``: a line protocol that lets an outside program hold seats (docs/protocol.md).
+
+The engine plays the other seats with a bot.  For each seat held from outside, at each of its
+turns, it writes the seat's observation as one JSON line and reads one line back: the card.
+A seat held from outside is just another policy object for ``play_game``/``bot_move``, so the
+game goes exactly as the verifier would replay it.  A missing, unparseable or illegal answer
+ends the game with a ``PlayProtocolError`` naming it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import IO
+
+from service.replay import (Bot, Card, InvalidCardError, ManilleError, Observation, broken_obligation,
+                            build_record, play_game)
+
+#: Longest answer line read; anything longer is refused as not a card.
+MAX_LINE = 64
+
+
+class PlayProtocolError(ManilleError):
+    """An outside player's answer ended the game: ``code`` is ``no_answer``, ``unknown_card`` or
+    the obligation the card broke (``not_in_hand``, ``must_follow_suit``, ``must_beat``,
+    ``must_trump``, ``must_overtrump``), as in RULES §7."""
+
+    def __init__(self, code: str, message: str, obs: Observation, answer: str | None) -> None:
+        self.code = code
+        self.seat = obs.seat
+        self.deal = obs.deal_index
+        self.trick = len(obs.tricks)
+        self.answer = answer
+        self.legal = tuple(str(c) for c in obs.legal)
+        super().__init__(message)
+
+    def to_json(self) -> dict:
+        return {"type": "error", "code": self.code, "message": str(self), "seat": self.seat,
+                "deal": self.deal, "trick": self.trick, "answer": self.answer, "legal": list(self.legal)}
+
+
+def observation_line(obs: Observation) -> str:
+    """The message the engine sends a seat when it is to play: one JSON object on one line."""
+    return json.dumps({"type": "observation", **obs.to_json()}, separators=(",", ":"))
+
+
+def record_line(record: dict) -> str:
+    """The last message of a game: the game record of RULES §7."""
+    return json.dumps({"type": "record", "record": record}, separators=(",", ":"), ensure_ascii=True)
+
+
+class LineSeat:
+    """A seat played by whoever is at the other end of two text streams."""
+
+    id = "line"
+
+    def __init__(self, inp: IO[str], out: IO[str]) -> None:
+        self.inp = inp
+        self.out = out
+        self.cards: list[Card] = []
+
+    def choose(self, obs: Observation, rng) -> Card:
+        self.out.write(observation_line(obs) + "\n")
+        self.out.flush()
+        line = self.inp.readline(MAX_LINE + 1)
+        where = f"seat {obs.seat}, deal {obs.deal_index}, trick {len(obs.tricks)}"
+        if not line:
+            raise PlayProtocolError("no_answer", f"no answer for {where} (end of input)", obs, None)
+        text = line.strip()
+        shown = text if len(text) <= 16 else text[:16] + "…"
+        try:
+            if len(line) > MAX_LINE:
+                raise InvalidCardError(text)
+            card = Card.parse(text)
+        except InvalidCardError:
+            raise PlayProtocolError("unknown_card", f"answer {shown!r} for {where} is not a card; "
+                                    f"legal: {' '.join(map(str, obs.legal))}", obs, shown) from None
+        broken = broken_obligation(obs.hand_mask, obs.trick, obs.seat, card)
+        if broken is not None:
+            raise PlayProtocolError(broken.value, f"answer {card} for {where} breaks {broken.value}; "
+                                    f"legal: {' '.join(map(str, obs.legal))}", obs, shown)
+        self.cards.append(card)
+        return card
+
+
+def play(seed: bytes | str, outside: Iterable[int], bot: Bot, inp: IO[str], out: IO[str]) -> dict:
+    """Play a game where the seats in ``outside`` answer on ``inp``/``out`` and ``bot`` holds the
+    others; returns the game record (its ``bots`` is ``bot.id``).  Raises PlayProtocolError."""
+    line = LineSeat(inp, out)
+    held = set(outside)
+    seats = tuple(line if s in held else bot for s in range(4))
+    state = play_game(seed, seats)
+    return build_record(state, bot.id)
+
+
+def parse_seats(text: str) -> tuple[int, ...]:
+    """``"0,2"`` → (0, 2); raises ManilleError for anything but distinct seats 0-3."""
+    try:
+        seats = tuple(int(x) for x in text.replace(" ", "").split(",") if x != "")
+    except ValueError:
+        raise ManilleError(f"seats are a comma-separated list of 0-3, not {text!r}") from None
+    if not seats or any(not 0 <= s <= 3 for s in seats) or len(set(seats)) != len(seats):
+        raise ManilleError(f"seats are distinct numbers 0-3 separated by commas, not {text!r}")
+    return tuple(sorted(seats))

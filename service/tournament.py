@@ -1,0 +1,126 @@
+"""``manille tournament``: how strong is a bot?  Team A (seats 0, 2) against team B (seats 1, 3).
+
+``games`` is the number of games played and counted; it is even: ``games / 2`` fixed seeds,
+``SHA-256("manille-tournament" ‖ uint32be(i))``, each played twice, the second time with the
+teams swapped, so that both teams hold the same cards.  Figures are from A's side: games won
+(with a 95% Wilson interval), mean final margin and mean rank score (with 95% intervals from the
+per-seed means, since the two games of a seed are not independent), and the mean time per
+``choose`` call of each bot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+
+from service.replay import Bot, ManilleError, play_game
+from service.replay.stream import u32be
+
+Z95 = 1.959963984540054
+
+
+def tournament_seeds(n: int) -> list[bytes]:
+    """The ``n`` fixed seeds of a tournament: ``SHA-256("manille-tournament" ‖ uint32be(i))``."""
+    return [hashlib.sha256(b"manille-tournament" + u32be(i)).digest() for i in range(n)]
+
+
+class _Timed:
+    """A bot whose ``choose`` calls are timed (perf_counter) into a shared per-id tally."""
+
+    __slots__ = ("bot", "id", "tally")
+
+    def __init__(self, bot: Bot, tally: dict) -> None:
+        self.bot = bot
+        self.id = bot.id
+        self.tally = tally.setdefault(bot.id, [0.0, 0])
+
+    def choose(self, obs, rng):
+        t0 = time.perf_counter()
+        card = self.bot.choose(obs, rng)
+        t = self.tally
+        t[0] += time.perf_counter() - t0
+        t[1] += 1
+        return card
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: list[float], z: float = Z95) -> tuple[float, tuple[float, float]]:
+    """Mean and normal 95% interval of the mean."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, (mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return mean, (mean - half, mean + half)
+
+
+def run(a: Bot, b: Bot, games: int) -> dict:
+    """Play ``games`` games (``games / 2`` seeds, teams swapped on the second game of each)."""
+    if games < 2 or games % 2:
+        raise ManilleError(f"--games is the number of games, an even number >= 2 (each seed is played "
+                           f"twice, teams swapped); got {games}")
+    tally: dict[str, list] = {}
+    ta, tb = _Timed(a, tally), _Timed(b, tally)
+    wins = 0
+    deals = 0
+    margins: list[int] = []
+    pair_margins: list[float] = []
+    for seed in tournament_seeds(games // 2):
+        pair = 0
+        for a_team in (0, 1):
+            seats = (ta, tb, ta, tb) if a_team == 0 else (tb, ta, tb, ta)
+            state = play_game(seed, seats)
+            mine, theirs = state.totals[a_team], state.totals[1 - a_team]
+            wins += mine > theirs
+            margins.append(mine - theirs)
+            pair += mine - theirs
+            deals += len(state.deals)
+        pair_margins.append(pair / 2)
+    margin, margin_ci = mean_ci(pair_margins)
+    lo, hi = wilson(wins, games)
+    return {
+        "games": games,
+        "seeds": games // 2,
+        "a": a.id,
+        "b": b.id,
+        "deals": deals,
+        "a_wins": wins,
+        "a_win_rate": wins / games,
+        "a_win_rate_ci": [lo, hi],
+        "a_mean_margin": margin,
+        "a_mean_margin_ci": list(margin_ci),
+        "a_mean_rank_score": 1000 + 10 * margin,  # RULES §5: 1000 + 10 × (us − them)
+        "a_mean_rank_score_ci": [1000 + 10 * margin_ci[0], 1000 + 10 * margin_ci[1]],
+        "ms_per_decision": {k: (v[0] * 1000 / v[1] if v[1] else 0.0) for k, v in sorted(tally.items())},
+        "decisions": {k: v[1] for k, v in sorted(tally.items())},
+    }
+
+
+def summary(result: dict) -> str:
+    """The human-readable report of a tournament."""
+    r = result
+    lo, hi = r["a_win_rate_ci"]
+    mlo, mhi = r["a_mean_margin_ci"]
+    rlo, rhi = r["a_mean_rank_score_ci"]
+    ms = ", ".join(f"{k} {v:.4f} ms ({r['decisions'][k]} decisions)" for k, v in r["ms_per_decision"].items())
+    return "\n".join([
+        f"tournament: A = {r['a']} (seats 0, 2) vs B = {r['b']} (seats 1, 3); {r['games']} games "
+        f"({r['seeds']} seeds, each played twice with the teams swapped), {r['deals']} deals",
+        f"A won {r['a_wins']}/{r['games']} = {100 * r['a_win_rate']:.1f}% (95% CI {100 * lo:.1f}–{100 * hi:.1f}%)",
+        f"A mean margin {r['a_mean_margin']:+.2f} game points (95% CI {mlo:+.2f} to {mhi:+.2f})",
+        f"A mean rank score {r['a_mean_rank_score']:.1f} (95% CI {rlo:.1f}–{rhi:.1f})",
+        f"ms per decision: {ms}",
+    ])
+
