@@ -41,3 +41,114 @@ def test_same_seed_same_record_bytes(bot_id):
     bot = get_bot(bot_id)
     for seed in _seeds(3, b"determinism"):
         assert dumps(simulate(seed, bot)) == dumps(simulate(seed, bot))
+
+
+# -- honesty: a bot's choice cannot depend on cards it has not seen ----------------------------
+
+import dataclasses  # noqa: E402
+import random  # noqa: E402
+
+from service.replay import GameState, Trick, bot_move, cards_of, legal_mask  # noqa: E402
+
+
+def _history_legal(log, hands_at_start: list[int]) -> bool:
+    """Whether every play of the deal so far is legal when the deal's hands were ``hands_at_start``."""
+    hands = list(hands_at_start)
+    tricks = [t for t, _ in log.tricks]
+    for trick in tricks:
+        prefix = Trick(trick.leader, trick.trump)
+        for play in trick.plays:
+            if not legal_mask(hands[play.seat], prefix, play.seat) >> play.card.id & 1:
+                return False
+            hands[play.seat] &= ~play.card.bit
+            prefix = prefix.play(play.card)
+    return True
+
+
+def _alternative_world(state: GameState, seat: int, rnd: random.Random) -> GameState | None:
+    """The same game seen from ``seat``, with the other seats' unseen cards dealt differently but
+    consistently with everything ``seat`` has seen (sizes, voids, monter, the turned card)."""
+    log = state.deals[-1]
+    others = [s for s in range(4) if s != seat]
+    played_by = [0, 0, 0, 0]
+    for trick in [t for t, _ in log.tricks] + [state.trick]:
+        for play in trick.plays:
+            played_by[play.seat] |= play.card.bit
+    pool = [c for s in others for c in cards_of(state.hands[s])]
+    sizes = [bin(state.hands[s]).count("1") for s in others]
+    turned = log.deal.turned
+    for _ in range(300):
+        rnd.shuffle(pool)
+        alt = list(state.hands)
+        pos = 0
+        for s, n in zip(others, sizes):
+            alt[s] = sum(c.bit for c in pool[pos:pos + n])
+            pos += n
+        if alt == state.hands:
+            continue
+        dealer = log.deal.dealer
+        if not ((alt[dealer] | played_by[dealer]) >> turned.id & 1):
+            continue  # everyone knows the dealer holds the turned card
+        start = [alt[s] | played_by[s] for s in range(4)]
+        # the current trick's plays must be legal too
+        trick_log = dataclasses.replace(log, tricks=list(log.tricks) + [(state.trick, ())])
+        if not _history_legal(trick_log, start):
+            continue
+        world = state.clone()
+        world.hands = alt
+        new_deal = dataclasses.replace(log.deal, hands=tuple(tuple(cards_of(start[s])) for s in range(4)))
+        world.deals[-1] = dataclasses.replace(world.deals[-1], deal=new_deal)
+        return world
+    return None
+
+
+@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1"])
+def test_honest_by_construction(bot_id):
+    """Deal the unseen cards differently among the other seats, consistently with what the bot has
+    seen, at many decision points: the bot's card never changes."""
+    bot, rnd = get_bot(bot_id), random.Random(1234)
+    checked = 0
+    for seed in _seeds(6, b"honesty"):
+        state = GameState(seed)
+        step = 0
+        while not state.is_over:
+            seat = state.trick.next_seat
+            step += 1
+            if step % 3 == 0 and bin(state.legal_mask()).count("1") > 1:
+                world = _alternative_world(state, seat, rnd)
+                if world is not None:
+                    assert world.observation(seat) == state.observation(seat)
+                    assert bot_move(world, bot) == bot_move(state.clone(), bot)
+                    checked += 1
+            bot_move(state, bot)
+    assert checked >= 150
+
+
+def test_bots_import_only_the_engine_types():
+    """Bots see service.replay and nothing else of the project (never service.seeds, never the app)."""
+    import ast
+    import pathlib
+
+    for path in pathlib.Path(__file__).resolve().parents[1].joinpath("bots").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                assert node.module.split(".")[0] not in {"service", "worker"} or \
+                    node.module.startswith("service.replay"), (path.name, node.module)
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert alias.name.split(".")[0] in {"itertools", "math", "__future__"}, (path.name, alias.name)
+
+
+@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1"])
+def test_same_observation_same_stream_same_card(bot_id):
+    from service.replay import decision_stream
+
+    bot = get_bot(bot_id)
+    for seed in _seeds(2, b"same-obs"):
+        state = GameState(seed)
+        while not state.is_over:
+            seat = state.trick.next_seat
+            obs = state.observation(seat)
+            args = (seed, obs.deal_index, seat, len(obs.tricks))
+            assert bot.choose(obs, decision_stream(*args)) == bot.choose(obs, decision_stream(*args))
+            bot_move(state, bot)
