@@ -1,0 +1,23 @@
+"""The /api/v1 blueprints: one per resource, ``MethodView`` classes, schemas in ``schemas``."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from service.errors_http import ManilleApi
+
+from . import challenges, health, leaderboards, runs, schemas, submissions
+
+
+def init_app(app: Flask) -> ManilleApi:
+    ManilleApi.ERROR_SCHEMA = schemas.ErrorSchema
+    api = ManilleApi(app, spec_kwargs={"info": {"description": (
+        "Manille muette daily challenge. Every error is JSON "
+        "{\"error\": <stable code>, \"message\": ...}. Player requests carry the token from "
+        "POST /runs in the X-Player-Token header.")}})
+    api.spec.components.security_scheme(
+        "playerToken", {"type": "apiKey", "in": "header", "name": "X-Player-Token"})
+    for module in (challenges, runs, submissions, leaderboards, health):
+        api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
+    app.extensions["manille_api"] = api
+    return api

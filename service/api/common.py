@@ -1,0 +1,42 @@
+"""What the views share: the app's services, the caller's token and client info, date parsing."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import current_app, request
+
+from service.errors import NotFound
+from service.seeds import InvalidDateError, parse_date
+
+TOKEN_HEADER = "X-Player-Token"
+
+
+def services():
+    return current_app.extensions["manille"]
+
+
+def token_from_request() -> str | None:
+    token = request.headers.get(TOKEN_HEADER)
+    if token:
+        return token.strip()
+    auth = request.headers.get("Authorization", "")
+    if auth[:7].lower() == "bearer ":
+        return auth[7:].strip()
+    return None
+
+
+def current_pid() -> str:
+    """The pid of the caller's token; raises Unauthorized (401 invalid_token)."""
+    return services().players.authenticate(token_from_request())
+
+
+def client_info() -> dict:
+    return {"ip": request.remote_addr or "", "user_agent": request.headers.get("User-Agent", "")}
+
+
+def day_from(text: str) -> date:
+    try:
+        return parse_date(text)
+    except InvalidDateError:
+        raise NotFound(f"not a date (YYYY-MM-DD): {text[:32]!r}", code="unknown_date") from None

@@ -1,0 +1,52 @@
+"""Health: liveness (the process answers) and readiness (Redis reachable, a worker seen recently)."""
+
+from __future__ import annotations
+
+import time
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from rq import Worker
+
+from service.store import raw_client
+
+from .common import services
+from .schemas import HealthSchema
+
+PREFIX = "/health"
+blp = Blueprint("health", __name__, description="Liveness and readiness")
+
+#: A worker heartbeats at least every worker_ttl (420 s by default in RQ); older means gone.
+WORKER_RECENT_SECONDS = 600
+
+
+@blp.route("/live")
+class Live(MethodView):
+    @blp.response(200, HealthSchema)
+    def get(self):
+        """The process is up"""
+        return {"status": "ok"}
+
+
+@blp.route("/ready")
+class Ready(MethodView):
+    @blp.response(200, HealthSchema)
+    @blp.alt_response(503, schema=HealthSchema)
+    def get(self):
+        """Redis answers PING and a verification worker has been seen recently"""
+        s = services()
+        out = {"status": "ok", "redis": False, "workers": 0, "last_worker_seen_seconds": None}
+        try:
+            out["redis"] = bool(s.redis.ping())
+            workers = Worker.all(connection=raw_client(s.redis), queue=s.submissions.queue)
+        except Exception:  # noqa: BLE001 - any failure means not ready
+            workers = []
+        seen = [w.last_heartbeat.timestamp() for w in workers if w.last_heartbeat]
+        out["workers"] = len(workers)
+        if seen:
+            out["last_worker_seen_seconds"] = round(max(0.0, time.time() - max(seen)), 1)
+        ready = out["redis"] and seen and out["last_worker_seen_seconds"] < WORKER_RECENT_SECONDS
+        if not ready:
+            out["status"] = "not_ready"
+            return out, 503
+        return out

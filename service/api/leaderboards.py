@@ -1,0 +1,112 @@
+"""Leaderboards: a day's board (page, around me, histogram) and week, month, all-time boards."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.errors import NotFound
+from service.leaderboard import ALL_TIME, Board, day_board, month_board, week_board
+
+from .common import current_pid, day_from, services
+from .schemas import AroundQuerySchema, BoardPageSchema, HistogramSchema, PageQuerySchema
+
+PREFIX = "/leaderboards"
+blp = Blueprint("leaderboards", __name__, description="Rankings (ties share a rank)")
+
+
+def _day(text: str) -> Board:
+    day = day_from(text)
+    if services().settings.day_phase(day) == "upcoming":
+        raise NotFound(f"no challenge for {day.isoformat()} yet", code="unknown_date")
+    return day_board(day)
+
+
+BOARDS = {
+    "days": _day,
+    "weeks": week_board,
+    "months": month_board,
+}
+
+
+def _board(kind: str, period: str | None) -> Board:
+    if kind == "all-time":
+        return ALL_TIME
+    return BOARDS[kind](period)
+
+
+def _page(board: Board, query: dict) -> dict:
+    page = services().leaderboard.page(board, query["offset"], query["limit"])
+    return {"board": board.kind, "period": board.id, **page}
+
+
+def _around(board: Board, query: dict) -> dict:
+    page = services().leaderboard.around(board, current_pid(), query["radius"])
+    return {"board": board.kind, "period": board.id, **page}
+
+
+@blp.route("/days/<string:period>")
+class DayBoard(MethodView):
+    @blp.arguments(PageQuerySchema, location="query")
+    @blp.response(200, BoardPageSchema)
+    def get(self, query, period):
+        """A day's board: rank scores, best first, ``limit`` entries from ``offset``"""
+        return _page(_day(period), query)
+
+
+@blp.route("/days/<string:period>/me")
+class DayBoardMe(MethodView):
+    @blp.arguments(AroundQuerySchema, location="query")
+    @blp.response(200, BoardPageSchema)
+    @blp.doc(security=[{"playerToken": []}])
+    def get(self, query, period):
+        """The caller's rank on a day's board with the entries around it"""
+        return _around(_day(period), query)
+
+
+@blp.route("/days/<string:period>/histogram")
+class DayHistogram(MethodView):
+    @blp.response(200, HistogramSchema)
+    def get(self, period):
+        """How many players got each rank score on a day"""
+        board = _day(period)
+        bins = services().leaderboard.histogram(day_from(period))
+        return {"date": board.id, "total": sum(b["count"] for b in bins), "bins": bins}
+
+
+@blp.route("/<any(weeks, months):kind>/<string:period>")
+class PeriodBoard(MethodView):
+    @blp.arguments(PageQuerySchema, location="query")
+    @blp.response(200, BoardPageSchema)
+    def get(self, query, kind, period):
+        """A week's (YYYY-Www, ISO) or month's (YYYY-MM) board of summed margins, with days played"""
+        return _page(_board(kind, period), query)
+
+
+@blp.route("/<any(weeks, months):kind>/<string:period>/me")
+class PeriodBoardMe(MethodView):
+    @blp.arguments(AroundQuerySchema, location="query")
+    @blp.response(200, BoardPageSchema)
+    @blp.doc(security=[{"playerToken": []}])
+    def get(self, query, kind, period):
+        """The caller's rank on a week's or month's board with the entries around it"""
+        return _around(_board(kind, period), query)
+
+
+@blp.route("/all-time")
+class AllTimeBoard(MethodView):
+    @blp.arguments(PageQuerySchema, location="query")
+    @blp.response(200, BoardPageSchema)
+    def get(self, query):
+        """The all-time board of summed margins, with days played"""
+        return _page(ALL_TIME, query)
+
+
+@blp.route("/all-time/me")
+class AllTimeBoardMe(MethodView):
+    @blp.arguments(AroundQuerySchema, location="query")
+    @blp.response(200, BoardPageSchema)
+    @blp.doc(security=[{"playerToken": []}])
+    def get(self, query):
+        """The caller's rank on the all-time board with the entries around it"""
+        return _around(ALL_TIME, query)

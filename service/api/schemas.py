@@ -1,0 +1,214 @@
+"""Marshmallow schemas of every request and response body of /api/v1."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+
+class StrictSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+# -- errors -------------------------------------------------------------------
+
+class ErrorSchema(ma.Schema):
+    error = fields.String(required=True, metadata={"description": "stable error code"})
+    message = fields.String(required=True)
+
+
+# -- challenges ---------------------------------------------------------------
+
+class ChallengeSchema(ma.Schema):
+    date = fields.String(required=True)
+    rules = fields.String(required=True)
+    bots = fields.String(required=True)
+    commitment = fields.String(required=True, metadata={"description": "hex SHA-256 of the seed"})
+    opens_at = fields.String(required=True)
+    closes_at = fields.String(required=True)
+    reveal_at = fields.String(required=True, metadata={"description": "when the seed is published"})
+    status = fields.String(required=True, validate=validate.OneOf(["open", "closing", "closed"]))
+    seed = fields.String(allow_none=True, metadata={"description": "null until the day has closed"})
+
+
+# -- runs ---------------------------------------------------------------------
+
+class RunCreateSchema(StrictSchema):
+    date = fields.String(load_default=None, validate=validate.Length(max=32),
+                         metadata={"description": "YYYY-MM-DD; default today (ranked). "
+                                                  "A past day whose seed is public gives practice."})
+
+
+class PlaySchema(StrictSchema):
+    turn = fields.Integer(required=True, strict=True, validate=validate.Range(0, 10_000),
+                          metadata={"description": "how many cards the player had played before this one"})
+    card = fields.String(required=True, validate=validate.Length(1, 16))
+
+
+class PlaySeatSchema(ma.Schema):
+    seat = fields.Integer()
+    card = fields.String()
+
+
+class TrickSchema(ma.Schema):
+    deal = fields.Integer()
+    leader = fields.Integer()
+    plays = fields.List(fields.Nested(PlaySeatSchema))
+    winner = fields.Integer()
+    points = fields.Integer()
+
+
+class ViewSchema(ma.Schema):
+    seat = fields.Integer()
+    deal = fields.Integer()
+    dealer = fields.Integer()
+    turned = fields.String()
+    trump = fields.String()
+    turned_holder = fields.Integer(allow_none=True,
+                                   metadata={"description": "the dealer while the turned card is in hand"})
+    hand = fields.List(fields.String())
+    legal = fields.List(fields.String())
+    to_move = fields.Integer(allow_none=True)
+    trick = fields.Nested(TrickSchema)
+    last_trick = fields.Nested(TrickSchema, allow_none=True)
+    tricks = fields.List(fields.Nested(TrickSchema))
+    points = fields.List(fields.Integer(), metadata={"description": "card points this deal [us, them]"})
+    totals = fields.List(fields.Integer(), metadata={"description": "game points [us, them]"})
+
+
+class ResultSchema(ma.Schema):
+    totals = fields.List(fields.Integer())
+    winner = fields.String()
+    rank_score = fields.Integer(metadata={"description": "preview; the verifier's replay is the truth"})
+
+
+class EventSchema(ma.Schema):
+    """One thing that happened at the table: ``type`` is play, trick, deal_end, deal_start or game_end."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = fields.String(required=True)
+    seat = fields.Integer()
+    card = fields.String()
+    deal = fields.Integer()
+    trick = fields.Integer()
+    winner = fields.Raw()
+    team = fields.String()
+    points = fields.Raw()
+    scored = fields.List(fields.Integer())
+    totals = fields.List(fields.Integer())
+    dealer = fields.Integer()
+    turned = fields.String()
+    trump = fields.String()
+    leader = fields.Integer()
+    rank_score = fields.Integer()
+
+
+class RunSchema(ma.Schema):
+    run_id = fields.String(required=True)
+    date = fields.String(required=True)
+    ranked = fields.Boolean(required=True)
+    bots = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["playing", "finished"]))
+    turn = fields.Integer(required=True, metadata={"description": "cards the player has played"})
+    view = fields.Nested(ViewSchema, required=True)
+    events = fields.List(fields.Nested(EventSchema), metadata={
+        "description": "what happened since the player's last card (on open: since the deal)"})
+    result = fields.Nested(ResultSchema, allow_none=True)
+    submission_id = fields.String(allow_none=True)
+    player_token = fields.String(metadata={"description": "only when a new token was issued"})
+
+
+# -- submissions --------------------------------------------------------------
+
+class SubmissionCreateSchema(StrictSchema):
+    run_id = fields.String(required=True, validate=validate.Length(1, 64))
+    nickname = fields.String(required=True, validate=validate.Length(max=256), metadata={
+        "description": "1-24 printable characters (NFKC, stripped); claimed for this player's token"})
+
+
+class SubmissionAcceptedSchema(ma.Schema):
+    submission_id = fields.String(required=True)
+    status_url = fields.String(required=True)
+    status = fields.String(required=True)
+
+
+class SubmissionStatusSchema(ma.Schema):
+    submission_id = fields.String(required=True)
+    run_id = fields.String()
+    date = fields.String()
+    nickname = fields.String()
+    status = fields.String(required=True, validate=validate.OneOf(["queued", "verified", "rejected"]))
+    score = fields.Integer(allow_none=True)
+    rank = fields.Integer(allow_none=True, metadata={"description": "current rank on the day's board"})
+    reason = fields.Dict(allow_none=True, metadata={"description": "the rejection (RULES §7)"})
+    created_at = fields.String()
+    verified_at = fields.String(allow_none=True)
+
+
+class RecordSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    format = fields.String()
+    rules = fields.String()
+    bots = fields.String()
+    commitment = fields.String()
+    seed = fields.String(allow_none=True)
+    deals = fields.List(fields.Dict())
+    totals = fields.List(fields.Integer())
+    winner = fields.String()
+    rank_score = fields.Integer()
+
+
+# -- leaderboards -------------------------------------------------------------
+
+class PageQuerySchema(StrictSchema):
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 100_000_000))
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+
+
+class AroundQuerySchema(StrictSchema):
+    radius = fields.Integer(load_default=5, validate=validate.Range(0, 50))
+
+
+class EntrySchema(ma.Schema):
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True, metadata={"description": "public player id (not the token)"})
+    nickname = fields.String(required=True)
+    score = fields.Integer(metadata={"description": "day boards: the rank score"})
+    margin = fields.Integer(metadata={"description": "period boards: summed score − 1000"})
+    days = fields.Integer(metadata={"description": "period boards: days played"})
+    position = fields.Integer()
+
+
+class BoardPageSchema(ma.Schema):
+    board = fields.String(required=True)
+    period = fields.String(required=True)
+    total = fields.Integer(required=True)
+    offset = fields.Integer(required=True)
+    limit = fields.Integer(required=True)
+    entries = fields.List(fields.Nested(EntrySchema), required=True)
+    me = fields.Nested(EntrySchema)
+
+
+class HistogramBinSchema(ma.Schema):
+    score = fields.Integer()
+    count = fields.Integer()
+
+
+class HistogramSchema(ma.Schema):
+    date = fields.String(required=True)
+    total = fields.Integer(required=True)
+    bins = fields.List(fields.Nested(HistogramBinSchema), required=True)
+
+
+# -- health -------------------------------------------------------------------
+
+class HealthSchema(ma.Schema):
+    status = fields.String(required=True)
+    redis = fields.Boolean()
+    workers = fields.Integer()
+    last_worker_seen_seconds = fields.Float(allow_none=True)

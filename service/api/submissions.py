@@ -1,0 +1,81 @@
+"""Submissions: hand in a finished ranked run, follow its verification."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.errors import NotFound
+from service.leaderboard import day_board
+
+from .common import client_info, current_pid, services
+from .schemas import (RecordSchema, SubmissionAcceptedSchema, SubmissionCreateSchema,
+                      SubmissionStatusSchema)
+
+PREFIX = "/submissions"
+blp = Blueprint("submissions", __name__, description="Verification by replay")
+
+
+def status_url(sub_id: str) -> str:
+    return f"/api/v1/submissions/{sub_id}"
+
+
+@blp.route("")
+class SubmissionList(MethodView):
+    @blp.arguments(SubmissionCreateSchema)
+    @blp.response(202, SubmissionAcceptedSchema)
+    @blp.doc(security=[{"playerToken": []}])
+    def post(self, body):
+        """Submit a finished ranked run under a nickname (claimed for this token)
+
+        Stored and queued before the 202; a run submits once (the same id is answered again)."""
+        s = services()
+        pid = current_pid()
+        s.runs.load(body["run_id"], pid)  # 404 for a foreign or unknown run, before any claim
+        nickname = s.players.claim_nickname(pid, body["nickname"])
+        sub_id, _created = s.submissions.submit(body["run_id"], pid, nickname, **client_info())
+        status = s.submissions.get(sub_id)["status"]
+        return {"submission_id": sub_id, "status_url": status_url(sub_id), "status": status}
+
+
+@blp.route("/<string:sub_id>")
+class SubmissionById(MethodView):
+    @blp.response(200, SubmissionStatusSchema)
+    def get(self, sub_id):
+        """Status of a submission: queued, verified (score, current rank) or rejected (reason)"""
+        s = services()
+        sub = s.submissions.get(sub_id)
+        out = {
+            "submission_id": sub["id"], "run_id": sub["run_id"], "date": sub["date"],
+            "nickname": sub["nickname"], "status": sub["status"], "score": None, "rank": None,
+            "reason": json.loads(sub["reason"]) if sub.get("reason") else None,
+            "created_at": sub["created_at"], "verified_at": sub.get("verified_at") or None,
+        }
+        if sub["status"] == "verified":
+            out["score"] = int(sub["score"])
+            entry = s.leaderboard.rank_of(day_board(date.fromisoformat(sub["date"])), sub["pid"])
+            out["rank"] = entry["rank"] if entry else None
+        return out
+
+
+@blp.route("/<string:sub_id>/record")
+class SubmissionRecord(MethodView):
+    @blp.response(200, RecordSchema)
+    def get(self, sub_id):
+        """The full game record (RULES §7) of a verified submission, once its day's seed is public
+
+        Before that it would show the bots' hands, so it is 404 ``record_sealed``."""
+        s = services()
+        sub = s.submissions.get(sub_id)
+        challenge = s.challenges.get(date.fromisoformat(sub["date"]))
+        if challenge.seed is None:
+            raise NotFound("the record stays sealed until the day's seed is published",
+                           code="record_sealed", reveal_at=challenge.reveal_at.isoformat())
+        if sub["status"] != "verified":
+            raise NotFound("this submission has no record (not verified)", code="no_record")
+        record = json.loads(sub["record"])
+        record["seed"] = challenge.seed
+        return record

@@ -1,0 +1,67 @@
+"""The Flask app factory: ``create_app(config=None)``; gunicorn runs ``service.app:create_app()``.
+
+Configuration comes from the environment (see ``service.config``) and, for tests, a dict whose
+keys override it: ``REDIS_URL``, ``MANILLE_SECRET``, ``MANILLE_TZ``, ``MANILLE_BOTS``,
+``MANILLE_GRACE_SECONDS`` and any Flask setting.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from flask import Flask
+
+from service import api, errors_http
+from service.challenges import Challenges
+from service.config import Settings
+from service.leaderboard import Leaderboard
+from service.players import Players
+from service.runs import Runs
+from service.store import connect
+from service.submissions import Submissions
+
+MAX_BODY = 16 * 1024
+
+
+class Services:
+    """The data-owning modules of one app, sharing one Redis client."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.redis = connect(settings.redis_url)
+        self.players = Players(self.redis)
+        self.challenges = Challenges(self.redis, settings)
+        self.runs = Runs(self.redis, settings)
+        self.submissions = Submissions(self.redis, settings)
+        self.leaderboard = Leaderboard(self.redis)
+
+
+def init_services(app: Flask) -> None:
+    env = dict(os.environ)
+    for name in ("REDIS_URL", "MANILLE_SECRET", "MANILLE_TZ", "MANILLE_BOTS", "MANILLE_GRACE_SECONDS"):
+        if app.config.get(name) is not None:
+            env[name] = str(app.config[name])
+    app.extensions["manille"] = Services(Settings.from_env(env))
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        API_TITLE="Manille daily challenge",
+        API_VERSION="v1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api/v1",
+        OPENAPI_JSON_PATH="openapi.json",
+        JSON_SORT_KEYS=False,
+    )
+    if config:
+        app.config.update(config)
+    app.json.sort_keys = False
+    init_services(app)
+    errors_http.init_app(app)
+    api.init_app(app)
+    if not app.debug:
+        logging.getLogger("service").setLevel(logging.INFO)
+    return app

@@ -1,0 +1,79 @@
+"""Settings of the service and the worker, from the environment (and, for the app, a config dict).
+
+``REDIS_URL``        the Redis to use (default redis://127.0.0.1:6379/0)
+``MANILLE_SECRET``   the server secret the daily seeds derive from (required)
+``MANILLE_TZ``       time zone of the day boundaries (default Europe/Brussels)
+``MANILLE_BOTS``     bot id of new daily challenges (default expert-1); a day keeps the id it was
+                     created with
+``MANILLE_GRACE_SECONDS``  how long after midnight a ranked run opened before it may still be
+                     finished; the seed is revealed only when the grace ends (default 1800)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+
+from service.seeds import DayClock, daily_seed, secret_from_env
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_BOTS = "expert-1"
+DEFAULT_GRACE_SECONDS = 1800
+QUEUE_NAME = "verify"
+
+
+@dataclass
+class Settings:
+    redis_url: str = DEFAULT_REDIS_URL
+    secret: bytes = b""
+    tz: str | None = None
+    bots: str = DEFAULT_BOTS
+    grace_seconds: int = DEFAULT_GRACE_SECONDS
+    queue_name: str = QUEUE_NAME
+    clock: DayClock = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.clock = DayClock(self.tz)
+
+    @classmethod
+    def from_env(cls, environ=os.environ, **overrides) -> "Settings":
+        values = {
+            "redis_url": environ.get("REDIS_URL") or DEFAULT_REDIS_URL,
+            "secret": secret_from_env(environ),
+            "tz": environ.get("MANILLE_TZ") or None,
+            "bots": environ.get("MANILLE_BOTS") or DEFAULT_BOTS,
+            "grace_seconds": int(environ.get("MANILLE_GRACE_SECONDS") or DEFAULT_GRACE_SECONDS),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        if isinstance(values["secret"], str):
+            values["secret"] = values["secret"].encode("utf-8")
+        return cls(**values)
+
+    # -- days ----------------------------------------------------------------
+
+    @staticmethod
+    def now() -> datetime:
+        return datetime.now(timezone.utc)
+
+    def today(self, now: datetime | None = None) -> date:
+        return self.clock.today(now or self.now())
+
+    def reveal_at(self, day: date) -> datetime:
+        """When ``day``'s seed becomes public: its close plus the grace for runs still in play."""
+        return self.clock.closes_at(day) + timedelta(seconds=self.grace_seconds)
+
+    def day_phase(self, day: date, now: datetime | None = None) -> str:
+        """``upcoming``, ``open`` (ranked runs start), ``closing`` (open runs finish), ``closed``
+        (seed public, practice allowed)."""
+        now = now or self.now()
+        if now < self.clock.opens_at(day):
+            return "upcoming"
+        if now < self.clock.closes_at(day):
+            return "open"
+        if now < self.reveal_at(day):
+            return "closing"
+        return "closed"
+
+    def seed(self, day: date) -> bytes:
+        return daily_seed(self.secret, day)

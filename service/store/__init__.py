@@ -1,0 +1,83 @@
+"""The one place that knows Redis key names, connections and Lua scripts.
+
+Every key is built by :func:`key_for`.  Each key carries a hash tag naming the scope it
+belongs to (``{day:2026-12-02}``, ``{week:2026-W49}``, ``{month:2026-12}``, ``{all}``,
+``{nick:…}``, ``{player:…}``), so that one day's keys share one Redis Cluster slot and the
+writes of one day can be done in one MULTI or one script.
+
+The modules that own data (challenges, runs, submissions, leaderboard) call these
+helpers; nothing else touches Redis.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import redis
+
+PREFIX = "manille"
+
+
+def day_scope(day: date | str) -> str:
+    return f"day:{day if isinstance(day, str) else day.isoformat()}"
+
+
+def week_id(day: date) -> str:
+    """ISO week of a date, e.g. ``2026-W49``."""
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def month_id(day: date) -> str:
+    return f"{day.year:04d}-{day.month:02d}"
+
+
+def key_for(kind: str, scope: str, *parts: str) -> str:
+    """``manille:{<scope>}:<kind>[:<part>…]``; the braces make ``scope`` the cluster hash tag."""
+    if "{" in scope or "}" in scope:
+        raise ValueError(f"bad key scope {scope!r}")
+    tail = "".join(f":{p}" for p in parts)
+    return f"{PREFIX}:{{{scope}}}:{kind}{tail}"
+
+
+def connect(url: str) -> redis.Redis:
+    """A client with replies decoded as text (every value stored is text)."""
+    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+
+
+def _twin(client: redis.Redis, decode: bool) -> redis.Redis:
+    pool = client.connection_pool
+    kwargs = dict(pool.connection_kwargs)
+    kwargs["decode_responses"] = decode
+    return redis.Redis(connection_pool=redis.ConnectionPool(
+        connection_class=pool.connection_class, max_connections=pool.max_connections, **kwargs))
+
+
+def raw_client(client: redis.Redis) -> redis.Redis:
+    """A client to the same server with replies as bytes, which RQ needs (made once per client)."""
+    if not client.get_encoder().decode_responses:
+        return client
+    twin = getattr(client, "_manille_raw", None)
+    if twin is None:
+        twin = client._manille_raw = _twin(client, decode=False)
+    return twin
+
+
+def text_client(client: redis.Redis) -> redis.Redis:
+    """A client to the same server with replies as text (made once per client)."""
+    if client.get_encoder().decode_responses:
+        return client
+    twin = getattr(client, "_manille_text", None)
+    if twin is None:
+        twin = client._manille_text = _twin(client, decode=True)
+    return twin
+
+
+def load_script(client: redis.Redis, package_file: str, name: str):
+    """Register the Lua script ``name`` that sits beside ``package_file`` (EVALSHA, loaded on demand)."""
+    source = (Path(package_file).parent / name).read_text(encoding="utf-8")
+    return client.register_script(source)
+
+
+__all__ = ["PREFIX", "connect", "raw_client", "text_client", "day_scope", "key_for", "load_script", "month_id", "week_id"]

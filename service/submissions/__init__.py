@@ -1,0 +1,120 @@
+"""Submissions: a finished ranked run handed in for verification, stored before it is queued.
+
+``submit`` writes the submission, marks the run as submitted and enqueues the RQ job (job id =
+submission id) in one MULTI, watched on the run, so that what was accepted with a 202 is in
+Redis (AOF) together with its job, and a run submits once.  The worker (``worker.jobs``)
+marks it verified or rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from datetime import date, datetime
+
+import redis
+from rq import Queue
+
+from service.config import Settings
+from service.errors import Conflict, NotFound
+from service.runs import Runs, run_day
+from service.store import day_scope, key_for, raw_client
+
+SUB_ID_RE = re.compile(r"(\d{8})-[0-9a-f]{20}")
+JOB = "worker.jobs.verify_submission"
+
+
+def submission_day(sub_id: str) -> date | None:
+    m = SUB_ID_RE.fullmatch(sub_id or "")
+    if not m:
+        return None
+    d = m.group(1)
+    try:
+        return date(int(d[:4]), int(d[4:6]), int(d[6:]))
+    except ValueError:
+        return None
+
+
+class Submissions:
+    def __init__(self, client, settings: Settings) -> None:
+        self.r = client
+        self.settings = settings
+        self.raw = raw_client(client)
+        self.queue = Queue(settings.queue_name, connection=self.raw)
+
+    @staticmethod
+    def key(sub_id: str) -> str:
+        return key_for("submission", day_scope(submission_day(sub_id)), sub_id)
+
+    @staticmethod
+    def day_list_key(day: date) -> str:
+        return key_for("submissions", day_scope(day))
+
+    def submit(self, run_id: str, pid: str, nickname: str, *, ip: str = "", user_agent: str = "",
+               now: datetime | None = None) -> tuple[str, bool]:
+        """Store and enqueue the submission of a finished ranked run; returns (id, created now).
+        A run already submitted answers its existing submission id."""
+        now = now or self.settings.now()
+        if run_day(run_id) is None:
+            raise NotFound("no such run for this player", code="run_not_found")
+        run_key = Runs.key(run_id)
+        with self.raw.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(run_key)
+                    run = {k.decode(): v.decode() for k, v in pipe.hgetall(run_key).items()}
+                    if not run or not secrets.compare_digest(run.get("pid", ""), pid):
+                        raise NotFound("no such run for this player", code="run_not_found")
+                    if run.get("submission"):
+                        return run["submission"], False
+                    if run["ranked"] != "1":
+                        raise Conflict("a practice run is not ranked and cannot be submitted",
+                                       code="practice_run")
+                    if run["status"] != "finished":
+                        raise Conflict("only a finished run can be submitted", code="run_not_finished")
+                    day = date.fromisoformat(run["date"])
+                    sub_id = f"{day:%Y%m%d}-{secrets.token_hex(10)}"
+                    fields = {
+                        "id": sub_id, "run_id": run_id, "pid": pid, "nickname": nickname,
+                        "date": run["date"], "bots": run["bots"], "rules": run["rules"],
+                        "cards": run["cards"], "times": run["times"],
+                        "run_created_at": run["created_at"], "run_finished_at": run["finished_at"],
+                        "run_ip": run["ip"], "run_user_agent": run["user_agent"],
+                        "ip": ip[:64], "user_agent": user_agent[:256],
+                        "created_at": now.isoformat(), "status": "queued",
+                    }
+                    pipe.multi()
+                    pipe.hset(self.key(sub_id), mapping=fields)
+                    pipe.hset(run_key, "submission", sub_id)
+                    pipe.rpush(self.day_list_key(day), sub_id)
+                    self.queue.enqueue_call(JOB, args=(sub_id,), job_id=sub_id, pipeline=pipe,
+                                            result_ttl=3600, failure_ttl=30 * 86400,
+                                            description=f"verify {sub_id}")
+                    pipe.execute()
+                    return sub_id, True
+                except redis.WatchError:
+                    continue
+
+    def get(self, sub_id: str) -> dict:
+        sub = self.r.hgetall(self.key(sub_id)) if submission_day(sub_id) else None
+        if not sub:
+            raise NotFound("no such submission", code="submission_not_found")
+        return sub
+
+    def for_day(self, day: date) -> list[str]:
+        return self.r.lrange(self.day_list_key(day), 0, -1)
+
+    def mark_verified(self, sub_id: str, score: int, record: dict, entry: str, now: datetime) -> None:
+        self.r.hset(self.key(sub_id), mapping={
+            "status": "verified", "score": score, "record": json.dumps(record, separators=(",", ":")),
+            "counted": entry, "verified_at": now.isoformat(), "reason": ""})
+
+    def mark_rejected(self, sub_id: str, rejection: dict, now: datetime) -> None:
+        self.r.hset(self.key(sub_id), mapping={
+            "status": "rejected", "reason": json.dumps(rejection, separators=(",", ":")),
+            "verified_at": now.isoformat()})
+
+    def requeue(self, sub_id: str) -> None:
+        """Enqueue the verification again (ops: re-verify); the job is idempotent."""
+        self.queue.enqueue_call(JOB, args=(sub_id,), result_ttl=3600, failure_ttl=30 * 86400)
