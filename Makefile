@@ -18,9 +18,10 @@ install: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q
 
+# Redis (embedded, AOF under ./var/, unless REDIS_URL is set), an RQ worker and gunicorn on
+# http://127.0.0.1:8000; Ctrl-C stops all three.
 run: $(STAMP)
-	@echo "The web service, worker and Redis arrive with the service issue."
-	@echo "For now the engine is on the command line: $(VENV)/bin/manille --help"
+	$(PY) -m service.run_local
 
 bench: $(STAMP)
 	$(VENV)/bin/manille bench

@@ -15,9 +15,8 @@ from service.redis_server import RedisServer
 from service.store import connect, raw_client
 
 SECRET = "test-secret"
-#: expert-1 is the product's default; the tests play against random-1 while expert-1 is not
-#: registered (and to keep the suite fast).
-TEST_BOTS = os.environ.get("MANILLE_TEST_BOTS", "random-1")
+#: The product plays expert-1; MANILLE_TEST_BOTS=random-1 runs the suite against the random bot.
+TEST_BOTS = os.environ.get("MANILLE_TEST_BOTS", "expert-1")
 
 
 @pytest.fixture(scope="session")

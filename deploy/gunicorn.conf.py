@@ -1,0 +1,31 @@
+"""gunicorn settings for the Manille service: ``gunicorn -c deploy/gunicorn.conf.py 'service.app:create_app()'``.
+
+Environment: MANILLE_BIND (default 127.0.0.1:8000), WEB_CONCURRENCY (worker processes,
+default cores + 1), MANILLE_THREADS (threads per process, default 4), MANILLE_ACCESS_LOG
+(a path, or "-" for stdout; default off).
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("MANILLE_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
+worker_class = "gthread"
+threads = int(os.environ.get("MANILLE_THREADS", "4"))
+timeout = 30
+graceful_timeout = 10
+keepalive = 5
+# Bounded request line and headers; bodies are bounded by the app (MAX_CONTENT_LENGTH, 413).
+limit_request_line = 4094
+limit_request_fields = 50
+limit_request_field_size = 8190
+accesslog = os.environ.get("MANILLE_ACCESS_LOG") or None
+errorlog = "-"
+loglevel = os.environ.get("MANILLE_LOG_LEVEL", "info")
+proc_name = "manille-web"
+# The app keeps no state in memory: any number of processes, recycled now and then.
+max_requests = 20000
+max_requests_jitter = 2000
+# gunicorn's control socket lives at one fixed path per user; several servers on one machine
+# (tests, benchmarks, make run) would fight over it.
+control_socket_disable = True
