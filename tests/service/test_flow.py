@@ -57,7 +57,6 @@ def test_open_play_submit_verify(client, run_worker, rclient):
     # the replay computed the score: check against the engine directly
     day = date.fromisoformat(run["date"])
     from bots import get_bot
-    cards = [e["card"] for b in [final] for e in []]  # placeholder, replaced below
     stored = rclient.hget(f"manille:{{day:{day}}}:submission:{sub['submission_id']}", "cards")
     cards = [stored[i:i + 2] for i in range(0, len(stored), 2)]
     record = verify(daily_seed(SECRET.encode(), day), cards, get_bot(TEST_BOTS))

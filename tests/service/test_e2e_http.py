@@ -1,0 +1,135 @@
+"""End to end over real HTTP (gunicorn) with a real, separate RQ worker process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import pytest
+import requests
+
+from bots import get_bot
+from service.config import QUEUE_NAME
+from service.redis_server import free_port
+from service.replay import verify
+from service.seeds import DayClock, daily_seed
+
+from .conftest import SECRET, TEST_BOTS
+from .helpers import headers, play_game
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def _wait_up(url: str, procs, timeout=30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for p in procs:
+            assert p.poll() is None, f"{p.args[0]} exited with {p.returncode}"
+        try:
+            if requests.get(url, timeout=1).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"{url} did not come up")
+
+
+@pytest.fixture(scope="module")
+def live_service(redis_server, tmp_path_factory):
+    from service.store import connect
+    connect(redis_server.url).flushall()
+    port = free_port()
+    env = dict(os.environ, REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS,
+               MANILLE_TZ="Europe/Brussels", MANILLE_BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2")
+    logs = tmp_path_factory.mktemp("e2e")
+    worker = subprocess.Popen([str(BIN / "rq"), "worker", "--url", redis_server.url, "--quiet",
+                               QUEUE_NAME], env=env, cwd=ROOT, stdout=open(logs / "worker.log", "w"),
+                              stderr=subprocess.STDOUT)
+    web = subprocess.Popen([str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
+                            "service.app:create_app()"], env=env, cwd=ROOT,
+                           stdout=open(logs / "web.log", "w"), stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_up(f"{base}/api/v1/health/live", [worker, web])
+        yield base
+    finally:
+        for p in (web, worker):
+            p.terminate()
+        for p in (web, worker):
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def test_whole_game_over_http_verified_by_a_worker_process(live_service):
+    base = live_service
+    s = requests.Session()
+    texts: list[str] = []
+
+    def get(path, hdrs=None):
+        r = s.get(base + path, headers=hdrs or {}, timeout=10)
+        texts.append(r.text)
+        return r.status_code, r.json()
+
+    def post(path, body, hdrs=None):
+        r = s.post(base + path, json=body, headers=hdrs or {}, timeout=10)
+        texts.append(r.text)
+        return r.status_code, r.json()
+
+    status, challenge = get("/api/v1/challenges/today")
+    assert status == 200 and challenge["seed"] is None and challenge["bots"] == TEST_BOTS
+    day = date.fromisoformat(challenge["date"])
+    assert day == DayClock("Europe/Brussels").today()
+    seed = daily_seed(SECRET.encode(), day)
+
+    status, run = post("/api/v1/runs", {})
+    assert status == 201, run
+    token = run["player_token"]
+    cards: list[str] = []
+
+    def pick(legal):
+        cards.append(legal[-1])
+        return legal[-1]
+
+    final = play_game(post, run, token, pick=pick)
+    assert final["status"] == "finished"
+    get(f"/api/v1/runs/{run['run_id']}", headers(token))
+
+    status, accepted = post("/api/v1/submissions", {"run_id": run["run_id"], "nickname": "e2e"}, headers(token))
+    assert status == 202, accepted
+    deadline = time.monotonic() + 60
+    while True:
+        status, sub = get(accepted["status_url"])
+        if sub["status"] != "queued" or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert sub["status"] == "verified", sub
+
+    expected = verify(seed, cards, get_bot(TEST_BOTS))["rank_score"]
+    assert sub["score"] == expected == final["result"]["rank_score"]
+    assert sub["rank"] == 1
+
+    status, board = get(f"/api/v1/leaderboards/days/{day}")
+    assert board["total"] == 1 and board["entries"][0]["score"] == expected
+
+    status, again = post("/api/v1/runs", {}, headers(token))
+    assert status == 409 and again["error"] == "already_played"
+
+    status, sealed = get(f"/api/v1/submissions/{accepted['submission_id']}/record")
+    assert status == 404 and sealed["error"] == "record_sealed"
+
+    status, ready = get("/api/v1/health/ready")
+    assert status == 200 and ready["workers"] >= 1, ready
+    status, spec = get("/api/v1/openapi.json")
+    assert status == 200 and "/api/v1/runs/{run_id}/plays" in spec["paths"]
+
+    # The day is open: no answer contained its seed.
+    assert len(texts) > 20
+    for text in texts:
+        assert seed.hex() not in text.lower()
