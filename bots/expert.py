@@ -30,7 +30,9 @@ from .search import best_card as search_best_card
 
 ACE, TEN = 6, 7
 #: Hand size from which the exact late-deal calculation replaces the rules of thumb.
-SEARCH_FROM = 2
+SEARCH_FROM = 3
+DRAW_MIN = 4
+MASTER_MIN = 3
 
 
 class ExpertBot:
@@ -75,11 +77,11 @@ def _lead(k: Knowledge, legal: int) -> int:
 
     # 1. Draw trumps when long in them (or longer than all the trumps still out), while an
     #    opponent may still hold one: the master trump first, else the smallest.
-    if my_trumps and opp_trumps and (n_trumps >= 4 or (n_trumps >= 2 and n_trumps > popcount(unseen_trumps))):
+    if my_trumps and opp_trumps and (n_trumps >= DRAW_MIN or (n_trumps >= 2 and n_trumps > popcount(unseen_trumps))):
         top = top_id(my_trumps)
         if k.is_master(top):
             return top
-        if n_trumps >= 4:
+        if n_trumps >= DRAW_MIN:
             return _lowest(my_trumps)
 
     # 2. Cash a side-suit master that no opponent is seen to be able to trump.
@@ -104,7 +106,7 @@ def _lead(k: Knowledge, legal: int) -> int:
         value = POINTS[top] * 4 + popcount(suit_out)
         if value > best_value:
             best_master, best_value = top, value
-    if best_master >= 0 and POINTS[best_master] >= 3:
+    if best_master >= 0 and POINTS[best_master] >= MASTER_MIN:
         return best_master
 
     # 3. A cheap lead from a side suit, never from one where it holds the ace without the ten.

@@ -18,6 +18,7 @@ from service.replay.rules import SUIT_MASKS, stronger_in_suit
 #: Card points by card id (rank = id & 7): 7 8 9 J Q K A T.
 POINTS = tuple((0, 0, 0, 1, 2, 3, 4, 5)[i & 7] for i in range(32))
 FULL = (1 << 32) - 1
+VOID_BET = 0
 
 
 def popcount(mask: int) -> int:
@@ -131,11 +132,19 @@ class Knowledge:
         poss = self.possible[s]
         if best >> 3 == led and poss & stronger_in_suit(best):
             return True
-        if led != self.trump and not self.sure[s] & SUIT_MASKS[led]:  # it may be void in the led suit
+        if led != self.trump and self.may_be_void(s, led):
             if best >> 3 == self.trump:
                 return bool(poss & stronger_in_suit(best))
             return bool(poss & SUIT_MASKS[self.trump])
         return False
+
+    def may_be_void(self, s: int, suit: int) -> bool:
+        """Whether seat ``s`` is void in ``suit`` as far as a player would bet: seen void, or it may
+        be and few cards of the suit are out (with many out, a void is too unlikely to play for)."""
+        if self.sure[s] & SUIT_MASKS[suit]:
+            return False
+        poss = self.possible[s] & SUIT_MASKS[suit]
+        return not poss or popcount(poss) <= VOID_BET
 
     def surely_has(self, s: int, suit: int) -> bool:
         """Whether seat ``s`` surely holds a card of ``suit``."""

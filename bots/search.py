@@ -20,9 +20,12 @@ from service.replay.rules import SUIT_MASKS, stronger_in_suit
 
 from .knowledge import POINTS, Knowledge, ids_of, popcount
 
-MAX_DEALS = 12
-#: Beyond this many consistent deals the calculation is not attempted (rules of thumb instead).
-MAX_ENUMERATE = 400
+MAX_DEALS = 8
+#: Up to this many unseen cards whose holder is unknown, every consistent deal is listed; beyond,
+#: MAX_DEALS of them are drawn one card at a time from the decision stream.
+MAX_ENUMERATE_FREE = 6
+#: Draw attempts allowed per wanted deal before giving up on drawing.
+DRAW_TRIES = 4
 
 _STRONGER = tuple(stronger_in_suit(c) for c in range(32))
 
@@ -31,6 +34,8 @@ def consistent_deals(k: Knowledge) -> list[tuple[int, int, int, int]] | None:
     """Every way to deal the unseen cards to the other seats that agrees with ``k`` (hands as
     masks indexed by seat, the seat's own hand in its place); None when there are too many."""
     me = k.seat
+    if popcount(k.unseen) - sum(popcount(k.sure[s]) for s in range(4) if s != me) > MAX_ENUMERATE_FREE:
+        return None
     others = [s for s in range(4) if s != me]
     sure_all = 0
     for s in others:
@@ -61,15 +66,49 @@ def consistent_deals(k: Knowledge) -> list[tuple[int, int, int, int]] | None:
             hands[b] = mb | k.sure[b]
             hands[c] = mc | k.sure[c]
             deals.append((hands[0], hands[1], hands[2], hands[3]))
-            if len(deals) > MAX_ENUMERATE:
-                return None
     return deals
+
+
+def drawn_deals(k: Knowledge, rng: HashStream, n: int) -> list[tuple[int, int, int, int]]:
+    """Up to ``n`` deals consistent with ``k`` drawn from ``rng``: the unknown cards, most
+    constrained first, each to a random seat that may hold it and has room.  Not exactly uniform
+    over the consistent deals, but every deal drawn is consistent."""
+    me = k.seat
+    others = [s for s in range(4) if s != me]
+    sure_all = 0
+    for s in others:
+        sure_all |= k.sure[s]
+    free = ids_of(k.unseen & ~sure_all)
+    holders = {c: [s for s in others if k.possible[s] >> c & 1] for c in free}
+    free.sort(key=lambda c: (len(holders[c]), c))
+    need0 = [k.left[s] - popcount(k.sure[s]) for s in range(4)]
+    out: list[tuple[int, int, int, int]] = []
+    for _ in range(n * DRAW_TRIES):
+        hands = [0, 0, 0, 0]
+        hands[me] = k.hand
+        need = list(need0)
+        for c in free:
+            room = [s for s in holders[c] if need[s] > 0]
+            if not room:
+                break
+            s = room[rng.uniform(len(room))] if len(room) > 1 else room[0]
+            hands[s] |= 1 << c
+            need[s] -= 1
+        else:
+            for s in others:
+                hands[s] |= k.sure[s]
+            out.append((hands[0], hands[1], hands[2], hands[3]))
+            if len(out) == n:
+                break
+    return out
 
 
 def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) -> int | None:
     """The legal card with the most points over the consistent deals, or None when the
     calculation is not worth it (too many deals, or none: then the rules of thumb decide)."""
     deals = consistent_deals(k)
+    if deals is None:
+        deals = drawn_deals(k, rng, MAX_DEALS)
     if not deals:
         return None
     if len(deals) > MAX_DEALS:  # a partial Fisher-Yates draw from the decision stream
@@ -126,9 +165,16 @@ class _Solver:
                 return gain
             return gain + self.play(hands, best_seat, 0, -1, -1, -1, 0, tricks_left - 1,
                                     alpha - gain, beta - gain)
+        trump = self.trump
+        if tricks_left == 1:  # one card each: the rest of the last trick is forced
+            for i in range(n, 4):
+                c = hands[(leader + i) & 3].bit_length() - 1
+                pts += POINTS[c]
+                if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump) or i == 0:
+                    best, best_seat = c, (leader + i) & 3
+            return pts + 1 if best_seat & 1 == self.team else 0
         seat = (leader + n) & 3
         hand = hands[seat]
-        trump = self.trump
         if n == 0:
             legal = hand
         else:
@@ -164,7 +210,13 @@ class _Solver:
                 nb, ns = best, best_seat
                 if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
                     nb, ns = c, seat
-                v = self.play(hands, leader, n + 1, nb, ns, led, pts + POINTS[c], tricks_left, alpha, beta)
+                if n == 3:  # the trick is complete: score it and go on from its winner
+                    gain = pts + POINTS[c] if ns & 1 == self.team else 0
+                    v = gain + self.play(hands, ns, 0, -1, -1, -1, 0, tricks_left - 1,
+                                         alpha - gain, beta - gain)
+                else:
+                    v = self.play(hands, leader, n + 1, nb, ns, led, pts + POINTS[c], tricks_left,
+                                  alpha, beta)
             if maximize:
                 if v > value:
                     value = v
