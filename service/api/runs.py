@@ -40,11 +40,13 @@ class RunList(MethodView):
         s = services()
         token, new_token = token_from_request(), None
         if token is None:
-            new_token, pid = s.players.issue(s.settings.now().isoformat())
+            new_token, pid = s.players.new_token()
         else:
             pid = s.players.authenticate(token)
         day = s.settings.today() if body.get("date") is None else day_from(body["date"])
         run, table = s.runs.open(day, pid, **client_info())
+        if new_token:
+            s.players.register(pid, run["created_at"])
         out = run_json(run, table, table.events)
         if new_token:
             out["player_token"] = new_token

@@ -46,12 +46,16 @@ class Players:
     def _key(pid: str) -> str:
         return key_for("player", f"player:{pid}")
 
-    def issue(self, now_iso: str) -> tuple[str, str]:
-        """A new token and its pid."""
+    @staticmethod
+    def new_token() -> tuple[str, str]:
+        """A new token and its pid, not yet registered (see ``register``)."""
         token = secrets.token_urlsafe(24)
-        pid = pid_of(token)
+        return token, pid_of(token)
+
+    def register(self, pid: str, now_iso: str) -> None:
+        """Make a new token's pid known; done once its first run is stored, so a refused
+        request issues nothing."""
         self.r.hset(self._key(pid), mapping={"created_at": now_iso})
-        return token, pid
 
     def authenticate(self, token: str | None) -> str:
         """The pid of a token this service issued; raises Unauthorized otherwise."""

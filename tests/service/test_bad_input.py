@@ -1,0 +1,175 @@
+"""Bad input everywhere: a JSON error with a stable code, nothing stored, nothing lost."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import headers
+
+
+@pytest.fixture
+def opened(client):
+    r = client.post("/api/v1/runs", json={})
+    assert r.status_code == 201
+    run = r.get_json()
+    return run, run.pop("player_token")
+
+
+def snapshot(rclient):
+    """Every key and its content (RQ's worker bookkeeping aside)."""
+    out = {}
+    for key in sorted(rclient.keys("*")):
+        if key.startswith("rq:"):  # RQ's own (binary) records: their names are enough here
+            out[key] = None
+            continue
+        kind = rclient.type(key)
+        out[key] = (rclient.hgetall(key) if kind == "hash" else rclient.get(key) if kind == "string"
+                    else rclient.lrange(key, 0, -1) if kind == "list" else rclient.smembers(key)
+                    if kind == "set" else rclient.zrange(key, 0, -1, withscores=True))
+    return out
+
+
+def err(r, status, code):
+    body = r.get_json()
+    assert r.status_code == status, body
+    assert r.is_json and body["error"] == code and isinstance(body["message"], str), body
+    return body
+
+
+def play_until_illegal_exists(client, run, token):
+    while set(run["view"]["hand"]) == set(run["view"]["legal"]):
+        r = client.post(f"/api/v1/runs/{run['run_id']}/plays",
+                        json={"turn": run["turn"], "card": run["view"]["legal"][0]}, headers=headers(token))
+        run = r.get_json()
+        assert run["status"] == "playing"
+    return run
+
+
+def test_play_errors_store_nothing(client, rclient, opened):
+    run, token = opened
+    run = play_until_illegal_exists(client, run, token)
+    url, h = f"/api/v1/runs/{run['run_id']}/plays", headers(token)
+    before = snapshot(rclient)
+    illegal = sorted(set(run["view"]["hand"]) - set(run["view"]["legal"]))[0]
+    body = err(client.post(url, json={"turn": run["turn"], "card": illegal}, headers=h), 422, "illegal_card")
+    assert body["obligation"] in {"must_follow_suit", "must_beat", "must_trump", "must_overtrump"}
+    assert sorted(body["legal"]) == sorted(run["view"]["legal"]) and body["card"] == illegal
+    not_held = sorted({f"{r}{s}" for r in "789JQKAT" for s in "CDHS"} - set(run["view"]["hand"])
+                      - {p["card"] for t in run["view"]["tricks"] for p in t["plays"]}
+                      - {p["card"] for p in run["view"]["trick"]["plays"]})[0]
+    body = err(client.post(url, json={"turn": run["turn"], "card": not_held}, headers=h), 422, "illegal_card")
+    assert body["obligation"] == "not_in_hand"
+    err(client.post(url, json={"turn": run["turn"], "card": "ZZ"}, headers=h), 422, "unknown_card")
+    err(client.post(url, json={"turn": run["turn"], "card": "1" * 16}, headers=h), 422, "unknown_card")
+    err(client.post(url, json={"turn": run["turn"] + 1, "card": run["view"]["legal"][0]}, headers=h),
+        409, "wrong_turn")
+    err(client.post(url, json={"turn": 0, "card": "XX"}, headers=h), 422, "unknown_card")
+    err(client.post(url, data="{not json", content_type="application/json", headers=h), 400, "malformed_json")
+    err(client.post(url, data="[1, 2]", content_type="application/json", headers=h), 422, "validation_error")
+    body = err(client.post(url, json={"turn": "1", "card": "TH"}, headers=h), 422, "validation_error")
+    assert "turn" in body["fields"]
+    body = err(client.post(url, json={"turn": 0, "card": "TH", "extra": 1}, headers=h), 422, "validation_error")
+    assert "extra" in body["fields"]
+    err(client.post(url, json={"turn": 0}, headers=h), 422, "validation_error")
+    err(client.post(url, json={"turn": -1, "card": "TH"}, headers=h), 422, "validation_error")
+    err(client.post(url, data="x" * 20000, content_type="application/json", headers=h), 413, "body_too_large")
+    err(client.post(url, json={"turn": run["turn"], "card": run["view"]["legal"][0]}), 401, "invalid_token")
+    err(client.post(url, json={"turn": run["turn"], "card": run["view"]["legal"][0]},
+                    headers=headers("A" * 32)), 401, "invalid_token")
+    err(client.post(url, json={"turn": run["turn"], "card": run["view"]["legal"][0]},
+                    headers=headers("bad token!")), 401, "invalid_token")
+    err(client.post("/api/v1/runs/nope/plays", json={"turn": 0, "card": "TH"}, headers=h), 404, "run_not_found")
+    err(client.get(url, headers=h), 405, "method_not_allowed")
+    err(client.get("/api/v1/nowhere"), 404, "not_found")
+    assert snapshot(rclient) == before
+    # and the run plays on from where it was
+    r = client.post(url, json={"turn": run["turn"], "card": run["view"]["legal"][0]}, headers=h)
+    assert r.status_code == 200 and r.get_json()["turn"] == run["turn"] + 1
+
+
+def test_foreign_run_is_not_found(client, rclient, opened):
+    run, token = opened
+    other = client.post("/api/v1/runs", json={}).get_json()["player_token"]
+    before = snapshot(rclient)
+    err(client.get(f"/api/v1/runs/{run['run_id']}", headers=headers(other)), 404, "run_not_found")
+    err(client.post(f"/api/v1/runs/{run['run_id']}/plays", json={"turn": 0, "card": run["view"]["legal"][0]},
+                    headers=headers(other)), 404, "run_not_found")
+    err(client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "thief"},
+                    headers=headers(other)), 404, "run_not_found")
+    assert snapshot(rclient) == before
+
+
+def test_retried_play_is_answered_again_not_played_twice(client, opened):
+    run, token = opened
+    url, h = f"/api/v1/runs/{run['run_id']}/plays", headers(token)
+    body = {"turn": 0, "card": run["view"]["legal"][0]}
+    first = client.post(url, json=body, headers=h).get_json()
+    second = client.post(url, json=body, headers=h).get_json()
+    assert first == second and first["turn"] == 1
+    assert first["events"][0] == {"type": "play", "seat": 0, "card": body["card"]}
+    other = [c for c in run["view"]["hand"] if c != body["card"]][0]
+    err(client.post(url, json={"turn": 0, "card": other}, headers=h), 409, "wrong_turn")
+
+
+def test_dates(client, rclient):
+    before = snapshot(rclient)
+    err(client.get("/api/v1/challenges/2999-01-01"), 404, "unknown_date")
+    err(client.get("/api/v1/challenges/2026-02-30"), 404, "unknown_date")
+    err(client.get("/api/v1/challenges/yesterday"), 404, "unknown_date")
+    err(client.post("/api/v1/runs", json={"date": "2999-01-01"}), 404, "unknown_date")
+    err(client.post("/api/v1/runs", json={"date": "12/02/2026"}), 404, "unknown_date")
+    err(client.get("/api/v1/leaderboards/days/2999-01-01"), 404, "unknown_date")
+    err(client.get("/api/v1/leaderboards/weeks/2026-W54"), 404, "unknown_period")
+    err(client.get("/api/v1/leaderboards/months/2026-13"), 404, "unknown_period")
+    err(client.get("/api/v1/leaderboards/all-time?limit=1000"), 422, "validation_error")
+    err(client.get("/api/v1/leaderboards/all-time?offset=-1"), 422, "validation_error")
+    err(client.get("/api/v1/submissions/nope"), 404, "submission_not_found")
+    err(client.get("/api/v1/submissions/20261202-00000000000000000000"), 404, "submission_not_found")
+    # a refused request issued no token either
+    assert snapshot(rclient) == before
+
+
+def finish(client, run, token):
+    while run["status"] != "finished":
+        run = client.post(f"/api/v1/runs/{run['run_id']}/plays",
+                          json={"turn": run["turn"], "card": run["view"]["legal"][0]},
+                          headers=headers(token)).get_json()
+    return run
+
+
+@pytest.mark.parametrize("nickname", ["", "   ", "x" * 25, "bad\x00name", "tab\there", "new\nline",
+                                      "zero\u200bwidth", "rtl\u202emark"])
+def test_bad_nicknames(client, rclient, opened, nickname):
+    run, token = opened
+    run = finish(client, run, token)
+    before = snapshot(rclient)
+    err(client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": nickname},
+                    headers=headers(token)), 422, "invalid_nickname")
+    assert snapshot(rclient) == before
+
+
+def test_submission_rules(client, rclient, opened, run_worker):
+    run, token = opened
+    h = headers(token)
+    err(client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "early"}, headers=h),
+        409, "run_not_finished")
+    err(client.post("/api/v1/submissions", json={"run_id": run["run_id"]}, headers=h), 422, "validation_error")
+    err(client.post("/api/v1/submissions", data="nope", content_type="application/json", headers=h),
+        400, "malformed_json")
+    run = finish(client, run, token)
+    err(client.post(f"/api/v1/runs/{run['run_id']}/plays", json={"turn": run["turn"], "card": "TH"}, headers=h),
+        409, "run_finished")
+    # a nickname belongs to the token that claimed it (case and width folded)
+    other_run = client.post("/api/v1/runs", json={}).get_json()
+    other = other_run.pop("player_token")
+    other_run = finish(client, other_run, other)
+    assert client.post("/api/v1/submissions", json={"run_id": other_run["run_id"], "nickname": "Ｍarie"},
+                       headers=headers(other)).status_code == 202
+    before = snapshot(rclient)
+    err(client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "MARIE"}, headers=h),
+        409, "nickname_taken")
+    assert snapshot(rclient) == before
+    r = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "Paul"}, headers=h)
+    assert r.status_code == 202
+    run_worker()
+    assert client.get(r.get_json()["status_url"]).get_json()["status"] == "verified"
