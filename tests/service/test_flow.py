@@ -71,3 +71,81 @@ def test_open_play_submit_verify(client, run_worker, rclient):
     r = open_run(client, token)
     assert r.status_code == 409 and r.get_json()["error"] == "already_played"
     assert r.get_json()["run_id"] == run["run_id"]
+
+
+def _finished_run(client):
+    run = open_run(client).get_json()
+    token = run.pop("player_token")
+    return play_game(_post(client), run, token), token
+
+
+def test_submission_is_stored_and_queued_before_202_and_a_job_run_twice_counts_once(client, rclient, run_worker):
+    from rq import Queue
+
+    from service.config import QUEUE_NAME
+    from service.store import raw_client
+    from worker.jobs import verify_submission
+
+    run, token = _finished_run(client)
+    sub_id = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "twice"},
+                         headers=headers(token)).get_json()["submission_id"]
+    stored = rclient.hgetall(f"manille:{{day:{run['date']}}}:submission:{sub_id}")
+    assert stored["status"] == "queued" and stored["run_id"] == run["run_id"] and len(stored["cards"]) >= 64
+    assert Queue(QUEUE_NAME, connection=raw_client(rclient)).job_ids == [sub_id]
+    run_worker()
+    verify_submission(sub_id)  # the same job again, e.g. after a worker crash
+    board = client.get(f"/api/v1/leaderboards/days/{run['date']}").get_json()
+    assert board["total"] == 1
+    week = client.get("/api/v1/leaderboards/all-time").get_json()["entries"][0]
+    assert week["days"] == 1 and week["margin"] == run["result"]["rank_score"] - 1000
+    assert client.get("/api/v1/leaderboards/days/" + run["date"] + "/histogram").get_json()["total"] == 1
+
+
+def test_tampered_cards_are_rejected_by_the_replay(client, rclient, run_worker):
+    run, token = _finished_run(client)
+    sub = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "cheat"},
+                      headers=headers(token)).get_json()
+    key = f"manille:{{day:{run['date']}}}:submission:{sub['submission_id']}"
+    cards = rclient.hget(key, "cards")
+    rclient.hset(key, "cards", cards[:-2])  # as if the stored run had lost its last card
+    run_worker()
+    status = client.get(sub["status_url"]).get_json()
+    assert status["status"] == "rejected" and status["reason"]["code"] == "game_incomplete"
+    assert client.get(f"/api/v1/leaderboards/days/{run['date']}").get_json()["total"] == 0
+
+
+def test_concurrent_plays_append_once(app, client):
+    import threading
+
+    run = open_run(client).get_json()
+    token = run.pop("player_token")
+    url = f"/api/v1/runs/{run['run_id']}/plays"
+    legal = run["view"]["legal"] if len(run["view"]["legal"]) > 1 else run["view"]["legal"] * 2
+    results = []
+
+    def go(card):
+        c = app.test_client()
+        r = c.post(url, json={"turn": 0, "card": card}, headers=headers(token))
+        results.append((r.status_code, r.get_json()))
+
+    threads = [threading.Thread(target=go, args=(legal[i % 2],)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    view = client.get(f"/api/v1/runs/{run['run_id']}", headers=headers(token)).get_json()
+    assert view["turn"] == 1
+    ok = [b for s, b in results if s == 200]
+    assert ok and all(b["turn"] == 1 for b in ok)
+    assert all(s == 409 and b["error"] == "wrong_turn" for s, b in results if s != 200)
+
+
+def test_openapi_and_health(client):
+    spec = client.get("/api/v1/openapi.json").get_json()
+    assert spec["info"]["title"] == "Manille daily challenge"
+    for path in ("/api/v1/runs", "/api/v1/submissions", "/api/v1/leaderboards/days/{period}",
+                 "/api/v1/challenges/today", "/api/v1/health/ready"):
+        assert path in spec["paths"], path
+    assert client.get("/api/v1/health/live").get_json() == {"status": "ok"}
+    ready = client.get("/api/v1/health/ready")
+    assert ready.status_code == 503 and ready.get_json()["status"] == "not_ready"  # no worker here

@@ -1,0 +1,103 @@
+"""Boards on a real Redis: shared ranks, earlier verification first among equals, idempotent
+writes, period boards of summed margins, around-me, histogram, exact composites."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from service.leaderboard import (ALL_TIME, SHIFT, Board, Leaderboard, day_board, month_board,
+                                 week_board)
+
+DAY = date(2026, 12, 2)
+
+
+@pytest.fixture
+def lb(rclient):
+    return Leaderboard(rclient)
+
+
+def test_ties_share_a_rank_and_the_earlier_is_listed_first(lb):
+    for pid, score in [("a", 1100), ("b", 1240), ("c", 1100), ("d", 970), ("e", 1100), ("f", 1240)]:
+        assert lb.record(DAY, pid, pid.upper(), score, f"sub-{pid}")[0]
+    page = lb.page(day_board(DAY), 0, 10)
+    assert page["total"] == 6
+    assert [(e["rank"], e["player"], e["score"]) for e in page["entries"]] == [
+        (1, "b", 1240), (1, "f", 1240), (3, "a", 1100), (3, "c", 1100), (3, "e", 1100), (6, "d", 970)]
+    # a page starting inside a tie still shows the shared rank
+    assert [(e["rank"], e["player"]) for e in lb.page(day_board(DAY), 3, 2)["entries"]] == [(3, "c"), (3, "e")]
+    assert lb.rank_of(day_board(DAY), "e")["rank"] == 3
+    assert lb.rank_of(day_board(DAY), "zz") is None
+
+
+def test_recording_twice_counts_once(lb):
+    assert lb.record(DAY, "a", "A", 1100, "s1") == (True, "s1 1")
+    assert lb.record(DAY, "a", "A", 1100, "s1") == (False, "s1 1")
+    assert lb.record(DAY, "a", "A", 1500, "s2") == (False, "s1 1")
+    assert lb.total(day_board(DAY)) == 1
+    for board in (Board("week", "2026-W49"), Board("month", "2026-12"), ALL_TIME):
+        entry = lb.page(board)["entries"][0]
+        assert (entry["margin"], entry["days"]) == (100, 1)
+    assert lb.histogram(DAY) == [{"score": 1100, "count": 1}]
+
+
+def test_period_boards_sum_margins_with_days_played(lb):
+    # 2026-11-30 is a Monday: the three days share ISO week 49; 2026-12-07 is the next week
+    lb.record(date(2026, 11, 30), "a", "A", 1100, "1")   # +100
+    lb.record(date(2026, 12, 1), "a", "A", 940, "2")     # -60
+    lb.record(date(2026, 12, 1), "b", "B", 1040, "3")    # +40
+    lb.record(date(2026, 12, 2), "c", "C", 900, "4")     # -100
+    lb.record(date(2026, 12, 7), "b", "B", 1300, "5")    # +300, week 50
+    week = lb.page(week_board("2026-W49"))["entries"]
+    assert [(e["rank"], e["player"], e["margin"], e["days"]) for e in week] == [
+        (1, "a", 40, 2), (1, "b", 40, 1), (3, "c", -100, 1)]
+    month = lb.page(month_board("2026-12"))["entries"]
+    assert [(e["player"], e["margin"], e["days"]) for e in month] == [("b", 340, 2), ("a", -60, 1), ("c", -100, 1)]
+    everything = lb.page(ALL_TIME)["entries"]
+    assert [(e["rank"], e["player"], e["margin"], e["days"]) for e in everything] == [
+        (1, "b", 340, 2), (2, "a", 40, 2), (3, "c", -100, 1)]
+
+
+def test_around_me_and_histogram(lb):
+    for i in range(30):
+        lb.record(DAY, f"p{i:02d}", f"P{i}", 1000 + 10 * (i % 7), f"s{i}")
+    board = day_board(DAY)
+    me = lb.rank_of(board, "p10")
+    around = lb.around(board, "p10", radius=3)
+    assert around["me"]["player"] == "p10" and around["me"]["rank"] == me["rank"]
+    assert len(around["entries"]) == 7
+    assert around["entries"][3]["player"] == "p10"
+    top = lb.around(board, lb.page(board, 0, 1)["entries"][0]["player"], radius=2)
+    assert len(top["entries"]) == 3
+    hist = lb.histogram(DAY)
+    assert sum(b["count"] for b in hist) == 30 and [b["score"] for b in hist] == sorted(b["score"] for b in hist)
+
+
+def test_composites_stay_exact(lb, rclient):
+    lb.record(DAY, "hi", "H", 1700, "x")
+    lb.record(DAY, "lo", "L", 300, "y")
+    raw = dict(rclient.zrange(day_board(DAY).key, 0, -1, withscores=True))
+    assert raw["hi"] == 1700 * SHIFT + SHIFT - 2 and raw["hi"] < 2 ** 53
+    assert raw["lo"] == 300 * SHIFT + SHIFT - 3
+
+
+def test_board_api(client, rclient):
+    lb = Leaderboard(rclient)
+    today = client.get("/api/v1/challenges/today").get_json()["date"]
+    day = date.fromisoformat(today)
+    for i in range(25):
+        lb.record(day, f"p{i:02d}", f"P{i}", 1000 + 10 * i, f"s{i}")
+    page = client.get(f"/api/v1/leaderboards/days/{today}?offset=20&limit=10").get_json()
+    assert page["total"] == 25 and [e["rank"] for e in page["entries"]] == [21, 22, 23, 24, 25]
+    hist = client.get(f"/api/v1/leaderboards/days/{today}/histogram").get_json()
+    assert hist["total"] == 25 and len(hist["bins"]) == 25
+    r = client.get(f"/api/v1/leaderboards/days/{today}/me")
+    assert r.status_code == 401
+    run = client.post("/api/v1/runs", json={}).get_json()
+    r = client.get(f"/api/v1/leaderboards/days/{today}/me", headers={"X-Player-Token": run["player_token"]})
+    assert r.status_code == 404 and r.get_json()["error"] == "not_on_board"
+    for path in ("/api/v1/leaderboards/all-time", f"/api/v1/leaderboards/months/{today[:7]}",
+                 f"/api/v1/leaderboards/weeks/{day.isocalendar()[0]}-W{day.isocalendar()[1]:02d}"):
+        body = client.get(path).get_json()
+        assert body["total"] == 25 and body["entries"][0]["margin"] == 240, path
