@@ -4,7 +4,7 @@
   ``./var/redis``); set: uses that Redis and starts none.
 - ``MANILLE_SECRET`` unset: generated once and kept in ``./var/secret`` (lose it and past
   days can no longer be verified).
-- Starts ``rq worker verify`` and gunicorn (``deploy/gunicorn.conf.py``) on
+- Starts a verification worker (``python -m worker``, an RQ worker) and gunicorn (``deploy/gunicorn.conf.py``) on
   http://127.0.0.1:8000 (``MANILLE_BIND`` to change), prints the URL.
 - SIGINT/SIGTERM: stops gunicorn and the worker first, then Redis with SHUTDOWN (AOF flushed).
 """
@@ -72,7 +72,7 @@ class Launcher:
         if not env.get("MANILLE_SECRET"):
             env["MANILLE_SECRET"] = local_secret(self.var)
         bind = env.setdefault("MANILLE_BIND", "127.0.0.1:8000")
-        self.spawn("worker", [str(BIN / "rq"), "worker", "--url", env["REDIS_URL"], "--quiet",
+        self.spawn("worker", [sys.executable, "-m", "worker", "--url", env["REDIS_URL"],
                               "--name", f"manille-{os.getpid()}", QUEUE_NAME], env)
         self.spawn("web", [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
                            "service.app:create_app()"], env)

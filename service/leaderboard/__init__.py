@@ -91,20 +91,50 @@ class Leaderboard:
 
     # -- writing -------------------------------------------------------------
 
-    def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str) -> tuple[bool, str]:
-        """Put a verified score on the day, week, month and all-time boards, once.
-
-        Returns (counted now, the submission id and sequence that the day counted).
-        """
+    @staticmethod
+    def _record_call(day: date, pid: str, nickname: str, score: int, submission_id: str):
         d, w, m, a = day_board(day), Board("week", week_id(day)), Board("month", month_id(day)), ALL_TIME
         keys = [key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
                 d.seq_key, key_for("entries", d.scope),
                 w.key, w.days_key, w.seq_key, m.key, m.days_key, m.seq_key,
                 a.key, a.days_key, a.names_key]
-        counted, entry = self._record(keys=keys, args=[
-            pid, nickname, score, score - BASE_SCORE, submission_id, SHIFT, ALL_SHIFT,
-            (day - EPOCH).days])
+        args = [pid, nickname, score, score - BASE_SCORE, submission_id, SHIFT, ALL_SHIFT, (day - EPOCH).days]
+        return keys, args
+
+    def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str) -> tuple[bool, str]:
+        """Put a verified score on the day, week, month and all-time boards, once.
+
+        Returns (counted now, the submission id and sequence that the day counted).
+        """
+        keys, args = self._record_call(day, pid, nickname, score, submission_id)
+        counted, entry = self._record(keys=keys, args=args)
         return bool(counted), entry
+
+    def record_many(self, day: date, entries, batch: int = 1000) -> None:
+        """``record`` for many (pid, nickname, score, submission id), pipelined (rebuilds, benchmarks)."""
+        pipe = self.r.pipeline(transaction=False)
+        for i, (pid, nickname, score, sub_id) in enumerate(entries, start=1):
+            keys, args = self._record_call(day, pid, nickname, score, sub_id)
+            self._record(keys=keys, args=args, client=pipe)
+            if i % batch == 0:
+                pipe.execute()
+        pipe.execute()
+
+    def remove_players(self, day: date, pids: list[str]) -> None:
+        """Delete a day's boards and take ``pids`` off its week, month and all-time boards
+        (benchmark clean-up; not for real scores, whose period sums it would not undo)."""
+        d, w, m = day_board(day), Board("week", week_id(day)), Board("month", month_id(day))
+        pipe = self.r.pipeline(transaction=False)
+        pipe.delete(key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
+                    d.seq_key, key_for("entries", d.scope))
+        for b in (w, m, ALL_TIME):
+            for i in range(0, len(pids), 1000):
+                chunk = pids[i:i + 1000]
+                pipe.zrem(b.key, *chunk)
+                pipe.hdel(b.days_key, *chunk)
+                if b is ALL_TIME:
+                    pipe.hdel(b.names_key, *chunk)
+        pipe.execute()
 
     # -- reading -------------------------------------------------------------
 
