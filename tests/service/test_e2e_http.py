@@ -25,18 +25,21 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 
-def _wait_up(url: str, procs, timeout=30.0) -> None:
+def _wait_up(url: str, procs, logs: Path, timeout=30.0) -> None:
+    def tails():
+        return "\n".join(f"--- {f.name}\n{f.read_text()[-3000:]}" for f in sorted(logs.glob("*.log")))
+
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for p in procs:
-            assert p.poll() is None, f"{p.args[0]} exited with {p.returncode}"
+            assert p.poll() is None, f"{p.args[0]} exited with {p.returncode}\n{tails()}"
         try:
             if requests.get(url, timeout=1).status_code == 200:
                 return
         except requests.ConnectionError:
             pass
         time.sleep(0.2)
-    raise AssertionError(f"{url} did not come up")
+    raise AssertionError(f"{url} did not come up\n{tails()}")
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +58,7 @@ def live_service(redis_server, tmp_path_factory):
                            stdout=open(logs / "web.log", "w"), stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        _wait_up(f"{base}/api/v1/health/live", [worker, web])
+        _wait_up(f"{base}/api/v1/health/live", [worker, web], logs)
         yield base
     finally:
         for p in (web, worker):
