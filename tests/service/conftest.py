@@ -8,15 +8,12 @@ import os
 import pytest
 from rq import SimpleWorker
 
-from bots import BOTS
 from service.app import create_app
 from service.config import QUEUE_NAME
 from service.redis_server import RedisServer
 from service.store import connect, raw_client
 
-SECRET = "test-secret"
-#: The product plays expert-1; MANILLE_TEST_BOTS=random-1 runs the suite against the random bot.
-TEST_BOTS = os.environ.get("MANILLE_TEST_BOTS", "expert-1")
+from svc_helpers import SECRET, TEST_BOTS  # noqa: E402  (tests/service is on sys.path)
 
 
 @pytest.fixture(scope="session")
@@ -72,7 +69,3 @@ def run_worker(rclient):
         from rq import Queue
         SimpleWorker([Queue(QUEUE_NAME, connection=conn)], connection=conn).work(burst=True)
     return work
-
-
-def assert_bots_known():
-    assert TEST_BOTS in BOTS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import headers
+from svc_helpers import headers
 
 
 @pytest.fixture

@@ -8,8 +8,7 @@ from service.leaderboard import day_board
 from service.replay import verify
 from service.seeds import daily_seed
 
-from .conftest import SECRET, TEST_BOTS
-from .helpers import headers, play_game
+from svc_helpers import SECRET, TEST_BOTS, headers, play_game
 
 
 def _post(client):

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
+SECRET = "test-secret"
+#: The product plays expert-1; MANILLE_TEST_BOTS=random-1 runs the suite against the random bot.
+TEST_BOTS = os.environ.get("MANILLE_TEST_BOTS", "expert-1")
+
 
 def headers(token: str) -> dict:
     return {"X-Player-Token": token}

@@ -18,8 +18,7 @@ from service.redis_server import free_port
 from service.replay import verify
 from service.seeds import DayClock, daily_seed
 
-from .conftest import SECRET, TEST_BOTS
-from .helpers import headers, play_game
+from svc_helpers import SECRET, TEST_BOTS, headers, play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
