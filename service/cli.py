@@ -100,7 +100,8 @@ def cmd_seed(args) -> int:
     day = clock.today() if args.date == "today" else parse_date(args.date)
     seed = daily_seed(secret_from_env(), day)
     out = {"date": day.isoformat(), "opens_at": clock.opens_at(day).isoformat(),
-           "closes_at": clock.closes_at(day).isoformat(), "commitment": commitment(seed)}
+           "closes_at": clock.closes_at(day).isoformat(), "reveals_at": clock.reveals_at(day).isoformat(),
+           "commitment": commitment(seed)}
     if args.reveal:
         out["seed"] = clock.revealed_seed(secret_from_env(), day).hex()
     _print_json(out)

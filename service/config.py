@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 
-from service.seeds import DayClock, daily_seed, secret_from_env
+from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, daily_seed, secret_from_env
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_BOTS = "expert-1"
-DEFAULT_GRACE_SECONDS = 1800
 QUEUE_NAME = "verify"
 
 
@@ -34,7 +33,7 @@ class Settings:
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
-        self.clock = DayClock(self.tz)
+        self.clock = DayClock(self.tz, self.grace_seconds)
 
     @classmethod
     def from_env(cls, environ=os.environ, **overrides) -> "Settings":
@@ -58,22 +57,6 @@ class Settings:
 
     def today(self, now: datetime | None = None) -> date:
         return self.clock.today(now or self.now())
-
-    def reveal_at(self, day: date) -> datetime:
-        """When ``day``'s seed becomes public: its close plus the grace for runs still in play."""
-        return self.clock.closes_at(day) + timedelta(seconds=self.grace_seconds)
-
-    def day_phase(self, day: date, now: datetime | None = None) -> str:
-        """``upcoming``, ``open`` (ranked runs start), ``closing`` (open runs finish), ``closed``
-        (seed public, practice allowed)."""
-        now = now or self.now()
-        if now < self.clock.opens_at(day):
-            return "upcoming"
-        if now < self.clock.closes_at(day):
-            return "open"
-        if now < self.reveal_at(day):
-            return "closing"
-        return "closed"
 
     def seed(self, day: date) -> bytes:
         return daily_seed(self.secret, day)

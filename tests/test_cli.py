@@ -96,12 +96,13 @@ def test_verify_batch_file_with_records(tmp_path, zero_record):
 
 
 def test_seed_commitment_and_reveal():
-    env = {"MANILLE_SECRET": "test-secret", "MANILLE_TZ": "Europe/Brussels"}
+    env = {"MANILLE_SECRET": "test-secret", "MANILLE_TZ": "Europe/Brussels", "MANILLE_GRACE_SECONDS": "1800"}
     out = manille("seed", "2026-12-02", env=env)
     assert out.returncode == 0
     info = json.loads(out.stdout)
     assert info["commitment"] == "6b7544020145c27da13b445ac5036d272b317e1e007df02bbe5251deae6444af"
     assert "seed" not in info and info["closes_at"] == "2026-12-02T23:00:00+00:00"
+    assert info["reveals_at"] == "2026-12-02T23:30:00+00:00"
     closed = json.loads(manille("seed", "2020-01-01", "--reveal", env=env).stdout)
     assert len(closed["seed"]) == 64
     future = manille("seed", "2999-01-01", "--reveal", env=env)

@@ -64,7 +64,7 @@ def test_dst_days_are_23_and_25_hours():
 
 @freeze_time("2026-12-02 22:59:59")
 def test_today_just_before_brussels_midnight():
-    clock = DayClock("Europe/Brussels")
+    clock = DayClock("Europe/Brussels", grace_seconds=0)
     assert clock.today() == date(2026, 12, 2)
     assert not clock.may_reveal(date(2026, 12, 2))
     assert clock.may_reveal(date(2026, 12, 1))
@@ -74,7 +74,7 @@ def test_today_just_before_brussels_midnight():
 
 @freeze_time("2026-12-02 23:00:00")
 def test_today_at_brussels_midnight():
-    clock = DayClock("Europe/Brussels")
+    clock = DayClock("Europe/Brussels", grace_seconds=0)
     assert clock.today() == date(2026, 12, 3)
     assert clock.may_reveal(date(2026, 12, 2))
     assert clock.revealed_seed(SECRET, date(2026, 12, 2)) == daily_seed(SECRET, date(2026, 12, 2))
@@ -83,7 +83,7 @@ def test_today_at_brussels_midnight():
 
 
 def test_dst_spring_forward_with_freezegun():
-    clock = DayClock("Europe/Brussels")
+    clock = DayClock("Europe/Brussels", grace_seconds=0)
     day = date(2026, 3, 29)  # clocks go 02:00 -> 03:00 local
     with freeze_time("2026-03-28 23:00:00"):  # local midnight of the 29th (UTC+1)
         assert clock.today() == day and clock.is_open(day)
@@ -94,7 +94,7 @@ def test_dst_spring_forward_with_freezegun():
 
 
 def test_dst_autumn_back_with_freezegun():
-    clock = DayClock("Europe/Brussels")
+    clock = DayClock("Europe/Brussels", grace_seconds=0)
     day = date(2026, 10, 25)  # clocks go 03:00 -> 02:00 local
     with freeze_time("2026-10-24 22:00:00"):
         assert clock.today() == day
@@ -115,3 +115,28 @@ def test_time_zone_from_env(monkeypatch):
 def test_naive_now_refused():
     with pytest.raises(ValueError):
         DayClock("UTC").today(datetime(2026, 12, 2))
+
+
+def test_grace_delays_the_reveal_not_the_close(monkeypatch):
+    monkeypatch.delenv("MANILLE_GRACE_SECONDS", raising=False)
+    clock = DayClock("Europe/Brussels")  # default grace: 30 minutes
+    day = date(2026, 12, 2)
+    assert clock.reveals_at(day) == utc(2026, 12, 2, 23, 30)
+    phases = {t: clock.phase(day, utc(*t)) for t in [(2026, 12, 1, 22, 59, 59), (2026, 12, 1, 23),
+                                                     (2026, 12, 2, 23), (2026, 12, 2, 23, 29, 59),
+                                                     (2026, 12, 2, 23, 30)]}
+    assert list(phases.values()) == ["upcoming", "open", "closing", "closing", "closed"]
+    assert clock.is_closed(day, utc(2026, 12, 2, 23)) and not clock.may_reveal(day, utc(2026, 12, 2, 23, 29))
+    with pytest.raises(SealedSeedError) as info:
+        clock.revealed_seed(SECRET, day, utc(2026, 12, 2, 23, 29))
+    assert "23:30" in str(info.value)
+    assert clock.revealed_seed(SECRET, day, utc(2026, 12, 2, 23, 30)) == daily_seed(SECRET, day)
+
+
+def test_grace_from_env(monkeypatch):
+    monkeypatch.setenv("MANILLE_GRACE_SECONDS", "60")
+    assert DayClock("UTC").reveals_at(date(2026, 12, 2)) == utc(2026, 12, 3, 0, 1)
+    for bad in ("soon", "-5", "100000"):
+        monkeypatch.setenv("MANILLE_GRACE_SECONDS", bad)
+        with pytest.raises(ValueError):
+            DayClock("UTC")

@@ -16,7 +16,7 @@ blp = Blueprint("challenges", __name__, description="Daily challenges")
 
 def challenge_json(day):
     s = services()
-    if s.settings.day_phase(day) == "upcoming":
+    if s.settings.clock.phase(day) == "upcoming":
         raise NotFound(f"no challenge for {day.isoformat()} yet", code="unknown_date")
     return s.challenges.get(day).to_json()
 

@@ -17,7 +17,7 @@ blp = Blueprint("leaderboards", __name__, description="Rankings (ties share a ra
 
 def _day(text: str) -> Board:
     day = day_from(text)
-    if services().settings.day_phase(day) == "upcoming":
+    if services().settings.clock.phase(day) == "upcoming":
         raise NotFound(f"no challenge for {day.isoformat()} yet", code="unknown_date")
     return day_board(day)
 

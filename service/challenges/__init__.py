@@ -62,12 +62,12 @@ class Challenges:
     def get(self, day: date, *, create: bool = False, now: datetime | None = None) -> Challenge:
         s = self.settings
         now = now or s.now()
-        phase = s.day_phase(day, now)
+        phase = s.clock.phase(day, now)
         terms = self.stored_terms(day, create=create or phase == "open")
         seed = s.seed(day)
         return Challenge(
             date=day, rules=terms["rules"], bots=terms["bots"], commitment=commitment(seed),
             opens_at=s.clock.opens_at(day), closes_at=s.clock.closes_at(day),
-            reveal_at=s.reveal_at(day), phase=phase,
+            reveal_at=s.clock.reveals_at(day), phase=phase,
             seed=seed.hex() if phase == "closed" else None,
         )

@@ -66,12 +66,12 @@ class Runs:
              now: datetime | None = None) -> tuple[dict, tbl.Table]:
         """Open a run on ``day``: ranked while the day is open, practice once its seed is public."""
         now = now or self.settings.now()
-        phase = self.settings.day_phase(day, now)
+        phase = self.settings.clock.phase(day, now)
         if phase == "upcoming":
             raise NotFound(f"no challenge for {day.isoformat()} yet", code="unknown_date")
         if phase == "closing":
             raise Conflict(f"the day {day.isoformat()} has closed; its seed is published at "
-                           f"{self.settings.reveal_at(day).isoformat()}", code="day_closed")
+                           f"{self.settings.clock.reveals_at(day).isoformat()}", code="day_closed")
         ranked = phase == "open"
         challenge = self.challenges.get(day, create=True, now=now)
         run_id = f"{day:%Y%m%d}-{secrets.token_urlsafe(12)}"
@@ -137,7 +137,7 @@ class Runs:
                 raise Conflict(f"turn {turn} is not the turn to play; expected {played}",
                                code="wrong_turn", expected_turn=played)
             day = date.fromisoformat(run["date"])
-            if run["ranked"] == "1" and now >= self.settings.reveal_at(day):
+            if run["ranked"] == "1" and now >= self.settings.clock.reveals_at(day):
                 raise Conflict("this ranked run was not finished before its day's seed was published",
                                code="day_closed")
             table = self.rebuild(run)

@@ -2,8 +2,10 @@
 
 A day is a calendar date in the configured time zone (``MANILLE_TZ``, default
 Europe/Brussels).  It opens at local midnight and closes at the next local
-midnight, so a day lasts 23 or 25 hours across a DST change.  Its seed may be
-revealed only once it has closed.
+midnight, so a day lasts 23 or 25 hours across a DST change.  Runs opened before
+the close may still be finished during a grace (``MANILLE_GRACE_SECONDS``, default
+1800); the seed is revealed only once the day has closed and the grace has ended,
+so no run still in play can ever meet its own seed.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from service.replay import ManilleError, commitment_of
 
 DAILY_PREFIX = b"manille/daily/v1/"
 DEFAULT_TZ = "Europe/Brussels"
+DEFAULT_GRACE_SECONDS = 1800
 
-__all__ = ["DAILY_PREFIX", "DEFAULT_TZ", "DayClock", "InvalidDateError", "MissingSecretError",
+__all__ = ["DAILY_PREFIX", "DEFAULT_GRACE_SECONDS", "DEFAULT_TZ", "DayClock", "InvalidDateError", "MissingSecretError",
            "SealedSeedError", "commitment", "daily_seed", "free_play_seed", "parse_date",
            "secret_from_env"]
 
@@ -72,14 +75,26 @@ def secret_from_env(environ=os.environ) -> bytes:
 
 
 class DayClock:
-    """Which date is today and when each day opens and closes, in one time zone."""
+    """Which date is today, when each day opens, closes and reveals its seed, in one time zone.
 
-    def __init__(self, tz: str | None = None) -> None:
+    ``tz`` and ``grace_seconds`` default to ``MANILLE_TZ`` and ``MANILLE_GRACE_SECONDS``.
+    """
+
+    def __init__(self, tz: str | None = None, grace_seconds: int | None = None) -> None:
         name = tz or os.environ.get("MANILLE_TZ") or DEFAULT_TZ
         try:
             self.tz = ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError):
             raise ManilleError(f"unknown time zone: {name!r}") from None
+        if grace_seconds is None:
+            text = os.environ.get("MANILLE_GRACE_SECONDS") or str(DEFAULT_GRACE_SECONDS)
+            try:
+                grace_seconds = int(text)
+            except ValueError:
+                raise ManilleError(f"MANILLE_GRACE_SECONDS is not a whole number: {text!r}") from None
+        if not 0 <= grace_seconds <= 86400:
+            raise ManilleError(f"the grace must be 0 to 86400 seconds, not {grace_seconds}")
+        self.grace = timedelta(seconds=grace_seconds)
 
     @staticmethod
     def _now(now: datetime | None) -> datetime:
@@ -108,13 +123,27 @@ class DayClock:
     def is_closed(self, day: date, now: datetime | None = None) -> bool:
         return self._now(now) >= self.closes_at(day)
 
+    def reveals_at(self, day: date) -> datetime:
+        """When ``day``'s seed becomes public: its close plus the grace for runs still in play."""
+        return self.closes_at(day) + self.grace
+
     def may_reveal(self, day: date, now: datetime | None = None) -> bool:
-        """Whether ``day``'s seed may be published: only once the day has closed."""
-        return self.is_closed(day, now)
+        """Whether ``day``'s seed may be published: only once the day has closed and the grace ended."""
+        return self._now(now) >= self.reveals_at(day)
+
+    def phase(self, day: date, now: datetime | None = None) -> str:
+        """``upcoming``, ``open`` (ranked runs start), ``closing`` (runs opened before the close
+        finish), ``closed`` (seed public, practice allowed)."""
+        now = self._now(now)
+        if now < self.opens_at(day):
+            return "upcoming"
+        if now < self.closes_at(day):
+            return "open"
+        return "closing" if now < self.reveals_at(day) else "closed"
 
     def revealed_seed(self, secret: bytes, day: date, now: datetime | None = None) -> bytes:
         """The seed of a closed day; raises SealedSeedError while the day is open or to come."""
         if not self.may_reveal(day, now):
             raise SealedSeedError(f"the seed of {day.isoformat()} stays sealed until "
-                                  f"{self.closes_at(day).isoformat()}")
+                                  f"{self.reveals_at(day).isoformat()}")
         return daily_seed(secret, day)
