@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import subprocess
 import sys
 import threading
@@ -111,7 +110,6 @@ def submit_all(base, runs):
 
 
 def verify_phase(redis_url, secret, ids, n):
-    from service.config import QUEUE_NAME  # noqa: F401 - the service's own queue is left alone
     client = connect(redis_url)
     raw = raw_client(client)
     out = {}

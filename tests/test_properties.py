@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bots import get_bot
-from service.replay import (DECK, GameState, SubmissionRejected, bot_move, build_record, cards_of, dumps,
+from service.replay import (DECK, GameState, SubmissionRejected, bot_move, build_record, dumps,
                             player_cards, verify)
 from service.replay.rules import legal_mask
 

@@ -3,7 +3,7 @@
 import pytest
 
 from service.replay import (Card, IllegalPlayError, Obligation, Suit, Trick, broken_obligation, check_play,
-                            deal_score, format_cards, legal_cards, mask_of, parse_cards, rank_score)
+                            deal_score, legal_cards, mask_of, parse_cards, rank_score)
 from service.replay.rules import is_game_over
 
 

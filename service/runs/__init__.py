@@ -19,7 +19,7 @@ from service.challenges import Challenges
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unprocessable
 from service.replay import Card, GameOverError, IllegalPlayError, InvalidCardError
-from service.store import day_scope, key_for, load_script
+from service.store import day_of_id, day_scope, key_for, load_script
 
 from . import table as tbl
 
@@ -27,14 +27,7 @@ RUN_ID_RE = re.compile(r"(\d{8})-[A-Za-z0-9_-]{16}")
 
 
 def run_day(run_id: str) -> date | None:
-    m = RUN_ID_RE.fullmatch(run_id or "")
-    if not m:
-        return None
-    d = m.group(1)
-    try:
-        return date(int(d[:4]), int(d[4:6]), int(d[6:]))
-    except ValueError:
-        return None
+    return day_of_id(RUN_ID_RE, run_id)
 
 
 @dataclass

@@ -11,6 +11,7 @@ helpers; nothing else touches Redis.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 
@@ -31,6 +32,19 @@ def week_id(day: date) -> str:
 
 def month_id(day: date) -> str:
     return f"{day.year:04d}-{day.month:02d}"
+
+
+def day_of_id(pattern: re.Pattern, text) -> date | None:
+    """The date of an id ``YYYYMMDD-…`` matching ``pattern`` (its first group is the date), or None
+    for anything else, so that a malformed id never reaches a key."""
+    m = pattern.fullmatch(text) if isinstance(text, str) else None
+    if not m:
+        return None
+    d = m.group(1)
+    try:
+        return date(int(d[:4]), int(d[4:6]), int(d[6:]))
+    except ValueError:
+        return None
 
 
 def key_for(kind: str, scope: str, *parts: str) -> str:
@@ -80,4 +94,4 @@ def load_script(client: redis.Redis, package_file: str, name: str):
     return client.register_script(source)
 
 
-__all__ = ["PREFIX", "connect", "raw_client", "text_client", "day_scope", "key_for", "load_script", "month_id", "week_id"]
+__all__ = ["PREFIX", "connect", "raw_client", "text_client", "day_of_id", "day_scope", "key_for", "load_script", "month_id", "week_id"]

@@ -19,21 +19,14 @@ from rq import Queue
 from service.config import Settings
 from service.errors import Conflict, NotFound
 from service.runs import Runs, run_day
-from service.store import day_scope, key_for, raw_client
+from service.store import day_of_id, day_scope, key_for, raw_client
 
 SUB_ID_RE = re.compile(r"(\d{8})-[0-9a-f]{20}")
 JOB = "worker.jobs.verify_submission"
 
 
 def submission_day(sub_id: str) -> date | None:
-    m = SUB_ID_RE.fullmatch(sub_id or "")
-    if not m:
-        return None
-    d = m.group(1)
-    try:
-        return date(int(d[:4]), int(d[4:6]), int(d[6:]))
-    except ValueError:
-        return None
+    return day_of_id(SUB_ID_RE, sub_id)
 
 
 class Submissions:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date
 
-from service.leaderboard import day_board
 from service.replay import verify
 from service.seeds import daily_seed
 
