@@ -7,7 +7,7 @@ import json
 
 from .cards import cards_of
 from .observation import trick_json
-from .rules import RULES_ID, TRICKS_PER_DEAL, rank_score
+from .rules import RULES_ID, TRICKS_PER_DEAL, game_result
 
 FORMAT = "manille-game/1"
 
@@ -34,13 +34,11 @@ def build_record(state, bots: str, *, sealed: bool = False) -> dict:
             "tricks": tricks,
             "points": list(log.points), "scored": list(log.scored), "totals": list(log.totals),
         })
-    totals = list(state.totals)
     return {
         "format": FORMAT, "rules": RULES_ID, "bots": bots,
         "commitment": commitment_of(state.seed), "seed": None if sealed else state.seed.hex(),
         "deals": deals,
-        "totals": totals, "winner": "us" if totals[0] > totals[1] else "them",
-        "rank_score": rank_score(state.totals),
+        **game_result(state.totals),
     }
 
 

@@ -165,6 +165,15 @@ def is_game_over(totals: tuple[int, int]) -> bool:
     return max(totals) >= GAME_TARGET
 
 
+TEAM_NAMES = ("us", "them")
+
+
+def game_result(totals: tuple[int, int]) -> dict:
+    """Final totals, the winning team (``us`` = seats 0 and 2) and seat 0's rank score, as JSON."""
+    return {"totals": [totals[0], totals[1]], "winner": TEAM_NAMES[totals[1] > totals[0]],
+            "rank_score": rank_score(totals)}
+
+
 def rank_score(totals: tuple[int, int]) -> int:
     """The player's rank score, ``1000 + 10 × (us − them)``."""
     return 1000 + 10 * (totals[0] - totals[1])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from service.replay import Bot, Card, GameState, bot_move, rank_score, team_of
+from service.replay import TEAM_NAMES, Bot, Card, GameState, bot_move, game_result, team_of
 from service.replay.observation import trick_json
 
 PLAYER = 0
@@ -90,7 +90,7 @@ def _narrate(state, seat, card, deal_index, tricks_before, events) -> None:
     trick, _ = log.tricks[-1]
     t = trick_json(trick, last=len(log.tricks) == 8)
     events.append({"type": "trick", "deal": deal_index, "trick": len(log.tricks) - 1,
-                   "winner": t["winner"], "team": "us" if team_of(t["winner"]) == 0 else "them",
+                   "winner": t["winner"], "team": TEAM_NAMES[team_of(t["winner"])],
                    "points": t["points"]})
     if log.totals is None:
         return
@@ -103,9 +103,7 @@ def _narrate(state, seat, card, deal_index, tricks_before, events) -> None:
 
 
 def result_of(state: GameState) -> dict:
-    totals = list(state.totals)
-    return {"totals": totals, "winner": "us" if totals[0] > totals[1] else "them",
-            "rank_score": rank_score(state.totals)}
+    return game_result(state.totals)
 
 
 def last_trick(state: GameState) -> dict | None:
