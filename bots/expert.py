@@ -22,10 +22,10 @@ float order enters a decision.  Frozen as ``expert-1`` (RULES §8): change it on
 from __future__ import annotations
 
 from service.replay import Card, HashStream, Observation
-from service.replay.cards import DECK
+from service.replay.cards import CARD_POINTS, DECK, iter_ids
 from service.replay.rules import SUIT_MASKS
 
-from .knowledge import POINTS, Knowledge, beats, ids_of, popcount, top_id
+from .knowledge import Knowledge, beats, top_id
 from .search import best_card as search_best_card
 
 ACE, TEN = 6, 7
@@ -45,7 +45,7 @@ class ExpertBot:
         if not legal & (legal - 1):  # one legal card: nothing to decide
             return DECK[legal.bit_length() - 1]
         k = Knowledge(obs)
-        if popcount(k.hand) <= SEARCH_FROM:
+        if k.hand.bit_count() <= SEARCH_FROM:
             card = search_best_card(k, legal, rng, _preference(k, legal))
             if card is not None:
                 return DECK[card]
@@ -57,7 +57,7 @@ class ExpertBot:
 def _preference(k: Knowledge, legal: int) -> list[int]:
     """The rules-of-thumb card first, then the rest by id: the search's tie-break order."""
     first = _follow(k, legal) if k.trick_ids else _lead(k, legal)
-    return [first] + [c for c in ids_of(legal) if c != first]
+    return [first] + [c for c in iter_ids(legal) if c != first]
 
 
 # -- leading ----------------------------------------------------------------------------------
@@ -71,13 +71,13 @@ def _lead(k: Knowledge, legal: int) -> int:
     opps = ((me + 1) & 3, (me + 3) & 3)
     partner = me ^ 2
     my_trumps = hand & tmask
-    n_trumps = popcount(my_trumps)
+    n_trumps = my_trumps.bit_count()
     opp_trumps = (k.possible[opps[0]] | k.possible[opps[1]]) & tmask
     unseen_trumps = k.unseen & tmask
 
     # 1. Draw trumps when long in them (or longer than all the trumps still out), while an
     #    opponent may still hold one: the master trump first, else the smallest.
-    if my_trumps and opp_trumps and (n_trumps >= DRAW_MIN or (n_trumps >= 2 and n_trumps > popcount(unseen_trumps))):
+    if my_trumps and opp_trumps and (n_trumps >= DRAW_MIN or (n_trumps >= 2 and n_trumps > unseen_trumps.bit_count())):
         top = top_id(my_trumps)
         if k.is_master(top):
             return top
@@ -103,10 +103,10 @@ def _lead(k: Knowledge, legal: int) -> int:
                 risky = True
         if risky:
             continue
-        value = POINTS[top] * 4 + popcount(suit_out)
+        value = CARD_POINTS[top] * 4 + suit_out.bit_count()
         if value > best_value:
             best_master, best_value = top, value
-    if best_master >= 0 and POINTS[best_master] >= MASTER_MIN:
+    if best_master >= 0 and CARD_POINTS[best_master] >= MASTER_MIN:
         return best_master
 
     # 3. A cheap lead from a side suit, never from one where it holds the ace without the ten.
@@ -122,17 +122,17 @@ def _lead(k: Knowledge, legal: int) -> int:
             continue
         low = cards & -cards
         c = low.bit_length() - 1
-        cost = POINTS[c] * 4 + (c & 7)
+        cost = CARD_POINTS[c] * 4 + (c & 7)
         for o in opps:
             if not (k.possible[o] & SUIT_MASKS[suit]) and k.possible[o] & tmask:
                 cost += 6  # an opponent will ruff it
         if not (k.possible[partner] & SUIT_MASKS[suit]) and k.possible[partner] & tmask:
             cost -= 3  # the partner may ruff it
-        if popcount(cards) == 1 and my_trumps and POINTS[c] == 0:
+        if cards.bit_count() == 1 and my_trumps and CARD_POINTS[c] == 0:
             cost -= 1  # a singleton small card: leading it makes a void to ruff with later
         if cost < best_cost:
             best, best_cost = c, cost
-    if best_master >= 0 and (best < 0 or POINTS[best] > 0):
+    if best_master >= 0 and (best < 0 or CARD_POINTS[best] > 0):
         return best_master
     if best >= 0:
         return best
@@ -161,16 +161,16 @@ def _follow(k: Knowledge, legal: int) -> int:
     best, best_seat = k.win_id, k.win_seat
     n_played = len(k.trick_ids)
     opps_after = [(me + i) & 3 for i in range(1, 4 - n_played) if i & 1]
-    ids = ids_of(legal)
+    ids = list(iter_ids(legal))
 
     if not (best_seat ^ me) & 1:  # the partner holds the trick
         if not any(k.may_beat(s, best, led) for s in opps_after):
             return _load(k, ids)
-        trick_points = sum(POINTS[c] for c in k.trick_ids)
+        trick_points = sum(CARD_POINTS[c] for c in k.trick_ids)
         securing = [c for c in ids if beats(c, best, trump)
                     and not any(k.may_beat(s, c, led) for s in opps_after)]
         if securing:
-            c = min(securing, key=lambda c: (c >> 3 == trump, POINTS[c], c))
+            c = min(securing, key=lambda c: (c >> 3 == trump, CARD_POINTS[c], c))
             if c >> 3 != trump or trick_points >= 5:
                 return c
         return _discard(k, legal)
@@ -178,7 +178,7 @@ def _follow(k: Knowledge, legal: int) -> int:
     winners = [c for c in ids if beats(c, best, trump)]
     if not winners:
         return _discard(k, legal)
-    cheapest = lambda cs: min(cs, key=lambda c: (c >> 3 == trump, POINTS[c], c & 7, c))  # noqa: E731
+    cheapest = lambda cs: min(cs, key=lambda c: (c >> 3 == trump, CARD_POINTS[c], c & 7, c))  # noqa: E731
     if not opps_after:
         return cheapest(winners)
     sure = [c for c in winners if not any(k.may_beat(s, c, led) for s in opps_after)]
@@ -195,14 +195,14 @@ def _load(k: Knowledge, ids: list[int]) -> int:
     trump = k.trump
     best, best_value = -1, -(1 << 30)
     for c in ids:
-        value = POINTS[c] * 10 + (c & 7)
+        value = CARD_POINTS[c] * 10 + (c & 7)
         if c >> 3 == trump:
             value -= 100
-        elif POINTS[c] and k.is_master(c):
+        elif CARD_POINTS[c] and k.is_master(c):
             value -= 40
         if value > best_value:
             best, best_value = c, value
-    if POINTS[best] == 0 or best >> 3 == trump:
+    if CARD_POINTS[best] == 0 or best >> 3 == trump:
         return _discard(k, sum(1 << c for c in ids))
     return best
 
@@ -213,12 +213,12 @@ def _discard(k: Knowledge, legal: int) -> int:
     trump = k.trump
     hand = k.hand
     best, best_cost = -1, 1 << 30
-    for c in ids_of(legal):
+    for c in iter_ids(legal):
         suit = c >> 3
-        cost = POINTS[c] * 10 + (c & 7)
+        cost = CARD_POINTS[c] * 10 + (c & 7)
         if suit == trump:
             cost += 100
-        elif POINTS[c] and k.is_master(c):
+        elif CARD_POINTS[c] and k.is_master(c):
             cost += 25
         if c & 7 <= 2:
             in_suit = hand & SUIT_MASKS[suit]

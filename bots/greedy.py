@@ -4,14 +4,14 @@ valuable card.  No memory, no inference, no randomness: a pure function of the o
 from __future__ import annotations
 
 from service.replay import Card, HashStream, Observation
-from service.replay.cards import DECK
+from service.replay.cards import CARD_POINTS, DECK, iter_ids
 
-from .knowledge import POINTS, beats, ids_of
+from .knowledge import beats
 
 
 def _cost(card: int, trump: int) -> tuple[int, int, int]:
     """How much a card is worth keeping: points, then trumps above plain cards, then rank."""
-    return (POINTS[card], card >> 3 == trump, card & 7)
+    return (CARD_POINTS[card], card >> 3 == trump, card & 7)
 
 
 class GreedyBot:
@@ -27,7 +27,7 @@ class GreedyBot:
 
     def choose(self, obs: Observation, rng: HashStream) -> Card:
         trump = int(obs.turned.suit)
-        legal = ids_of(obs.legal_mask)
+        legal = list(iter_ids(obs.legal_mask))
         win = obs.trick.winning_play
         if win is not None and (win.seat ^ obs.seat) & 1:
             best = win.card.id

@@ -13,35 +13,10 @@ No other seat's hand is ever read: the bots see ``Observation`` and nothing more
 from __future__ import annotations
 
 from service.replay import Observation
+from service.replay.cards import FULL_MASK
 from service.replay.rules import SUIT_MASKS, stronger_in_suit
 
-#: Card points by card id (rank = id & 7): 7 8 9 J Q K A T.
-POINTS = tuple((0, 0, 0, 1, 2, 3, 4, 5)[i & 7] for i in range(32))
-FULL = (1 << 32) - 1
 VOID_BET = 0
-
-
-def popcount(mask: int) -> int:
-    return bin(mask).count("1")
-
-
-def mask_points(mask: int) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
-
-
-def ids_of(mask: int) -> list[int]:
-    """Card ids of a mask, in canonical order (weakest first inside a suit)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def top_id(mask: int) -> int:
@@ -76,7 +51,7 @@ class Knowledge:
         if cur:
             played |= _learn(cur, trump, cannot, played_by)
         self.played = played
-        unseen = FULL & ~(played | self.hand)
+        unseen = FULL_MASK & ~(played | self.hand)
         self.unseen = unseen
         turned = obs.turned.bit
         if unseen & turned:  # the dealer holds the turned card until it is played
@@ -99,7 +74,7 @@ class Knowledge:
             changed = False
             for s in others_of[seat]:
                 poss = possible[s]
-                if popcount(poss) <= left[s]:
+                if poss.bit_count() <= left[s]:
                     new = poss
                 else:
                     rest = 0
@@ -144,7 +119,7 @@ class Knowledge:
         if self.sure[s] & SUIT_MASKS[suit]:
             return False
         poss = self.possible[s] & SUIT_MASKS[suit]
-        return not poss or popcount(poss) <= VOID_BET
+        return not poss or poss.bit_count() <= VOID_BET
 
     def surely_has(self, s: int, suit: int) -> bool:
         """Whether seat ``s`` surely holds a card of ``suit``."""

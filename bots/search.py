@@ -16,9 +16,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from service.replay import HashStream
+from service.replay.cards import CARD_POINTS, iter_ids
 from service.replay.rules import SUIT_MASKS, stronger_in_suit
 
-from .knowledge import POINTS, Knowledge, ids_of, popcount
+from .knowledge import Knowledge
 
 MAX_DEALS = 8
 #: Up to this many unseen cards whose holder is unknown, every consistent deal is listed; beyond,
@@ -27,6 +28,7 @@ MAX_ENUMERATE_FREE = 6
 #: Draw attempts allowed per wanted deal before giving up on drawing.
 DRAW_TRIES = 4
 
+#: The engine's stronger_in_suit as a table: it is asked at every solver node.
 _STRONGER = tuple(stronger_in_suit(c) for c in range(32))
 
 
@@ -34,17 +36,17 @@ def consistent_deals(k: Knowledge) -> list[tuple[int, int, int, int]] | None:
     """Every way to deal the unseen cards to the other seats that agrees with ``k`` (hands as
     masks indexed by seat, the seat's own hand in its place); None when there are too many."""
     me = k.seat
-    if popcount(k.unseen) - sum(popcount(k.sure[s]) for s in range(4) if s != me) > MAX_ENUMERATE_FREE:
+    if k.unseen.bit_count() - sum(k.sure[s].bit_count() for s in range(4) if s != me) > MAX_ENUMERATE_FREE:
         return None
     others = [s for s in range(4) if s != me]
     sure_all = 0
     for s in others:
         sure_all |= k.sure[s]
     free = k.unseen & ~sure_all
-    need = [k.left[s] - popcount(k.sure[s]) for s in range(4)]
+    need = [k.left[s] - k.sure[s].bit_count() for s in range(4)]
     a, b, c = others
     deals: list[tuple[int, int, int, int]] = []
-    pa = ids_of(free & k.possible[a])
+    pa = list(iter_ids(free & k.possible[a]))
     if need[a] < 0 or need[b] < 0 or need[c] < 0 or len(pa) < need[a]:
         return deals
     for combo_a in combinations(pa, need[a]):
@@ -52,13 +54,13 @@ def consistent_deals(k: Knowledge) -> list[tuple[int, int, int, int]] | None:
         for x in combo_a:
             ma |= 1 << x
         rest = free & ~ma
-        pb = ids_of(rest & k.possible[b])
+        pb = list(iter_ids(rest & k.possible[b]))
         for combo_b in combinations(pb, need[b]):
             mb = 0
             for x in combo_b:
                 mb |= 1 << x
             mc = rest & ~mb
-            if mc & ~k.possible[c] or popcount(mc) != need[c]:
+            if mc & ~k.possible[c] or mc.bit_count() != need[c]:
                 continue
             hands = [0, 0, 0, 0]
             hands[me] = k.hand
@@ -78,10 +80,10 @@ def drawn_deals(k: Knowledge, rng: HashStream, n: int) -> list[tuple[int, int, i
     sure_all = 0
     for s in others:
         sure_all |= k.sure[s]
-    free = ids_of(k.unseen & ~sure_all)
+    free = list(iter_ids(k.unseen & ~sure_all))
     holders = {c: [s for s in others if k.possible[s] >> c & 1] for c in free}
     free.sort(key=lambda c: (len(holders[c]), c))
-    need0 = [k.left[s] - popcount(k.sure[s]) for s in range(4)]
+    need0 = [k.left[s] - k.sure[s].bit_count() for s in range(4)]
     out: list[tuple[int, int, int, int]] = []
     for _ in range(n * DRAW_TRIES):
         hands = [0, 0, 0, 0]
@@ -123,8 +125,8 @@ def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) 
     n = len(trick_ids)
     pts0 = 0
     for c in trick_ids:
-        pts0 += POINTS[c]
-    tricks_left = popcount(k.hand)
+        pts0 += CARD_POINTS[c]
+    tricks_left = k.hand.bit_count()
     for deal in deals:
         hands = list(deal)
         for c in preference:
@@ -136,7 +138,7 @@ def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) 
                 led = trick_ids[0] >> 3
             else:
                 led = c >> 3
-            totals[c] += solver.play(hands, leader, n + 1, best, best_seat, led, pts0 + POINTS[c],
+            totals[c] += solver.play(hands, leader, n + 1, best, best_seat, led, pts0 + CARD_POINTS[c],
                                      tricks_left, -1, 1 << 10)
             hands[k.seat] ^= 1 << c
     top = max(totals.values())
@@ -169,7 +171,7 @@ class _Solver:
         if tricks_left == 1:  # one card each: the rest of the last trick is forced
             for i in range(n, 4):
                 c = hands[(leader + i) & 3].bit_length() - 1
-                pts += POINTS[c]
+                pts += CARD_POINTS[c]
                 if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump) or i == 0:
                     best, best_seat = c, (leader + i) & 3
             return pts + 1 if best_seat & 1 == self.team else 0
@@ -205,17 +207,17 @@ class _Solver:
             c = low.bit_length() - 1
             hands[seat] = hand ^ low
             if n == 0:
-                v = self.play(hands, leader, 1, c, seat, c >> 3, POINTS[c], tricks_left, alpha, beta)
+                v = self.play(hands, leader, 1, c, seat, c >> 3, CARD_POINTS[c], tricks_left, alpha, beta)
             else:
                 nb, ns = best, best_seat
                 if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
                     nb, ns = c, seat
                 if n == 3:  # the trick is complete: score it and go on from its winner
-                    gain = pts + POINTS[c] if ns & 1 == self.team else 0
+                    gain = pts + CARD_POINTS[c] if ns & 1 == self.team else 0
                     v = gain + self.play(hands, ns, 0, -1, -1, -1, 0, tricks_left - 1,
                                          alpha - gain, beta - gain)
                 else:
-                    v = self.play(hands, leader, n + 1, nb, ns, led, pts + POINTS[c], tricks_left,
+                    v = self.play(hands, leader, n + 1, nb, ns, led, pts + CARD_POINTS[c], tricks_left,
                                   alpha, beta)
             if maximize:
                 if v > value:

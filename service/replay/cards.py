@@ -149,6 +149,9 @@ DECK: tuple[Card, ...] = Card._all
 
 FULL_MASK = (1 << 32) - 1
 
+#: Card points by card id (``CARD_POINTS[card.id] == card.points``): a table for hot loops over masks.
+CARD_POINTS: tuple[int, ...] = tuple(_RANK_POINTS[i & 7] for i in range(32))
+
 
 def mask_of(cards: Iterable[Card]) -> int:
     """The 32-bit mask of a collection of cards."""
