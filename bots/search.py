@@ -151,11 +151,40 @@ def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) 
 class _Solver:
     """Open-hand alpha-beta over the rest of the deal; values are the points the team still takes."""
 
-    __slots__ = ("trump", "team")
+    __slots__ = ("trump", "team", "table")
 
     def __init__(self, trump: int, team: int) -> None:
         self.trump = trump
         self.team = team
+        #: Bounds (low, high) on the value of the tricks left from a trick boundary, keyed on the
+        #: four hands and the leader; shared by the candidate cards of one deal.  A cache only:
+        #: the values it returns are the exact minimax ones, whatever it holds.
+        self.table: dict = {}
+
+    def _boundary(self, hands, leader, tricks_left, alpha, beta) -> int:
+        key = (hands[0], hands[1], hands[2], hands[3], leader)
+        entry = self.table.get(key)
+        if entry is None:
+            low, high = -1, 1 << 10
+        else:
+            low, high = entry
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            if low > alpha:
+                alpha = low
+            if high < beta:
+                beta = high
+        v = self.play(hands, leader, 0, -1, -1, -1, 0, tricks_left, alpha, beta)
+        if v <= alpha:
+            high = v if v < high else high
+        elif v >= beta:
+            low = v if v > low else low
+        else:
+            low = high = v
+        self.table[key] = (low, high)
+        return v
 
     def play(self, hands, leader, n, best, best_seat, led, pts, tricks_left, alpha, beta) -> int:
         if n == 4:
@@ -165,8 +194,7 @@ class _Solver:
                 gain = 0
             if last:
                 return gain
-            return gain + self.play(hands, best_seat, 0, -1, -1, -1, 0, tricks_left - 1,
-                                    alpha - gain, beta - gain)
+            return gain + self._boundary(hands, best_seat, tricks_left - 1, alpha - gain, beta - gain)
         trump = self.trump
         if tricks_left == 1:  # one card each: the rest of the last trick is forced
             for i in range(n, 4):
@@ -214,8 +242,7 @@ class _Solver:
                     nb, ns = c, seat
                 if n == 3:  # the trick is complete: score it and go on from its winner
                     gain = pts + CARD_POINTS[c] if ns & 1 == self.team else 0
-                    v = gain + self.play(hands, ns, 0, -1, -1, -1, 0, tricks_left - 1,
-                                         alpha - gain, beta - gain)
+                    v = gain + self._boundary(hands, ns, tricks_left - 1, alpha - gain, beta - gain)
                 else:
                     v = self.play(hands, leader, n + 1, nb, ns, led, pts + CARD_POINTS[c], tricks_left,
                                   alpha, beta)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bots import get_bot
 from bots.knowledge import Knowledge
-from service.replay import Card, HashStream, Observation, Trick, legal_mask, mask_of, parse_cards
+from service.replay import DECK, Card, HashStream, Observation, Trick, legal_mask, mask_of, parse_cards
 
 EXPERT = get_bot("expert-1")
 
@@ -79,3 +79,95 @@ def test_knows_voids_monter_caps_and_the_turned_card():
     assert k.sure[3] >> Card.parse("JH").id & 1
     assert not (k.possible[0] | k.possible[2]) >> Card.parse("JH").id & 1
     assert k.left == [7, 7, 7, 7]
+
+
+def test_late_calculation_is_the_exact_best_over_every_consistent_deal():
+    # Two cards left, seat 0 to lead, trump hearts, dealer 3 (so seat 3 still holds the turned JH).
+    # Unseen: 7S 8S 9S 7H 8H JH, few enough to list every deal.  Leading AS loses it to a ruff
+    # whenever an opponent is void in spades; leading TH first draws a trump.  Whatever the right
+    # answer, it must be the one a brute-force minimax (no pruning, no table) gets over the same
+    # deals, and the bot must play it.
+    from bots.search import best_card, consistent_deals
+
+    obs = _obs(0, "TH AS", leader=0, turned="JH", dealer=3, tricks=[
+        "0:TC 1:9C 2:8C 3:QC", "0:AC 1:JC 2:KC 3:7C", "0:TD 1:AD 2:KD 3:QD",
+        "0:TS 1:KS 2:QS 3:JS", "0:AH 1:9H 2:KH 3:QH", "0:JD 1:7D 2:8D 3:9D"])
+    k = Knowledge(obs)
+    deals = consistent_deals(k)
+    assert deals is not None and len(deals) > 1
+    turned = Card.parse("JH").bit
+    for d in deals:  # each seat gets its number of cards, only cards it may hold, JH with the dealer
+        assert d[0] == k.hand and d[3] & turned
+        for s in (1, 2, 3):
+            assert d[s].bit_count() == k.left[s] and not d[s] & ~k.possible[s]
+    preference = [c.id for c in obs.legal]
+    card = best_card(k, obs.legal_mask, HashStream(b"test"), preference)
+    assert card == _exact_best(k, deals, obs, preference)
+    assert _choose(obs) == str(Card.from_id(card))
+
+def _exact_best(k, deals, obs, preference) -> int:
+    """Brute-force minimax (no pruning, no table) of every candidate over the listed deals: what the
+    late calculation must reproduce."""
+    from service.replay.cards import CARD_POINTS
+
+    trump = k.trump
+
+    def value(hands, trick, tricks_left):
+        if len(trick.plays) == 4:
+            last = tricks_left == 1
+            gain = trick.points(last) if trick.winner % 2 == k.seat % 2 else 0
+            return gain if last else gain + value(hands, Trick(trick.winner, trump), tricks_left - 1)
+        seat = trick.next_seat
+        results = []
+        for c in DECK:
+            if legal_mask(hands[seat], trick, seat) >> c.id & 1:
+                h = list(hands)
+                h[seat] &= ~c.bit
+                results.append(value(h, trick.play(c), tricks_left))
+        return max(results) if seat % 2 == k.seat % 2 else min(results)
+
+    totals = {}
+    for c in obs.hand:
+        if obs.legal_mask >> c.id & 1:
+            total = 0
+            for d in deals:
+                h = list(d)
+                h[k.seat] &= ~c.bit
+                total += value(h, obs.trick.play(c), k.hand.bit_count())
+            totals[c.id] = total
+    assert all(CARD_POINTS[c] == Card.from_id(c).points for c in range(32))
+    top = max(totals.values())
+    return next(c for c in preference if totals[c] == top)
+
+
+def test_solver_with_its_table_gives_the_exact_minimax_value():
+    # Open-hand positions of two to four tricks (few of four: brute force is slow), solved twice in a row (the second time from the
+    # table): always the brute-force value.
+    import random
+
+    from bots.search import _Solver
+
+    def brute(hands, trick, tricks_left, team):
+        if len(trick.plays) == 4:
+            last = tricks_left == 1
+            gain = trick.points(last) if trick.winner % 2 == team else 0
+            return gain if last else gain + brute(hands, Trick(trick.winner, trick.trump), tricks_left - 1, team)
+        seat = trick.next_seat
+        values = []
+        for c in DECK:
+            if legal_mask(hands[seat], trick, seat) >> c.id & 1:
+                h = list(hands)
+                h[seat] &= ~c.bit
+                values.append(brute(h, trick.play(c), tricks_left, team))
+        return max(values) if seat % 2 == team else min(values)
+
+    rnd = random.Random(7)
+    for _ in range(120):
+        n = rnd.choice((2, 3, 3, 4)) if _ < 20 else rnd.choice((2, 3))
+        cards = rnd.sample(range(32), 4 * n)
+        hands = [sum(1 << c for c in cards[i * n:(i + 1) * n]) for i in range(4)]
+        trump, team, leader = rnd.randrange(4), rnd.randrange(2), rnd.randrange(4)
+        solver = _Solver(trump, team)
+        expected = brute(hands, Trick(leader, trump), n, team)
+        for _ in range(2):
+            assert solver.play(list(hands), leader, 0, -1, -1, -1, 0, n, -1, 1 << 10) == expected
