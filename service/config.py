@@ -1,7 +1,7 @@
 """Settings of the service and the worker, from the environment (and, for the app, a config dict).
 
 ``REDIS_URL``        the Redis to use (default redis://127.0.0.1:6379/0)
-``MANILLE_SECRET``   the server secret the daily seeds derive from (required)
+``MANILLE_SECRET``   the server secret the daily seeds derive from (required; or ``MANILLE_SECRET_FILE``)
 ``MANILLE_TZ``       time zone of the day boundaries (default Europe/Brussels)
 ``MANILLE_BOTS``     bot id of new daily challenges (default expert-1); a day keeps the id it was
                      created with

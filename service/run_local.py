@@ -69,7 +69,7 @@ class Launcher:
         else:
             redis.Redis.from_url(env["REDIS_URL"]).ping()
             print(f"manille: using REDIS_URL {env['REDIS_URL']}", flush=True)
-        if not env.get("MANILLE_SECRET"):
+        if not env.get("MANILLE_SECRET") and not env.get("MANILLE_SECRET_FILE"):
             env["MANILLE_SECRET"] = local_secret(self.var)
         bind = env.setdefault("MANILLE_BIND", "127.0.0.1:8000")
         self.spawn("worker", [sys.executable, "-m", "worker", "--url", env["REDIS_URL"],

@@ -33,9 +33,14 @@ def test_free_play_seed_is_random_32_bytes():
     assert len(a) == 32 and a != b
 
 
-def test_secret_from_env():
+def test_secret_from_env(tmp_path):
     assert secret_from_env({"MANILLE_SECRET": "test-secret"}) == SECRET
-    for env in ({}, {"MANILLE_SECRET": ""}):
+    path = tmp_path / "secret"
+    path.write_text("test-secret\n")
+    assert secret_from_env({"MANILLE_SECRET_FILE": str(path)}) == SECRET
+    assert secret_from_env({"MANILLE_SECRET": "other", "MANILLE_SECRET_FILE": str(path)}) == b"other"
+    for env in ({}, {"MANILLE_SECRET": ""}, {"MANILLE_SECRET_FILE": str(tmp_path / "missing")},
+                {"MANILLE_SECRET_FILE": str(tmp_path)}):
         with pytest.raises(MissingSecretError):
             secret_from_env(env)
     with pytest.raises(MissingSecretError):

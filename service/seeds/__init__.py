@@ -67,10 +67,18 @@ def free_play_seed() -> bytes:
 
 
 def secret_from_env(environ=os.environ) -> bytes:
-    """The server secret from ``MANILLE_SECRET`` (UTF-8); raises MissingSecretError if unset or empty."""
+    """The server secret: ``MANILLE_SECRET`` (UTF-8), else the first line of the file named by
+    ``MANILLE_SECRET_FILE`` (``make run`` keeps one in ./var/secret); raises MissingSecretError."""
     value = environ.get("MANILLE_SECRET", "")
+    if not value and environ.get("MANILLE_SECRET_FILE"):
+        path = environ["MANILLE_SECRET_FILE"]
+        try:
+            with open(path, encoding="utf-8") as f:
+                value = f.readline().strip()
+        except OSError as e:
+            raise MissingSecretError(f"MANILLE_SECRET_FILE {path!r}: {e.strerror}") from None
     if not value:
-        raise MissingSecretError("MANILLE_SECRET is not set")
+        raise MissingSecretError("no server secret: set MANILLE_SECRET or MANILLE_SECRET_FILE")
     return value.encode("utf-8")
 
 
