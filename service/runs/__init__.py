@@ -63,8 +63,9 @@ class Runs:
         if phase == "upcoming":
             raise NotFound(f"no challenge for {day.isoformat()} yet", code="unknown_date")
         if phase == "closing":
-            raise Conflict(f"the day {day.isoformat()} has closed; its seed is published at "
-                           f"{self.settings.clock.reveals_at(day).isoformat()}", code="day_closed")
+            reveal = self.settings.clock.reveals_at(day).isoformat()
+            raise Conflict(f"the day {day.isoformat()} has closed; its seed is published at {reveal}",
+                           code="day_closed", reveal_at=reveal)
         ranked = phase == "open"
         challenge = self.challenges.get(day, create=True, now=now)
         run_id = f"{day:%Y%m%d}-{secrets.token_urlsafe(12)}"
@@ -132,7 +133,7 @@ class Runs:
             day = date.fromisoformat(run["date"])
             if run["ranked"] == "1" and now >= self.settings.clock.reveals_at(day):
                 raise Conflict("this ranked run was not finished before its day's seed was published",
-                               code="day_closed")
+                               code="day_closed", reveal_at=self.settings.clock.reveals_at(day).isoformat())
             table = self.rebuild(run)
             state = table.state
             start = len(run["plays"]) // 2
