@@ -17,7 +17,7 @@ from itertools import combinations
 
 from service.replay import HashStream
 from service.replay.cards import CARD_POINTS, iter_ids
-from service.replay.rules import SUIT_MASKS, stronger_in_suit
+from service.replay.rules import legal_facing
 
 from .knowledge import Knowledge
 
@@ -27,10 +27,6 @@ MAX_DEALS = 8
 MAX_ENUMERATE_FREE = 6
 #: Draw attempts allowed per wanted deal before giving up on drawing.
 DRAW_TRIES = 4
-
-#: The engine's stronger_in_suit as a table: it is asked at every solver node.
-_STRONGER = tuple(stronger_in_suit(c) for c in range(32))
-
 
 def consistent_deals(k: Knowledge) -> list[tuple[int, int, int, int]] | None:
     """Every way to deal the unseen cards to the other seats that agrees with ``k`` (hands as
@@ -205,28 +201,7 @@ class _Solver:
             return pts + 1 if best_seat & 1 == self.team else 0
         seat = (leader + n) & 3
         hand = hands[seat]
-        if n == 0:
-            legal = hand
-        else:
-            follow = hand & SUIT_MASKS[led]
-            if not (best_seat ^ seat) & 1:
-                legal = follow or hand
-            elif follow:
-                legal = follow
-                if best >> 3 == led:
-                    higher = follow & _STRONGER[best]
-                    if higher:
-                        legal = higher
-            else:
-                trumps = hand & SUIT_MASKS[trump]
-                if trumps:
-                    legal = trumps
-                    if best >> 3 == trump:
-                        higher = trumps & _STRONGER[best]
-                        if higher:
-                            legal = higher
-                else:
-                    legal = hand
+        legal = hand if n == 0 else legal_facing(hand, led, best, best_seat, seat, trump)
         maximize = (seat & 1) == self.team
         value = -1 if maximize else 1 << 10
         while legal:

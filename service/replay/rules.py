@@ -101,26 +101,35 @@ def _winning_play(plays: tuple[Play, ...], trump: Suit) -> Play:
     return best
 
 
+#: ``stronger_in_suit`` of every card id, for the hot paths (legal cards, bots' search).
+STRONGER = tuple(stronger_in_suit(c) for c in range(32))
+
+
 def legal_mask(hand: int, trick: Trick, seat: int) -> int:
     """Mask of the legal cards of ``hand`` for ``seat`` facing ``trick`` (RULES §4, rules 1–3)."""
     if not trick.plays:
         return hand
-    led = trick.plays[0].card.suit
-    follow = hand & SUIT_MASKS[led]
     win = trick._winner
-    if (win.seat ^ seat) & 1 == 0:  # partner holds the trick: follow if able, nothing more
+    return legal_facing(hand, trick.plays[0].card.suit, win.card.id, win.seat, seat, trick.trump)
+
+
+def legal_facing(hand: int, led: int, best: int, best_seat: int, seat: int, trump: int) -> int:
+    """Rules 2–3 of RULES §4 on bare ints: the legal mask of ``hand`` for ``seat`` facing a trick
+    led in suit ``led`` and held by card id ``best`` of ``best_seat``.  The engine and the bots'
+    search both call this, so they cannot disagree on a rule."""
+    follow = hand & SUIT_MASKS[led]
+    if not (best_seat ^ seat) & 1:  # partner holds the trick: follow if able, nothing more
         return follow or hand
-    w = win.card
     if follow:
-        if w.suit == led:
-            higher = follow & stronger_in_suit(w.id)
+        if best >> 3 == led:
+            higher = follow & STRONGER[best]
             if higher:
                 return higher
         return follow
-    trumps = hand & SUIT_MASKS[trick.trump]
+    trumps = hand & SUIT_MASKS[trump]
     if trumps:
-        if w.suit == trick.trump:
-            higher = trumps & stronger_in_suit(w.id)
+        if best >> 3 == trump:
+            higher = trumps & STRONGER[best]
             if higher:
                 return higher
         return trumps
