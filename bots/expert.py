@@ -86,12 +86,7 @@ def _lead(k: Knowledge, legal: int) -> int:
 
     # 2. Cash a side-suit master that no opponent is seen to be able to trump.
     best_master, best_value = -1, -1
-    for suit in range(4):
-        if suit == trump:
-            continue
-        cards = hand & SUIT_MASKS[suit]
-        if not cards:
-            continue
+    for suit, cards in _side_suits(hand, trump):
         top = top_id(cards)
         if not k.is_master(top):
             continue
@@ -111,12 +106,7 @@ def _lead(k: Knowledge, legal: int) -> int:
 
     # 3. A cheap lead from a side suit, never from one where it holds the ace without the ten.
     best, best_cost = -1, 1 << 30
-    for suit in range(4):
-        if suit == trump:
-            continue
-        cards = hand & SUIT_MASKS[suit]
-        if not cards:
-            continue
+    for suit, cards in _side_suits(hand, trump):
         ace_bare = cards >> (8 * suit + ACE) & 1 and k.unseen >> (8 * suit + TEN) & 1
         if ace_bare:
             continue
@@ -145,6 +135,13 @@ def _lead(k: Knowledge, legal: int) -> int:
         top = top_id(my_trumps)
         return top if k.is_master(top) else _lowest(my_trumps)
     return _discard(k, legal)
+
+
+def _side_suits(hand: int, trump: int):
+    """(suit, cards held in it) for each non-trump suit the hand holds, in suit order."""
+    for suit in range(4):
+        if suit != trump and hand & SUIT_MASKS[suit]:
+            yield suit, hand & SUIT_MASKS[suit]
 
 
 def _lowest(mask: int) -> int:
