@@ -61,3 +61,25 @@ def reverify_day(day_text: str) -> int:
     for sub_id in ids:
         subs.requeue(sub_id)
     return len(ids)
+
+
+def rebuild_boards() -> dict:
+    """Rebuild every board from the stored submissions (ops; boards are derived data).
+
+    Wipes the boards, then replays every submission of every day, in the order they were first
+    verified, so that equal scores keep their order.  Verification is the truth: a stored score
+    is never copied.  Idempotent and safe to run again; verifications by other workers meanwhile
+    count once.
+    """
+    settings, client = _context()
+    subs = Submissions(client, settings)
+    Leaderboard(client).wipe()
+    counts = {"days": 0, "verified": 0, "rejected": 0}
+    for day in subs.days():
+        counts["days"] += 1
+        stored = [subs.get(sub_id) for sub_id in subs.for_day(day)]
+        # never-verified ones last, in submission order
+        stored.sort(key=lambda sub: (not sub.get("verified_at"), sub.get("verified_at", ""), sub["created_at"]))
+        for sub in stored:
+            counts[verify_submission(sub["id"])["status"]] += 1
+    return counts

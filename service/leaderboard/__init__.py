@@ -16,6 +16,8 @@ from datetime import date
 from service.errors import NotFound
 from service.store import day_scope, key_for, load_script, month_id, week_id
 
+#: Every kind of key the boards are made of (record_score.lua's KEYS): all derived data.
+BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days")
 SHIFT = 2 ** 32       # day, week and month boards: tie-breaker is a per-board sequence
 ALL_SHIFT = 2 ** 16   # all-time board: tie-breaker is the day number
 EPOCH = date(2000, 1, 1)
@@ -135,6 +137,21 @@ class Leaderboard:
                 if b is ALL_TIME:
                     pipe.hdel(b.names_key, *chunk)
         pipe.execute()
+
+    def wipe(self) -> int:
+        """Delete every board of every period with its counted set (the first step of a rebuild from
+        the stored submissions); returns how many keys went."""
+        deleted = 0
+        for kind in BOARD_KINDS:
+            batch = []
+            for key in self.r.scan_iter(match=key_for(kind, "*"), count=1000):
+                batch.append(key)
+                if len(batch) == 1000:
+                    deleted += self.r.delete(*batch)
+                    batch = []
+            if batch:
+                deleted += self.r.delete(*batch)
+        return deleted
 
     # -- reading -------------------------------------------------------------
 

@@ -98,15 +98,29 @@ class Submissions:
     def for_day(self, day: date) -> list[str]:
         return self.r.lrange(self.day_list_key(day), 0, -1)
 
+    def days(self) -> list[date]:
+        """Every day that has submissions, in order (an ops scan, for rebuilds)."""
+        found = set()
+        for key in self.r.scan_iter(match=key_for("submissions", "day:*"), count=1000):
+            found.add(date.fromisoformat(key.split("{day:", 1)[1][:10]))
+        return sorted(found)
+
     def mark_verified(self, sub_id: str, score: int, record: dict, entry: str, now: datetime) -> None:
-        self.r.hset(self.key(sub_id), mapping={
-            "status": "verified", "score": score, "record": json.dumps(record, separators=(",", ":")),
-            "counted": entry, "verified_at": now.isoformat(), "reason": ""})
+        self._mark(sub_id, now, status="verified", score=score, counted=entry, reason="",
+                   record=json.dumps(record, separators=(",", ":")))
 
     def mark_rejected(self, sub_id: str, rejection: dict, now: datetime) -> None:
-        self.r.hset(self.key(sub_id), mapping={
-            "status": "rejected", "reason": json.dumps(rejection, separators=(",", ":")),
-            "verified_at": now.isoformat()})
+        self._mark(sub_id, now, status="rejected", reason=json.dumps(rejection, separators=(",", ":")))
+
+    def _mark(self, sub_id: str, now: datetime, **fields) -> None:
+        """Store a verdict.  ``verified_at`` keeps the first verdict's time (it orders equal scores
+        on the boards, and a re-verification or rebuild must not move a player behind later ones);
+        ``checked_at`` is the latest."""
+        key = self.key(sub_id)
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping={**fields, "checked_at": now.isoformat()})
+            pipe.hsetnx(key, "verified_at", now.isoformat())
+            pipe.execute()
 
     def requeue(self, sub_id: str) -> None:
         """Enqueue the verification again (ops: re-verify); the job is idempotent."""
