@@ -33,9 +33,9 @@ def _wait_up(url: str, procs, logs: Path, timeout=30.0) -> None:
         for p in procs:
             assert p.poll() is None, f"{p.args[0]} exited with {p.returncode}\n{tails()}"
         try:
-            if requests.get(url, timeout=1).status_code == 200:
+            if requests.get(url, timeout=2).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except requests.RequestException:  # refused, or accepted but not answered yet (booting)
             pass
         time.sleep(0.2)
     raise AssertionError(f"{url} did not come up\n{tails()}")
