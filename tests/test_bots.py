@@ -152,3 +152,19 @@ def test_same_observation_same_stream_same_card(bot_id):
             args = (seed, obs.deal_index, seat, len(obs.tricks))
             assert bot.choose(obs, decision_stream(*args)) == bot.choose(obs, decision_stream(*args))
             bot_move(state, bot)
+
+
+def test_a_bot_cannot_read_the_seed_from_its_stream():
+    """The decision stream is derived from the seed; nothing reachable from it holds the seed."""
+    import gc
+
+    from service.replay import decision_stream
+
+    seed = bytes(range(32))
+    rng = decision_stream(seed, 0, 1, 0)
+    rng.next_u32()
+    reachable = [getattr(rng, name) for name in rng.__slots__] + gc.get_referents(rng)
+    for value in reachable:
+        for blob in (value if isinstance(value, tuple) else (value,)):
+            assert not (isinstance(blob, (bytes, bytearray)) and seed in blob)
+    assert seed.hex() not in repr([repr(v) for v in reachable])

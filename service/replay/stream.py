@@ -19,19 +19,25 @@ def u32be(n: int) -> bytes:
 
 
 class HashStream:
-    """Values ``u`` from blocks ``SHA-256(prefix ‖ uint32be(j))``, j = 0, 1, …; blocks made lazily."""
+    """Values ``u`` from blocks ``SHA-256(prefix ‖ uint32be(j))``, j = 0, 1, …; blocks made lazily.
 
-    __slots__ = ("_prefix", "_block", "_values", "_pos")
+    The prefix is kept only inside a hash object, which cannot give it back: a bot holding its
+    decision stream (whose prefix starts with the seed) cannot read the seed from it.
+    """
+
+    __slots__ = ("_hash", "_block", "_values", "_pos")
 
     def __init__(self, prefix: bytes) -> None:
-        self._prefix = bytes(prefix)
+        self._hash = hashlib.sha256(bytes(prefix))
         self._block = 0
         self._values: tuple[int, ...] = ()
         self._pos = 0
 
     def next_u32(self) -> int:
         if self._pos == len(self._values):
-            digest = hashlib.sha256(self._prefix + _U32.pack(self._block)).digest()
+            h = self._hash.copy()
+            h.update(_U32.pack(self._block))
+            digest = h.digest()
             self._values = _BLOCK.unpack(digest)
             self._block += 1
             self._pos = 0
