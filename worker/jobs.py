@@ -13,7 +13,7 @@ from rq import get_current_job
 from bots import get_bot
 from service.challenges import Challenges
 from service.config import Settings
-from service.leaderboard import Leaderboard
+from service.leaderboard import BoardsRebuilding, Leaderboard
 from service.replay import SubmissionRejected, verify
 from service.runs.table import parse_plays
 from service.store import connect, text_client
@@ -35,6 +35,10 @@ def verify_submission(submission_id: str) -> dict:
     """Replay a submission from the day's seed and its cards alone; store the verdict and, when
     valid, the score on every board (idempotent: running twice counts once)."""
     settings, client = _context()
+    return _verify(settings, client, submission_id)
+
+
+def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool = False) -> dict:
     subs = Submissions(client, settings)
     sub = subs.get(submission_id)
     day = date.fromisoformat(sub["date"])
@@ -48,9 +52,14 @@ def verify_submission(submission_id: str) -> dict:
         subs.mark_rejected(submission_id, e.rejection.to_json(), now)
         return {"status": "rejected", "reason": e.rejection.code}
     score = record["rank_score"]
-    _counted, entry = Leaderboard(client).record(day, sub["pid"], sub["nickname"], score, submission_id)
+    out = {"status": "verified", "score": score}
+    try:
+        _counted, entry = Leaderboard(client).record(day, sub["pid"], sub["nickname"], score, submission_id,
+                                                     rebuilding=rebuilding)
+    except BoardsRebuilding:
+        entry, out["deferred"] = "", True  # the rebuild in progress records it before it ends
     subs.mark_verified(submission_id, score, record, entry, now)
-    return {"status": "verified", "score": score}
+    return out
 
 
 def reverify_day(day_text: str) -> int:
@@ -63,23 +72,39 @@ def reverify_day(day_text: str) -> int:
     return len(ids)
 
 
+#: The rebuild flag lapses this long after the rebuild last showed progress (if it died).
+REBUILD_TTL = 600
+
+
 def rebuild_boards() -> dict:
     """Rebuild every board from the stored submissions (ops; boards are derived data).
 
-    Wipes the boards, then replays every submission of every day, in the order they were first
-    verified, so that equal scores keep their order.  Verification is the truth: a stored score
-    is never copied.  Idempotent and safe to run again; verifications by other workers meanwhile
-    count once.
+    Raises the rebuild flag (other verifications meanwhile are deferred to this job), wipes the
+    boards, then replays every stored submission in the order they were first verified, so that
+    equal scores keep their order, then the deferred ones.  Verification is the truth: a stored
+    score is never copied.  Safe to run again, e.g. after a rebuild died.
     """
     settings, client = _context()
-    subs = Submissions(client, settings)
-    Leaderboard(client).wipe()
-    counts = {"days": 0, "verified": 0, "rejected": 0}
-    for day in subs.days():
-        counts["days"] += 1
-        stored = [subs.get(sub_id) for sub_id in subs.for_day(day)]
-        # never-verified ones last, in submission order
-        stored.sort(key=lambda sub: (not sub.get("verified_at"), sub.get("verified_at", ""), sub["created_at"]))
-        for sub in stored:
-            counts[verify_submission(sub["id"])["status"]] += 1
-    return counts
+    boards, subs = Leaderboard(client), Submissions(client, settings)
+    if not boards.begin_rebuild(REBUILD_TTL):
+        raise RuntimeError("a rebuild of the boards is already running")
+    boards.wipe()
+    days = subs.days()
+    order = []
+    for day in days:
+        for sub_id in subs.for_day(day):
+            sub = subs.get(sub_id)
+            # never-verified ones last, in submission order
+            order.append((not sub.get("verified_at"), sub.get("verified_at", ""), sub["created_at"], sub_id))
+    order.sort()
+    counts = {"days": len(days), "verified": 0, "rejected": 0, "deferred": 0}
+    for i, item in enumerate(order):
+        counts[_verify(settings, client, item[-1], rebuilding=True)["status"]] += 1
+        if i % 100 == 99:
+            boards.keep_rebuilding(REBUILD_TTL)
+    while True:
+        for sub_id in boards.take_deferred():
+            counts["deferred"] += 1
+            _verify(settings, client, sub_id, rebuilding=True)
+        if boards.end_rebuild():
+            return counts

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+import redis
+
 from service.errors import NotFound
 from service.store import day_scope, key_for, load_script, month_id, week_id
 
@@ -84,6 +86,12 @@ def month_board(text: str) -> Board:
 
 
 ALL_TIME = Board("all", "all")
+REBUILD_FLAG = key_for("rebuilding", "all")
+DEFERRED = key_for("deferred", "all")
+
+
+class BoardsRebuilding(Exception):
+    """The boards are being rebuilt: the score was not recorded now; the rebuild will record it."""
 
 
 class Leaderboard:
@@ -99,17 +107,21 @@ class Leaderboard:
         keys = [key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
                 d.seq_key, key_for("entries", d.scope),
                 w.key, w.days_key, w.seq_key, m.key, m.days_key, m.seq_key,
-                a.key, a.days_key, a.names_key]
+                a.key, a.days_key, a.names_key, REBUILD_FLAG, DEFERRED]
         args = [pid, nickname, score, score - BASE_SCORE, submission_id, SHIFT, ALL_SHIFT, (day - EPOCH).days]
         return keys, args
 
-    def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str) -> tuple[bool, str]:
+    def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str, *,
+               rebuilding: bool = False) -> tuple[bool, str]:
         """Put a verified score on the day, week, month and all-time boards, once.
 
-        Returns (counted now, the submission id and sequence that the day counted).
+        Returns (counted now, the submission id and sequence that the day counted).  Raises
+        BoardsRebuilding while a rebuild runs, unless ``rebuilding`` (the rebuild itself).
         """
         keys, args = self._record_call(day, pid, nickname, score, submission_id)
-        counted, entry = self._record(keys=keys, args=args)
+        counted, entry = self._record(keys=keys, args=args + ["1" if rebuilding else "0"])
+        if counted == -1:
+            raise BoardsRebuilding(f"boards are being rebuilt; {submission_id} is deferred to the rebuild")
         return bool(counted), entry
 
     def record_many(self, day: date, entries, batch: int = 1000) -> None:
@@ -117,7 +129,7 @@ class Leaderboard:
         pipe = self.r.pipeline(transaction=False)
         for i, (pid, nickname, score, sub_id) in enumerate(entries, start=1):
             keys, args = self._record_call(day, pid, nickname, score, sub_id)
-            self._record(keys=keys, args=args, client=pipe)
+            self._record(keys=keys, args=args + ["1"], client=pipe)
             if i % batch == 0:
                 pipe.execute()
         pipe.execute()
@@ -137,6 +149,35 @@ class Leaderboard:
                 if b is ALL_TIME:
                     pipe.hdel(b.names_key, *chunk)
         pipe.execute()
+
+    # -- rebuilding ----------------------------------------------------------
+
+    def begin_rebuild(self, ttl: int) -> bool:
+        """Raise the rebuild flag (False if a rebuild already holds it); it lapses after ``ttl`` s
+        unless kept up, so a rebuild that died does not stop the boards for ever."""
+        return bool(self.r.set(REBUILD_FLAG, "1", nx=True, ex=ttl))
+
+    def keep_rebuilding(self, ttl: int) -> None:
+        self.r.expire(REBUILD_FLAG, ttl)
+
+    def take_deferred(self, count: int = 1000) -> list[str]:
+        """Submission ids whose scores were turned away during the rebuild (removed as taken)."""
+        return self.r.spop(DEFERRED, count) or []
+
+    def end_rebuild(self) -> bool:
+        """Lower the flag, but only if nothing is deferred: the check and the lowering are one
+        transaction (a deferral in between aborts it, and the caller drains again)."""
+        with self.r.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(DEFERRED)
+                if pipe.scard(DEFERRED):
+                    return False
+                pipe.multi()
+                pipe.delete(REBUILD_FLAG)
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                return False
 
     def wipe(self) -> int:
         """Delete every board of every period with its counted set (the first step of a rebuild from

@@ -11,15 +11,26 @@
 --       7 week board          8 week days played 9 week sequence
 --      10 month board        11 month days      12 month sequence
 --      13 all-time board     14 all-time days   15 all-time names
+--      16 rebuild flag       17 submissions deferred while a rebuild runs
 -- ARGV  1 pid  2 nickname  3 score  4 margin  5 submission id
 --       6 shift of day, week and month boards  7 shift of the all-time board
---       8 tie of the all-time board (the day's number)
+--       8 tie of the all-time board (the day's number)  9 '1' when the rebuild itself records
+--
+-- While a rebuild runs (the flag is set) any other caller is turned away and its submission
+-- noted in the deferred set, which the rebuild records before it ends: a verification that
+-- raced the wipe could otherwise be marked counted with its board entries wiped.
+-- Returns {1, entry} counted now, {0, entry} counted before, {-1, ''} deferred.
 local pid, nickname, sub = ARGV[1], ARGV[2], ARGV[5]
 local score, margin = tonumber(ARGV[3]), tonumber(ARGV[4])
 local shift, all_shift, all_tie = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
 
+if ARGV[9] ~= '1' and redis.call('EXISTS', KEYS[16]) == 1 then
+  redis.call('SADD', KEYS[17], sub)
+  return {-1, ''}
+end
+
 if redis.call('SADD', KEYS[1], pid) == 0 then
-  return {0, redis.call('HGET', KEYS[6], pid)}
+  return {0, redis.call('HGET', KEYS[6], pid) or ''}
 end
 
 local function composite(value, tie, sh)
