@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from service.leaderboard import MAX_PAGE, MAX_RADIUS
+
 
 class StrictSchema(ma.Schema):
     class Meta:
@@ -180,11 +182,11 @@ class RecordSchema(ma.Schema):
 
 class PageQuerySchema(StrictSchema):
     offset = fields.Integer(load_default=0, validate=validate.Range(0, 100_000_000))
-    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, MAX_PAGE))
 
 
 class AroundQuerySchema(StrictSchema):
-    radius = fields.Integer(load_default=5, validate=validate.Range(0, 50))
+    radius = fields.Integer(load_default=5, validate=validate.Range(0, MAX_RADIUS))
 
 
 class EntrySchema(ma.Schema):

@@ -25,6 +25,7 @@ ALL_SHIFT = 2 ** 16   # all-time board: tie-breaker is the day number
 EPOCH = date(2000, 1, 1)
 BASE_SCORE = 1000
 MAX_PAGE = 100
+MAX_RADIUS = 50
 
 WEEK_RE = re.compile(r"(\d{4})-W(\d{2})")
 MONTH_RE = re.compile(r"(\d{4})-(\d{2})")
@@ -202,9 +203,10 @@ class Leaderboard:
     def _rank_of_value(self, board: Board, value: int) -> int:
         return 1 + self.r.zcount(board.key, (value + 1) * board.shift, "+inf")
 
-    def page(self, board: Board, offset: int = 0, limit: int = 20) -> dict:
-        """Entries ``offset`` … ``offset + limit − 1`` in board order, with shared ranks."""
-        limit = max(1, min(limit, MAX_PAGE))
+    def page(self, board: Board, offset: int = 0, limit: int = 20, *, cap: int = MAX_PAGE) -> dict:
+        """Entries ``offset`` … ``offset + limit − 1`` in board order, with shared ranks; ``limit``
+        is cut to ``cap``."""
+        limit = max(1, min(limit, cap))
         offset = max(0, offset)
         pipe = self.r.pipeline(transaction=False)
         pipe.zcard(board.key)
@@ -248,15 +250,21 @@ class Leaderboard:
         return self._entries(board, [(pid, composite)], pos)[0] | {"position": pos + 1}
 
     def around(self, board: Board, pid: str, radius: int = 5) -> dict:
-        """The player's entry and the entries around it."""
-        pos = self.r.zrevrank(board.key, pid)
-        if pos is None:
-            raise NotFound("this player has no entry on this board", code="not_on_board")
-        radius = max(0, min(radius, 50))
-        start = max(0, pos - radius)
-        page = self.page(board, start, pos - start + radius + 1)
-        page["me"] = next(e for e in page["entries"] if e["player"] == pid)
-        return page
+        """The player's entry with up to ``radius`` (at most MAX_RADIUS) entries on each side;
+        NotFound ``not_on_board`` if the player has none."""
+        radius = max(0, min(radius, MAX_RADIUS))
+        for _attempt in range(5):
+            pos = self.r.zrevrank(board.key, pid)
+            if pos is None:
+                break
+            start = max(0, pos - radius)
+            page = self.page(board, start, pos - start + radius + 1, cap=2 * MAX_RADIUS + 1)
+            me = next((e for e in page["entries"] if e["player"] == pid), None)
+            if me is not None:
+                page["me"] = me
+                return page
+            # the board moved between the two reads (scores landing): look again
+        raise NotFound("this player has no entry on this board", code="not_on_board")
 
     def histogram(self, day: date) -> list[dict]:
         raw = self.r.hgetall(key_for("histogram", day_board(day).scope))

@@ -101,3 +101,27 @@ def test_board_api(client, rclient):
                  f"/api/v1/leaderboards/weeks/{day.isocalendar()[0]}-W{day.isocalendar()[1]:02d}"):
         body = client.get(path).get_json()
         assert body["total"] == 25 and body["entries"][0]["margin"] == 240, path
+
+
+def test_around_with_the_widest_radius_is_centred(lb):
+    for i in range(200):
+        lb.record(DAY, f"p{i:03d}", f"P{i}", 1000 + i, f"s{i}")
+    around = lb.around(day_board(DAY), "p100", radius=50)  # 99 players above p100
+    names = [e["player"] for e in around["entries"]]
+    assert len(names) == 101 and names[0] == "p150" and names[50] == "p100" and names[-1] == "p050"
+
+
+def test_around_survives_the_board_moving_under_it(lb, monkeypatch):
+    for i in range(10):
+        lb.record(DAY, f"p{i}", f"P{i}", 1000 + i, f"s{i}")
+    page = Leaderboard.page
+    moved = []
+
+    def page_after_a_better_score_lands(self, *args, **kwargs):
+        if not moved:  # between reading the rank and reading the page, someone goes ahead
+            moved.append(lb.record(DAY, "fast", "F", 1700, "s-fast"))
+        return page(self, *args, **kwargs)
+
+    monkeypatch.setattr(Leaderboard, "page", page_after_a_better_score_lands)
+    around = lb.around(day_board(DAY), "p5", radius=0)
+    assert [e["player"] for e in around["entries"]] == ["p5"] and around["me"]["rank"] == 6
