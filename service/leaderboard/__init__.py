@@ -269,7 +269,3 @@ class Leaderboard:
     def histogram(self, day: date) -> list[dict]:
         raw = self.r.hgetall(key_for("histogram", day_board(day).scope))
         return [{"score": int(s), "count": int(c)} for s, c in sorted(raw.items(), key=lambda kv: int(kv[0]))]
-
-    def day_entry(self, day: date, pid: str) -> str | None:
-        """``"<submission id> <sequence>"`` of the submission the day counted for ``pid``."""
-        return self.r.hget(key_for("entries", day_board(day).scope), pid)

@@ -34,7 +34,6 @@ def run_day(run_id: str) -> date | None:
 class PlayResult:
     run: dict
     table: tbl.Table
-    replayed: bool  # the same play asked again: answered, not played twice
 
 
 class Runs:
@@ -70,7 +69,7 @@ class Runs:
         challenge = self.challenges.get(day, create=True, now=now)
         run_id = f"{day:%Y%m%d}-{secrets.token_urlsafe(12)}"
         seed = self.settings.seed(day)
-        table = tbl.replay(seed, [], events_from=0)
+        table = tbl.replay(seed, [], deal_start=True)
         plays = tbl.bots_until_player(table, get_bot(challenge.bots))
         run = {
             "id": run_id, "pid": pid, "date": day.isoformat(), "ranked": "1" if ranked else "0",
@@ -86,7 +85,6 @@ class Runs:
         if not created:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
                            code="already_played", run_id=existing)
-        table.player_positions = []
         return run, table
 
     # -- reading -------------------------------------------------------------
@@ -98,10 +96,6 @@ class Runs:
         if not run or not secrets.compare_digest(run.get("pid", ""), pid):
             raise NotFound("no such run for this player", code="run_not_found")
         return run
-
-    def get_raw(self, run_id: str) -> dict | None:
-        """The run's stored fields, whoever it belongs to (for the submission module and ops)."""
-        return self.r.hgetall(self.key(run_id)) or None if run_day(run_id) else None
 
     def rebuild(self, run: dict, *, events_from: int | None = None) -> tbl.Table:
         seed = self.settings.seed(date.fromisoformat(run["date"]))
@@ -136,7 +130,6 @@ class Runs:
                                code="day_closed", reveal_at=self.settings.clock.reveals_at(day).isoformat())
             table = self.rebuild(run)
             state = table.state
-            start = len(run["plays"]) // 2
             table.events = []
             try:
                 tbl.step(state, card, table.events, checked=True)
@@ -157,13 +150,12 @@ class Runs:
                 run.update(plays=new_plays, cards=new_cards)
                 if over:
                     run.update(status="finished", finished_at=now.isoformat())
-                table.player_positions.append(start)
-                return PlayResult(run, table, replayed=False)
+                return PlayResult(run, table)
             # somebody else appended in between: look again (it may be this very play, retried)
         raise Conflict("the run changed while playing; try again", code="wrong_turn")
 
     def _replayed(self, run: dict, turn: int) -> PlayResult:
-        table = self.rebuild(run)
-        start = table.player_positions[turn]
-        table = self.rebuild(run, events_from=start)
-        return PlayResult(run, table, replayed=True)
+        """The answer to the play of ``turn`` again: the events from that card on, as first sent."""
+        table = self.rebuild(run, events_from=0)
+        table.events = table.events[table.event_at[table.player_positions[turn]]:]
+        return PlayResult(run, table)

@@ -34,6 +34,7 @@ class Table:
     state: GameState
     events: list[dict] = field(default_factory=list)
     player_positions: list[int] = field(default_factory=list)  # index in plays of seat 0's k-th card
+    event_at: dict[int, int] = field(default_factory=dict)  # play index -> index of its first event
 
 
 def _deal_start(state: GameState) -> dict:
@@ -54,15 +55,19 @@ def step(state: GameState, card: Card, events: list | None, *, checked: bool) ->
         _narrate(state, seat, card, deal_index, tricks_before, events)
 
 
-def replay(seed: bytes, plays: list[Card], *, events_from: int | None = None) -> Table:
-    """Rebuild the game from ``plays``; narrate the plays from index ``events_from`` on."""
+def replay(seed: bytes, plays: list[Card], *, events_from: int | None = None,
+           deal_start: bool = False) -> Table:
+    """Rebuild the game from ``plays``; narrate the plays from index ``events_from`` on, after the
+    first deal's ``deal_start`` event if asked (a new run)."""
     table = Table(GameState(seed))
-    if events_from == 0:
+    if deal_start:
         table.events.append(_deal_start(table.state))
     for i, card in enumerate(plays):
         if table.state.current_player == PLAYER:
             table.player_positions.append(i)
         narrate = events_from is not None and i >= events_from
+        if narrate:
+            table.event_at[i] = len(table.events)
         step(table.state, card, table.events if narrate else None, checked=False)
     return table
 

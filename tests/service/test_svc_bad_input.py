@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from svc_helpers import headers
+from svc_helpers import SECRET, headers
 
 
 @pytest.fixture
@@ -173,3 +173,25 @@ def test_submission_rules(client, rclient, opened, run_worker):
     assert r.status_code == 202
     run_worker()
     assert client.get(r.get_json()["status_url"]).get_json()["status"] == "verified"
+
+
+def test_retried_first_play_when_the_player_leads_is_answered_exactly_again(client):
+    """Seat 0 leads the first trick when seat 3 deals: the retried answer must not gain the
+    deal_start event that only opening the run narrates."""
+    from datetime import date, timedelta
+
+    from service.replay import first_dealer
+    from service.seeds import daily_seed
+
+    day = date(2026, 1, 1)
+    while first_dealer(daily_seed(SECRET.encode(), day)) != 3:
+        day -= timedelta(days=1)
+    r = client.post("/api/v1/runs", json={"date": day.isoformat()})
+    assert r.status_code == 201
+    run = r.get_json()
+    assert run["ranked"] is False and run["view"]["trick"]["plays"] == []  # a practice run, seat 0 leads
+    url, h = f"/api/v1/runs/{run['run_id']}/plays", headers(run["player_token"])
+    body = {"turn": 0, "card": run["view"]["legal"][0]}
+    first = client.post(url, json=body, headers=h).get_json()
+    second = client.post(url, json=body, headers=h).get_json()
+    assert first == second and first["events"][0] == {"type": "play", "seat": 0, "card": body["card"]}
