@@ -13,8 +13,8 @@ import json
 from collections.abc import Iterable
 from typing import IO
 
-from service.replay import (Bot, Card, InvalidCardError, ManilleError, Observation, broken_obligation,
-                            build_record, play_game)
+from service.replay import (Bot, Card, IllegalPlayError, InvalidCardError, ManilleError, Observation,
+                            answer_card, build_record, play_game, refusal, shown)
 
 #: Longest answer line read; anything longer is refused as not a card.
 MAX_LINE = 64
@@ -67,18 +67,13 @@ class LineSeat:
         if not line:
             raise PlayProtocolError("no_answer", f"no answer for {where} (end of input)", obs, None)
         text = line.strip()
-        shown = text if len(text) <= 16 else text[:16] + "…"
         try:
             if len(line) > MAX_LINE:
                 raise InvalidCardError(text)
-            card = Card.parse(text)
-        except InvalidCardError:
-            raise PlayProtocolError("unknown_card", f"answer {shown!r} for {where} is not a card; "
-                                    f"legal: {' '.join(map(str, obs.legal))}", obs, shown) from None
-        broken = broken_obligation(obs.hand_mask, obs.trick, obs.seat, card)
-        if broken is not None:
-            raise PlayProtocolError(broken.value, f"answer {card} for {where} breaks {broken.value}; "
-                                    f"legal: {' '.join(map(str, obs.legal))}", obs, shown)
+            card = answer_card(obs, text)
+        except (InvalidCardError, IllegalPlayError) as e:
+            code, why = refusal(e, text)
+            raise PlayProtocolError(code, f"answer for {where}: {why}", obs, shown(text)) from None
         self.cards.append(card)
         return card
 

@@ -7,7 +7,8 @@ from .errors import (BotError, GameOverError, IllegalPlayError, InvalidCardError
 from .observation import Observation
 from .policy import Bot, decision_stream
 from .record import FORMAT, build_record, commitment_of, dumps, player_cards
-from .replay import MAX_SUBMISSION, Rejection, SubmissionRejected, bot_move, play_game, simulate, verify
+from .replay import (MAX_SUBMISSION, Rejection, SubmissionRejected, answer_card, bot_move, play_game, refusal,
+                     shown, simulate, verify)
 from .rules import (GAME_TARGET, RULES_ID, TEAM_NAMES, Play, Trick, broken_obligation, check_play, deal_score,
                     game_result, legal_cards, legal_mask, rank_score, team_of)
 from .state import GameState
@@ -18,8 +19,8 @@ __all__ = [
     "Bot", "BotError", "Card", "Deal", "GameOverError", "GameState", "HashStream", "IllegalPlayError",
     "InvalidCardError", "InvalidSeedError", "ManilleError", "Obligation", "Observation", "Play", "Rank",
     "Rejection", "SubmissionRejected", "Suit", "Trick",
-    "bot_move", "broken_obligation", "build_record", "cards_of", "check_play", "check_seed", "commitment_of", "deal",
+    "answer_card", "bot_move", "broken_obligation", "build_record", "cards_of", "check_play", "check_seed", "commitment_of", "deal",
     "deal_score", "dealer_of", "game_result", "decision_stream", "dumps", "first_dealer", "format_cards", "legal_cards",
-    "legal_mask", "mask_of", "parse_cards", "play_game", "player_cards", "rank_score", "shuffled_deck",
+    "legal_mask", "mask_of", "parse_cards", "play_game", "player_cards", "rank_score", "refusal", "shown", "shuffled_deck",
     "simulate", "team_of", "verify",
 ]

@@ -12,11 +12,11 @@ from dataclasses import asdict, dataclass
 
 from .cards import Card
 from .deal import check_seed
-from .errors import BotError, InvalidCardError, ManilleError
+from .errors import BotError, IllegalPlayError, InvalidCardError, ManilleError
 from .observation import Observation
 from .policy import Bot, decision_stream
 from .record import build_record
-from .rules import broken_obligation
+from .rules import check_play
 from .state import GameState
 
 #: Each deal gives the scoring team at least one game point, so a game ends within 79 deals.
@@ -78,6 +78,28 @@ def simulate(seed: bytes | str, bot: Bot, player: Bot | None = None) -> dict:
     return build_record(state, bot.id)
 
 
+def answer_card(obs: Observation, answer) -> Card:
+    """The card ``answer`` (a Card or its text) names, if ``obs``'s seat may play it now; raises
+    InvalidCardError for what is not a card, IllegalPlayError naming the broken obligation."""
+    card = answer if isinstance(answer, Card) else Card.parse(answer)
+    check_play(obs.hand_mask, obs.trick, obs.seat, card)
+    return card
+
+
+def refusal(error: ManilleError, answer) -> tuple[str, str]:
+    """The RULES §7 code of an answer ``answer_card`` refused, and why in words (answer cut short)."""
+    if isinstance(error, IllegalPlayError):
+        legal = " ".join(str(c) for c in error.legal)
+        return error.obligation.value, f"{error.card} breaks {error.obligation.value}; legal: {legal}"
+    return "unknown_card", f"{shown(answer)!r} is not a card"
+
+
+def shown(answer) -> str:
+    """An answer as text for an error, cut short so a huge bogus item cannot bloat it."""
+    text = answer if isinstance(answer, str) else repr(answer)
+    return text if len(text) <= 16 else text[:16] + "…"
+
+
 class _Submission:
     """Seat 0 as a policy that plays the submitted cards in order, refusing the first faulty one."""
 
@@ -94,26 +116,14 @@ class _Submission:
         if i >= len(self.cards):
             raise SubmissionRejected(Rejection(
                 "game_incomplete", f"the game goes on after the {i} cards submitted", legal=legal, **where))
-        text = self.cards[i]
         try:
-            card = text if isinstance(text, Card) else Card.parse(text)
-        except InvalidCardError:
+            card = answer_card(obs, self.cards[i])
+        except (InvalidCardError, IllegalPlayError) as e:
+            code, why = refusal(e, self.cards[i])
             raise SubmissionRejected(Rejection(
-                "unknown_card", f"card {i} is not a card: {text!r}", card=_shown(text), legal=legal,
-                **where)) from None
-        broken = broken_obligation(obs.hand_mask, obs.trick, obs.seat, card)
-        if broken is not None:
-            raise SubmissionRejected(Rejection(
-                broken.value, f"card {i} ({card}) breaks {broken.value}; legal: {' '.join(legal)}",
-                card=_shown(text), legal=legal, **where))
+                code, f"card {i}: {why}", card=shown(self.cards[i]), legal=legal, **where)) from None
         self.index = i + 1
         return card
-
-
-def _shown(text) -> str:
-    """A submitted item as text for a rejection, cut short so a huge bogus item cannot bloat it."""
-    text = text if isinstance(text, str) else repr(text)
-    return text if len(text) <= 16 else text[:16] + "…"
 
 
 def verify(seed: bytes | str, cards: Sequence | str, bot: Bot, *, sealed: bool = False) -> dict:
@@ -134,9 +144,9 @@ def verify(seed: bytes | str, cards: Sequence | str, bot: Bot, *, sealed: bool =
         n = player.index
         raise SubmissionRejected(Rejection(
             "extra_cards", f"the game ended after card {n - 1}; {len(cards) - n} more were submitted",
-            index=n, card=_shown(cards[n])))
+            index=n, card=shown(cards[n])))
     return build_record(state, bot.id, sealed=sealed)
 
 
-__all__ = ["MAX_SUBMISSION", "Rejection", "SubmissionRejected", "bot_move", "play_game",
-           "simulate", "verify"]
+__all__ = ["MAX_SUBMISSION", "Rejection", "SubmissionRejected", "answer_card", "bot_move", "play_game", "refusal",
+           "shown", "simulate", "verify"]
