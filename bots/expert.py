@@ -12,7 +12,7 @@ every submission:
 - following: loads its partner's trick with its big cards when the partner is sure to win it
   (charger le pli); takes an opponent's trick with the cheapest card that is sure to hold; throws
   the least useful card otherwise, keeping a small card in each suit when it can;
-- late in a deal (two cards left in hand) it calculates instead: bots.search plays out every
+- late in a deal (three cards or fewer left in hand) it calculates instead: bots.search plays out every
   deal of the unseen cards consistent with what it knows and picks the card with the most points.
 
 Every choice is a pure function of the observation; ties end on the card id, so no dict, set or

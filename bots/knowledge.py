@@ -16,9 +16,6 @@ from service.replay import Observation
 from service.replay.cards import FULL_MASK
 from service.replay.rules import SUIT_MASKS, stronger_in_suit
 
-VOID_BET = 0
-
-
 def top_id(mask: int) -> int:
     """The highest card id of a non-empty mask (the strongest card when the mask is one suit)."""
     return mask.bit_length() - 1
@@ -43,13 +40,12 @@ class Knowledge:
         self.dealer = obs.dealer
         self.hand = obs.hand_mask
         cannot = [0, 0, 0, 0]
-        played_by = [0, 0, 0, 0]
         played = 0
         for trick in obs.tricks:
-            played |= _learn(trick.plays, trump, cannot, played_by)
+            played |= _learn(trick.plays, trump, cannot)
         cur = obs.trick.plays
         if cur:
-            played |= _learn(cur, trump, cannot, played_by)
+            played |= _learn(cur, trump, cannot)
         self.played = played
         unseen = FULL_MASK & ~(played | self.hand)
         self.unseen = unseen
@@ -114,12 +110,9 @@ class Knowledge:
         return False
 
     def may_be_void(self, s: int, suit: int) -> bool:
-        """Whether seat ``s`` is void in ``suit`` as far as a player would bet: seen void, or it may
-        be and few cards of the suit are out (with many out, a void is too unlikely to play for)."""
-        if self.sure[s] & SUIT_MASKS[suit]:
-            return False
-        poss = self.possible[s] & SUIT_MASKS[suit]
-        return not poss or poss.bit_count() <= VOID_BET
+        """Whether seat ``s`` is void in ``suit`` as far as expert-1 bets: only when it cannot hold
+        a card of the suit any more (seen void, or every card of the suit is placed elsewhere)."""
+        return not self.possible[s] & SUIT_MASKS[suit]
 
     def surely_has(self, s: int, suit: int) -> bool:
         """Whether seat ``s`` surely holds a card of ``suit``."""
@@ -130,21 +123,19 @@ class Knowledge:
         return not (stronger_in_suit(card) & self.unseen)
 
 
-def _learn(plays, trump: int, cannot: list[int], played_by: list[int]) -> int:
+def _learn(plays, trump: int, cannot: list[int]) -> int:
     """Record the voids and caps that a trick's plays reveal; returns the mask of its cards."""
     first = plays[0]
     best = first.card.id
     best_seat = first.seat
     led = best >> 3
     mask = 1 << best
-    played_by[best_seat] |= mask
     for p in plays[1:]:
         s = p.seat
         c = p.card.id
         cs = c >> 3
         bit = 1 << c
         mask |= bit
-        played_by[s] |= bit
         opponent_holds = (best_seat ^ s) & 1
         if cs != led:
             cannot[s] |= SUIT_MASKS[led]
