@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from service.errors import NotFound
 from service.leaderboard import day_board
+from service.players import normalize_nickname
 
 from .common import client_info, current_pid, services
 from .schemas import (RecordSchema, SubmissionAcceptedSchema, SubmissionCreateSchema,
@@ -34,9 +35,9 @@ class SubmissionList(MethodView):
         Stored and queued before the 202; a run submits once (the same id is answered again)."""
         s = services()
         pid = current_pid()
-        s.runs.load(body["run_id"], pid)  # 404 for a foreign or unknown run, before any claim
-        nickname = s.players.claim_nickname(pid, body["nickname"])
-        sub_id, _created = s.submissions.submit(body["run_id"], pid, nickname, **client_info())
+        nickname = normalize_nickname(body["nickname"])  # 422 before anything else
+        sub_id, _created = s.submissions.submit(
+            body["run_id"], pid, lambda: s.players.claim_nickname(pid, nickname), **client_info())
         status = s.submissions.get(sub_id)["status"]
         return {"submission_id": sub_id, "status_url": status_url(sub_id), "status": status}
 

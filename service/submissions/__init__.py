@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections.abc import Callable
 from datetime import date, datetime
 
 import redis
@@ -44,10 +45,12 @@ class Submissions:
     def day_list_key(day: date) -> str:
         return key_for("submissions", day_scope(day))
 
-    def submit(self, run_id: str, pid: str, nickname: str, *, ip: str = "", user_agent: str = "",
+    def submit(self, run_id: str, pid: str, claim: Callable[[], str], *, ip: str = "", user_agent: str = "",
                now: datetime | None = None) -> tuple[str, bool]:
         """Store and enqueue the submission of a finished ranked run; returns (id, created now).
-        A run already submitted answers its existing submission id."""
+        A run already submitted answers its existing submission id.  ``claim`` claims the nickname
+        and returns it: called only once the run may be submitted, so a refused submission claims
+        nothing."""
         now = now or self.settings.now()
         if run_day(run_id) is None:
             raise NotFound("no such run for this player", code="run_not_found")
@@ -66,6 +69,7 @@ class Submissions:
                                        code="practice_run")
                     if run["status"] != "finished":
                         raise Conflict("only a finished run can be submitted", code="run_not_finished")
+                    nickname = claim()
                     day = date.fromisoformat(run["date"])
                     sub_id = f"{day:%Y%m%d}-{secrets.token_hex(10)}"
                     fields = {

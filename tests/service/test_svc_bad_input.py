@@ -151,8 +151,10 @@ def test_bad_nicknames(client, rclient, opened, nickname):
 def test_submission_rules(client, rclient, opened, run_worker):
     run, token = opened
     h = headers(token)
+    before = snapshot(rclient)
     err(client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "early"}, headers=h),
         409, "run_not_finished")
+    assert snapshot(rclient) == before  # a refused submission claims no nickname either
     err(client.post("/api/v1/submissions", json={"run_id": run["run_id"]}, headers=h), 422, "validation_error")
     err(client.post("/api/v1/submissions", data="nope", content_type="application/json", headers=h),
         400, "malformed_json")
