@@ -105,26 +105,27 @@ def test_late_calculation_is_the_exact_best_over_every_consistent_deal():
     assert card == _exact_best(k, deals, obs, preference)
     assert _choose(obs) == str(Card.from_id(card))
 
+def _brute(hands, trick, tricks_left, team) -> int:
+    """Points ``team`` still takes from ``trick`` on with every hand open: plain minimax over the
+    engine's legal cards, no pruning, no table (the reference the bots' solver must match)."""
+    if len(trick.plays) == 4:
+        last = tricks_left == 1
+        gain = trick.points(last) if trick.winner % 2 == team else 0
+        return gain if last else gain + _brute(hands, Trick(trick.winner, trick.trump), tricks_left - 1, team)
+    seat = trick.next_seat
+    values = []
+    for c in DECK:
+        if legal_mask(hands[seat], trick, seat) >> c.id & 1:
+            h = list(hands)
+            h[seat] &= ~c.bit
+            values.append(_brute(h, trick.play(c), tricks_left, team))
+    return max(values) if seat % 2 == team else min(values)
+
+
 def _exact_best(k, deals, obs, preference) -> int:
     """Brute-force minimax (no pruning, no table) of every candidate over the listed deals: what the
     late calculation must reproduce."""
     from service.replay.cards import CARD_POINTS
-
-    trump = k.trump
-
-    def value(hands, trick, tricks_left):
-        if len(trick.plays) == 4:
-            last = tricks_left == 1
-            gain = trick.points(last) if trick.winner % 2 == k.seat % 2 else 0
-            return gain if last else gain + value(hands, Trick(trick.winner, trump), tricks_left - 1)
-        seat = trick.next_seat
-        results = []
-        for c in DECK:
-            if legal_mask(hands[seat], trick, seat) >> c.id & 1:
-                h = list(hands)
-                h[seat] &= ~c.bit
-                results.append(value(h, trick.play(c), tricks_left))
-        return max(results) if seat % 2 == k.seat % 2 else min(results)
 
     totals = {}
     for c in obs.hand:
@@ -133,7 +134,7 @@ def _exact_best(k, deals, obs, preference) -> int:
             for d in deals:
                 h = list(d)
                 h[k.seat] &= ~c.bit
-                total += value(h, obs.trick.play(c), k.hand.bit_count())
+                total += _brute(h, obs.trick.play(c), k.hand.bit_count(), k.seat % 2)
             totals[c.id] = total
     assert all(CARD_POINTS[c] == Card.from_id(c).points for c in range(32))
     top = max(totals.values())
@@ -147,20 +148,6 @@ def test_solver_with_its_table_gives_the_exact_minimax_value():
 
     from bots.search import _Solver
 
-    def brute(hands, trick, tricks_left, team):
-        if len(trick.plays) == 4:
-            last = tricks_left == 1
-            gain = trick.points(last) if trick.winner % 2 == team else 0
-            return gain if last else gain + brute(hands, Trick(trick.winner, trick.trump), tricks_left - 1, team)
-        seat = trick.next_seat
-        values = []
-        for c in DECK:
-            if legal_mask(hands[seat], trick, seat) >> c.id & 1:
-                h = list(hands)
-                h[seat] &= ~c.bit
-                values.append(brute(h, trick.play(c), tricks_left, team))
-        return max(values) if seat % 2 == team else min(values)
-
     rnd = random.Random(7)
     for _ in range(120):
         n = rnd.choice((2, 3, 3, 4)) if _ < 20 else rnd.choice((2, 3))
@@ -168,6 +155,6 @@ def test_solver_with_its_table_gives_the_exact_minimax_value():
         hands = [sum(1 << c for c in cards[i * n:(i + 1) * n]) for i in range(4)]
         trump, team, leader = rnd.randrange(4), rnd.randrange(2), rnd.randrange(4)
         solver = _Solver(trump, team)
-        expected = brute(hands, Trick(leader, trump), n, team)
+        expected = _brute(hands, Trick(leader, trump), n, team)
         for _ in range(2):
             assert solver.play(list(hands), leader, 0, -1, -1, -1, 0, n, -1, 1 << 10) == expected
