@@ -8,7 +8,6 @@ bad seed, bad seats, odd --games, missing secret …).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import statistics
 import sys
@@ -109,8 +108,8 @@ def cmd_seed(args) -> int:
 
 
 def bench_seeds(n: int) -> list[bytes]:
-    """The fixed seeds the benchmarks use: SHA-256("manille-bench" ‖ i)."""
-    return [hashlib.sha256(b"manille-bench" + i.to_bytes(4, "big")).digest() for i in range(n)]
+    """The fixed seeds the benchmarks use: SHA-256("manille-bench" ‖ uint32be(i))."""
+    return tournament.fixed_seeds(b"manille-bench", n)
 
 
 def cmd_bench(args) -> int:

@@ -20,9 +20,14 @@ from service.replay.stream import u32be
 Z95 = 1.959963984540054
 
 
+def fixed_seeds(tag: bytes, n: int) -> list[bytes]:
+    """``n`` fixed seeds ``SHA-256(tag ‖ uint32be(i))``: the same games for every run of a measure."""
+    return [hashlib.sha256(tag + u32be(i)).digest() for i in range(n)]
+
+
 def tournament_seeds(n: int) -> list[bytes]:
     """The ``n`` fixed seeds of a tournament: ``SHA-256("manille-tournament" ‖ uint32be(i))``."""
-    return [hashlib.sha256(b"manille-tournament" + u32be(i)).digest() for i in range(n)]
+    return fixed_seeds(b"manille-tournament", n)
 
 
 class _Timed:
@@ -75,7 +80,6 @@ def run(a: Bot, b: Bot, games: int) -> dict:
     ta, tb = _Timed(a, tally), _Timed(b, tally)
     wins = 0
     deals = 0
-    margins: list[int] = []
     pair_margins: list[float] = []
     for seed in tournament_seeds(games // 2):
         pair = 0
@@ -84,7 +88,6 @@ def run(a: Bot, b: Bot, games: int) -> dict:
             state = play_game(seed, seats)
             mine, theirs = state.totals[a_team], state.totals[1 - a_team]
             wins += mine > theirs
-            margins.append(mine - theirs)
             pair += mine - theirs
             deals += len(state.deals)
         pair_margins.append(pair / 2)
