@@ -12,7 +12,7 @@ import os
 
 from flask import Flask
 
-from service import api, errors_http
+from service import api, errors_http, web
 from service.challenges import Challenges
 from service.config import Settings
 from service.leaderboard import Leaderboard
@@ -46,7 +46,7 @@ def init_services(app: Flask) -> None:
 
 
 def create_app(config: dict | None = None) -> Flask:
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # the web blueprint serves the static files
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
         API_TITLE="Manille daily challenge",
@@ -62,6 +62,7 @@ def create_app(config: dict | None = None) -> Flask:
     init_services(app)
     errors_http.init_app(app)
     api.init_app(app)
+    web.init_app(app)
     if not app.debug:
         logging.getLogger("service").setLevel(logging.INFO)
     return app

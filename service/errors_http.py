@@ -10,9 +10,10 @@ from __future__ import annotations
 import logging
 
 import redis
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
+from markupsafe import escape
 from flask_smorest import Api
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, InternalServerError
 
 from service.errors import ServiceError
 
@@ -34,6 +35,8 @@ def envelope(status: int, code: str, message: str, **details):
 
 def handle_http_exception(error: HTTPException):
     status = error.code or 500
+    if not request.path.startswith("/api/"):
+        return page_error(error)
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
     if status == 400 and messages and "json" in messages and "Invalid JSON" in str(messages["json"]):
@@ -55,6 +58,15 @@ def handle_http_exception(error: HTTPException):
     return resp
 
 
+def page_error(error: HTTPException):
+    """Outside the API a person is reading: a short HTML page, not JSON."""
+    status = error.code or 500
+    body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+            f'content="width=device-width, initial-scale=1"><title>{status} {escape(error.name)}</title>'
+            f'</head><body><h1>{status} {escape(error.name)}</h1><p><a href="/">Manille</a></p></body></html>')
+    return body, status, {"Content-Type": "text/html; charset=utf-8"}
+
+
 def handle_service_error(error: ServiceError):
     resp = jsonify(error.to_json())
     resp.status_code = error.status
@@ -70,6 +82,8 @@ def handle_unexpected(error: Exception):
     if isinstance(error, HTTPException):
         return handle_http_exception(error)
     log.exception("unhandled error")
+    if not request.path.startswith("/api/"):
+        return page_error(InternalServerError())
     return envelope(500, "internal_error", "an unexpected error occurred")
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import NotFound
+from service.errors import NotFound, Unauthorized
 from service.leaderboard import ALL_TIME, Board, day_board, month_board, week_board
 
-from .common import current_pid, day_from, services
+from .common import current_pid, day_from, services, token_from_request
 from .schemas import AroundQuerySchema, BoardPageSchema, HistogramSchema, PageQuerySchema
 
 PREFIX = "/leaderboards"
@@ -36,8 +36,18 @@ def _board(kind: str, period: str | None) -> Board:
 
 
 def _page(board: Board, query: dict) -> dict:
-    page = services().leaderboard.page(board, query["offset"], query["limit"])
-    return {"board": board.kind, "period": board.id, **page}
+    """A page of the board; with a valid player token, also ``me``: the caller's entry or null,
+    so that a client knows whether asking for ``/me`` will find it.  A public read: a bad token
+    is not an error here, it only gives no ``me``."""
+    s = services()
+    page = s.leaderboard.page(board, query["offset"], query["limit"])
+    out = {"board": board.kind, "period": board.id, **page}
+    if token_from_request():
+        try:
+            out["me"] = s.leaderboard.rank_of(board, s.players.authenticate(token_from_request()))
+        except Unauthorized:
+            pass
+    return out
 
 
 def _around(board: Board, query: dict) -> dict:

@@ -1,15 +1,17 @@
-"""Runs: open one on today's challenge (or practise a closed day), see it, play one card."""
+"""Runs: open one on today's challenge, a past day or a random deal; see it; play one card."""
 
 from __future__ import annotations
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.errors import Unauthorized
+from service.errors import Conflict, NotFound, Unauthorized
+from service.replay.record import build_record
+from service.runs import run_kind
 from service.runs import table as tbl
 
 from .common import client_info, current_pid, day_from, services, token_from_request
-from .schemas import PlaySchema, RunCreateSchema, RunSchema
+from .schemas import PlaySchema, RecordSchema, RunCreateSchema, RunSchema
 
 PREFIX = "/runs"
 blp = Blueprint("runs", __name__, description="Server-driven play, one card at a time")
@@ -19,8 +21,9 @@ SECURITY = [{"playerToken": []}]
 def run_json(run: dict, table: tbl.Table, events: list | None = None) -> dict:
     state = table.state
     return {
-        "run_id": run["id"], "date": run["date"], "ranked": run["ranked"] == "1",
-        "bots": run["bots"], "status": run["status"], "turn": len(run["cards"]) // 2,
+        "run_id": run["id"], "date": run["date"], "kind": run_kind(run), "ranked": run["ranked"] == "1",
+        "rules": run["rules"], "bots": run["bots"], "status": run["status"], "turn": len(run["cards"]) // 2,
+        "seed": services().runs.public_seed(run),
         "view": tbl.view(state), "events": events if events is not None else [],
         "result": tbl.result_of(state) if state.is_over else None,
         "submission_id": run.get("submission") or None,
@@ -33,18 +36,23 @@ class RunList(MethodView):
     @blp.response(201, RunSchema)
     @blp.doc(security=[{}] + SECURITY)  # the token is optional here: without one, one is issued
     def post(self, body):
-        """Open a run: ranked on today's challenge, practice on a closed day
+        """Open a run: ranked on today's challenge, archive on a closed day, or a random deal
 
-        Without a token a new one is issued and returned once as ``player_token``.
-        One ranked run per player and day (409 ``already_played``)."""
+        ``{}`` is today's ranked run, one per player and day (409 ``already_played``);
+        ``{"date": D}`` a past day whose seed is public (unranked); ``{"kind": "random"}`` free
+        play on a fresh random seed, shown once the game is over (unranked).
+        Without a token a new one is issued and returned once as ``player_token``."""
         s = services()
         token, new_token = token_from_request(), None
         if token is None:
             new_token, pid = s.players.new_token()
         else:
             pid = s.players.authenticate(token)
-        day = s.settings.today() if body.get("date") is None else day_from(body["date"])
-        run, table = s.runs.open(day, pid, **client_info())
+        if body["kind"] == "random":
+            run, table = s.runs.open_random(pid, **client_info())
+        else:
+            day = s.settings.today() if body.get("date") is None else day_from(body["date"])
+            run, table = s.runs.open(day, pid, **client_info())
         if new_token:
             s.players.register(pid, run["created_at"])
         out = run_json(run, table, table.events)
@@ -58,10 +66,32 @@ class RunById(MethodView):
     @blp.response(200, RunSchema)
     @blp.doc(security=SECURITY)
     def get(self, run_id):
-        """The run as seat 0 sees it"""
+        """The run as seat 0 sees it, with every event since it opened (to draw the table again)"""
         s = services()
         run = s.runs.load(run_id, current_pid())
-        return run_json(run, s.runs.rebuild(run))
+        table = s.runs.rebuild(run, events_from=0, deal_start=True)
+        return run_json(run, table, table.events)
+
+
+@blp.route("/<string:run_id>/record")
+class RunRecord(MethodView):
+    @blp.response(200, RecordSchema)
+    @blp.doc(security=SECURITY)
+    def get(self, run_id):
+        """The finished run's game record (RULES §7) with all four hands, once its seed is public
+
+        A ranked run's day stays sealed until its seed is revealed (404 ``record_sealed``); a
+        run still in play is 409 ``run_not_finished``."""
+        s = services()
+        run = s.runs.load(run_id, current_pid())
+        seed = s.runs.public_seed(run)
+        if seed is None:
+            if run["status"] == "finished":
+                raise NotFound("the record stays sealed until the seed is published", code="record_sealed")
+            raise Conflict("the game of this run is not over", code="run_not_finished")
+        if run["status"] != "finished":
+            raise Conflict("the game of this run is not over", code="run_not_finished")
+        return build_record(s.runs.rebuild(run).state, run["bots"])
 
 
 @blp.route("/<string:run_id>/plays")

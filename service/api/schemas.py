@@ -50,9 +50,17 @@ class ChallengeSchema(ma.Schema):
 # -- runs ---------------------------------------------------------------------
 
 class RunCreateSchema(StrictSchema):
+    kind = fields.String(load_default="daily", validate=validate.OneOf(["daily", "random"]), metadata={
+        "description": "daily (default): today's ranked run, or the archive run of ``date``; "
+                       "random: free play on a fresh random deal (no date)"})
     date = fields.String(load_default=None, validate=validate.Length(max=32),
                          metadata={"description": "YYYY-MM-DD; default today (ranked). "
-                                                  "A past day whose seed is public gives practice."})
+                                                  "A past day whose seed is public gives an archive run."})
+
+    @ma.validates_schema
+    def _random_has_no_date(self, data, **_kwargs):
+        if data.get("kind") == "random" and data.get("date") is not None:
+            raise ma.ValidationError("a random deal has no date", field_name="date")
 
 
 class PlaySchema(StrictSchema):
@@ -74,6 +82,15 @@ class TrickSchema(ma.Schema):
     points = fields.Integer()
 
 
+class DealSummarySchema(ma.Schema):
+    deal = fields.Integer()
+    dealer = fields.Integer()
+    turned = fields.String()
+    points = fields.List(fields.Integer(), metadata={"description": "card points [us, them]"})
+    scored = fields.List(fields.Integer(), metadata={"description": "game points scored [us, them]"})
+    totals = fields.List(fields.Integer(), metadata={"description": "game totals after it [us, them]"})
+
+
 class ViewSchema(ma.Schema):
     seat = fields.Integer()
     deal = fields.Integer()
@@ -83,13 +100,18 @@ class ViewSchema(ma.Schema):
     turned_holder = fields.Integer(allow_none=True,
                                    metadata={"description": "the dealer while the turned card is in hand"})
     hand = fields.List(fields.String())
-    legal = fields.List(fields.String())
+    legal = fields.List(fields.String(), metadata={"description": "empty unless the player is to move"})
+    unplayable = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "each card of the hand that may not be played now -> the obligation it "
+                       "would break (RULES §7 codes); empty unless the player is to move"})
     to_move = fields.Integer(allow_none=True)
     trick = fields.Nested(TrickSchema)
     last_trick = fields.Nested(TrickSchema, allow_none=True)
     tricks = fields.List(fields.Nested(TrickSchema))
     points = fields.List(fields.Integer(), metadata={"description": "card points this deal [us, them]"})
     totals = fields.List(fields.Integer(), metadata={"description": "game points [us, them]"})
+    counts = fields.List(fields.Integer(), metadata={"description": "cards in each seat's hand"})
+    deals = fields.List(fields.Nested(DealSummarySchema), metadata={"description": "the deals already scored"})
 
 
 class ResultSchema(ma.Schema):
@@ -123,14 +145,19 @@ class EventSchema(ma.Schema):
 
 class RunSchema(ma.Schema):
     run_id = fields.String(required=True)
-    date = fields.String(required=True)
+    date = fields.String(required=True, metadata={"description": "the challenge's day; a random deal's opening day"})
+    kind = fields.String(required=True, validate=validate.OneOf(["ranked", "archive", "random"]))
     ranked = fields.Boolean(required=True)
+    rules = fields.String(required=True)
     bots = fields.String(required=True)
+    seed = fields.String(allow_none=True, metadata={
+        "description": "hex; archive runs always, random deals once finished, ranked runs once revealed"})
     status = fields.String(required=True, validate=validate.OneOf(["playing", "finished"]))
     turn = fields.Integer(required=True, metadata={"description": "cards the player has played"})
     view = fields.Nested(ViewSchema, required=True)
     events = fields.List(fields.Nested(EventSchema), metadata={
-        "description": "what happened since the player's last card (on open: since the deal)"})
+        "description": "a play: what happened from the player's card on; opening: since the deal; "
+                       "GET: everything since the run opened"})
     result = fields.Nested(ResultSchema, allow_none=True)
     submission_id = fields.String(allow_none=True)
     player_token = fields.String(metadata={"description": "only when a new token was issued"})
@@ -206,7 +233,8 @@ class BoardPageSchema(ma.Schema):
     offset = fields.Integer(required=True)
     limit = fields.Integer(required=True)
     entries = fields.List(fields.Nested(EntrySchema), required=True)
-    me = fields.Nested(EntrySchema)
+    me = fields.Nested(EntrySchema, allow_none=True, metadata={
+        "description": "the caller's entry (null when not on the board): only when a player token is sent"})
 
 
 class HistogramBinSchema(ma.Schema):
@@ -218,6 +246,22 @@ class HistogramSchema(ma.Schema):
     date = fields.String(required=True)
     total = fields.Integer(required=True)
     bins = fields.List(fields.Nested(HistogramBinSchema), required=True)
+
+
+# -- players ------------------------------------------------------------------
+
+class TodaySchema(ma.Schema):
+    date = fields.String(required=True)
+    run_id = fields.String(allow_none=True, metadata={"description": "the player's ranked run of today"})
+    status = fields.String(allow_none=True, metadata={"description": "playing | finished, null without a run"})
+    submission_id = fields.String(allow_none=True)
+
+
+class PlayerSchema(ma.Schema):
+    player = fields.String(required=True, metadata={"description": "public player id (as on the boards)"})
+    nickname = fields.String(allow_none=True, metadata={"description": "the last nickname claimed"})
+    streak = fields.Integer(required=True, metadata={"description": "days in a row with a verified score"})
+    today = fields.Nested(TodaySchema, required=True)
 
 
 # -- health -------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 import redis
 
@@ -20,9 +20,7 @@ from service.store import day_scope, key_for, load_script, month_id, week_id
 
 #: Every kind of key the boards are made of (record_score.lua's KEYS): all derived data.
 BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days")
-SHIFT = 2 ** 32       # day, week and month boards: tie-breaker is a per-board sequence
-ALL_SHIFT = 2 ** 16   # all-time board: tie-breaker is the day number
-EPOCH = date(2000, 1, 1)
+SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see record_score.lua)
 BASE_SCORE = 1000
 MAX_PAGE = 100
 MAX_RADIUS = 50
@@ -42,7 +40,7 @@ class Board:
 
     @property
     def shift(self) -> int:
-        return ALL_SHIFT if self.kind == "all" else SHIFT
+        return SHIFT
 
     @property
     def key(self) -> str:
@@ -104,12 +102,13 @@ class Leaderboard:
 
     @staticmethod
     def _record_call(day: date, pid: str, nickname: str, score: int, submission_id: str):
-        d, w, m, a = day_board(day), Board("week", week_id(day)), Board("month", month_id(day)), ALL_TIME
+        d = day_board(day)
         keys = [key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
-                d.seq_key, key_for("entries", d.scope),
-                w.key, w.days_key, w.seq_key, m.key, m.days_key, m.seq_key,
-                a.key, a.days_key, a.names_key, REBUILD_FLAG, DEFERRED]
-        args = [pid, nickname, score, score - BASE_SCORE, submission_id, SHIFT, ALL_SHIFT, (day - EPOCH).days]
+                d.seq_key, key_for("entries", d.scope)]
+        for b in (Board("week", week_id(day)), Board("month", month_id(day)), ALL_TIME):
+            keys += [b.key, b.days_key, b.seq_key, b.names_key]
+        keys += [REBUILD_FLAG, DEFERRED]
+        args = [pid, nickname, score, score - BASE_SCORE, submission_id, SHIFT]
         return keys, args
 
     def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str, *,
@@ -147,8 +146,7 @@ class Leaderboard:
                 chunk = pids[i:i + 1000]
                 pipe.zrem(b.key, *chunk)
                 pipe.hdel(b.days_key, *chunk)
-                if b is ALL_TIME:
-                    pipe.hdel(b.names_key, *chunk)
+                pipe.hdel(b.names_key, *chunk)
         pipe.execute()
 
     # -- rebuilding ----------------------------------------------------------
@@ -265,6 +263,23 @@ class Leaderboard:
                 return page
             # the board moved between the two reads (scores landing): look again
         raise NotFound("this player has no entry on this board", code="not_on_board")
+
+    def streak(self, pid: str, today: date, limit: int = 3660, chunk: int = 31) -> int:
+        """Days in a row, ending today or yesterday, on which the player has a counted score."""
+        streak, day, first = 0, today, True
+        while streak < limit:
+            days = [day - timedelta(days=i) for i in range(chunk)]
+            pipe = self.r.pipeline(transaction=False)
+            for d in days:
+                pipe.sismember(key_for("counted", day_scope(d)), pid)
+            for i, counted in enumerate(pipe.execute()):
+                if counted:
+                    streak += 1
+                elif not (first and i == 0):  # today not played yet does not break it
+                    return streak
+            day -= timedelta(days=chunk)
+            first = False
+        return streak
 
     def histogram(self, day: date) -> list[dict]:
         raw = self.r.hgetall(key_for("histogram", day_board(day).scope))

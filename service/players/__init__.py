@@ -74,4 +74,9 @@ class Players:
         key = key_for("nickname", f"nick:{hashlib.sha256(folded.encode()).hexdigest()[:32]}")
         if not self.r.set(key, pid, nx=True) and self.r.get(key) != pid:
             raise Conflict(f"the nickname {name!r} belongs to another player", code="nickname_taken")
+        self.r.hset(self._key(pid), "nickname", name)
         return name
+
+    def profile(self, pid: str) -> dict:
+        """What is stored of a player: ``created_at`` and the last ``nickname`` claimed."""
+        return self.r.hgetall(self._key(pid))

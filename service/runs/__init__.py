@@ -1,9 +1,16 @@
 """Runs: one player's game on one day, driven by the server one card at a time.
 
-Stored in a Redis hash per run (``manille:{day:D}:run:<id>``): the day, whether it is ranked,
-the bot id, the player's cards (append-only), every card at the table (see ``table``), the
-time of each play, the client's address and user agent.  Nothing is kept in memory between
-requests: each request rebuilds the game from the seed and the stored plays.
+Stored in a Redis hash per run (``manille:{day:D}:run:<id>``): the day, its kind, the bot id,
+the player's cards (append-only), every card at the table (see ``table``), the time of each
+play, the client's address and user agent.  Nothing is kept in memory between requests: each
+request rebuilds the game from the seed and the stored plays.
+
+Three kinds of run:
+
+- ``ranked``: today's challenge, one per player and day, the only kind that may be submitted;
+- ``archive``: a past day whose seed is public, as often as wanted;
+- ``random``: free play on a fresh random seed (RULES §3), kept with the run and shown once the
+  game is over, so that the player can replay or check it.
 """
 
 from __future__ import annotations
@@ -19,11 +26,18 @@ from service.challenges import Challenges
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unprocessable
 from service.replay import Card, GameOverError, IllegalPlayError, InvalidCardError
+from service.seeds import free_play_seed
 from service.store import day_of_id, day_scope, key_for, load_script
 
 from . import table as tbl
 
 RUN_ID_RE = re.compile(r"(\d{8})-[A-Za-z0-9_-]{16}")
+KINDS = ("ranked", "archive", "random")
+
+
+def run_kind(run: dict) -> str:
+    """The run's kind; runs stored before kinds existed were ranked or archive."""
+    return run.get("kind") or ("ranked" if run.get("ranked") == "1" else "archive")
 
 
 def run_day(run_id: str) -> date | None:
@@ -56,7 +70,7 @@ class Runs:
 
     def open(self, day: date, pid: str, *, ip: str = "", user_agent: str = "",
              now: datetime | None = None) -> tuple[dict, tbl.Table]:
-        """Open a run on ``day``: ranked while the day is open, practice once its seed is public."""
+        """Open a run on ``day``: ranked while the day is open, archive once its seed is public."""
         now = now or self.settings.now()
         phase = self.settings.clock.phase(day, now)
         if phase == "upcoming":
@@ -65,19 +79,32 @@ class Runs:
             reveal = self.settings.clock.reveals_at(day).isoformat()
             raise Conflict(f"the day {day.isoformat()} has closed; its seed is published at {reveal}",
                            code="day_closed", reveal_at=reveal)
-        ranked = phase == "open"
+        kind = "ranked" if phase == "open" else "archive"
+        return self._create(day, pid, kind, self.settings.seed(day), ip=ip, user_agent=user_agent, now=now)
+
+    def open_random(self, pid: str, *, ip: str = "", user_agent: str = "",
+                    now: datetime | None = None) -> tuple[dict, tbl.Table]:
+        """Open a free-play run on a fresh random seed, against today's bots; never ranked."""
+        now = now or self.settings.now()
+        return self._create(self.settings.today(now), pid, "random", free_play_seed(),
+                            ip=ip, user_agent=user_agent, now=now)
+
+    def _create(self, day: date, pid: str, kind: str, seed: bytes, *, ip: str, user_agent: str,
+                now: datetime) -> tuple[dict, tbl.Table]:
+        ranked = kind == "ranked"
         challenge = self.challenges.get(day, create=True, now=now)
         run_id = f"{day:%Y%m%d}-{secrets.token_urlsafe(12)}"
-        seed = self.settings.seed(day)
         table = tbl.replay(seed, [], deal_start=True)
         plays = tbl.bots_until_player(table, get_bot(challenge.bots))
         run = {
             "id": run_id, "pid": pid, "date": day.isoformat(), "ranked": "1" if ranked else "0",
-            "rules": challenge.rules, "bots": challenge.bots, "status": "playing",
+            "kind": kind, "rules": challenge.rules, "bots": challenge.bots, "status": "playing",
             "cards": "", "plays": tbl.format_plays(plays), "times": "",
             "created_at": now.isoformat(), "finished_at": "", "submission": "",
             "ip": ip[:64], "user_agent": user_agent[:256],
         }
+        if kind == "random":
+            run["seed"] = seed.hex()  # a daily seed is never stored: it derives from the secret
         args = ["1" if ranked else "0", run_id]
         for k, v in run.items():
             args += [k, v]
@@ -86,6 +113,10 @@ class Runs:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
                            code="already_played", run_id=existing)
         return run, table
+
+    def ranked_run_id(self, day: date, pid: str) -> str | None:
+        """The id of the player's ranked run of ``day``, if any."""
+        return self.r.get(self.ranked_key(day, pid))
 
     # -- reading -------------------------------------------------------------
 
@@ -97,9 +128,26 @@ class Runs:
             raise NotFound("no such run for this player", code="run_not_found")
         return run
 
-    def rebuild(self, run: dict, *, events_from: int | None = None) -> tbl.Table:
-        seed = self.settings.seed(date.fromisoformat(run["date"]))
-        return tbl.replay(seed, tbl.parse_plays(run["plays"]), events_from=events_from)
+    def seed_of(self, run: dict) -> bytes:
+        """The run's seed: its own for free play, else its day's."""
+        if run.get("seed"):
+            return bytes.fromhex(run["seed"])
+        return self.settings.seed(date.fromisoformat(run["date"]))
+
+    def public_seed(self, run: dict, now: datetime | None = None) -> str | None:
+        """The run's seed in hex when the player may see it: an archive day's (public), a random
+        deal's once its game is over, a ranked day's once revealed; else None."""
+        kind = run_kind(run)
+        if kind == "random":
+            return run["seed"] if run["status"] == "finished" else None
+        day = date.fromisoformat(run["date"])
+        if self.settings.clock.phase(day, now or self.settings.now()) == "closed":
+            return self.seed_of(run).hex()
+        return None
+
+    def rebuild(self, run: dict, *, events_from: int | None = None, deal_start: bool = False) -> tbl.Table:
+        return tbl.replay(self.seed_of(run), tbl.parse_plays(run["plays"]), events_from=events_from,
+                          deal_start=deal_start)
 
     # -- playing -------------------------------------------------------------
 

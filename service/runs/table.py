@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from service.replay import TEAM_NAMES, Bot, Card, GameState, bot_move, game_result, team_of
 from service.replay.observation import trick_json
+from service.replay.rules import broken_obligation
 
 PLAYER = 0
 
@@ -120,8 +121,32 @@ def last_trick(state: GameState) -> dict | None:
     return None
 
 
+def unplayable(state: GameState) -> dict[str, str]:
+    """Each card of seat 0's hand that it may not play now, with the obligation it would break
+    (empty when seat 0 is not to move), so that a client can say why without trying the card."""
+    if state.is_over or state.current_player != PLAYER:
+        return {}
+    hand = state.hands[PLAYER]
+    legal = state.legal_mask()
+    return {str(c): broken_obligation(hand, state.trick, PLAYER, c).value
+            for c in state.hand(PLAYER) if not legal & c.bit}
+
+
+def card_counts(state: GameState) -> list[int]:
+    """How many cards each seat holds: public, since every card played is seen (RULES §6)."""
+    return [h.bit_count() for h in state.hands]
+
+
+def finished_deals(state: GameState) -> list[dict]:
+    """The deals already scored: dealer, turned card, card points, game points scored, totals."""
+    return [{"deal": log.deal.index, "dealer": log.deal.dealer, "turned": str(log.deal.turned),
+             "points": list(log.points), "scored": list(log.scored), "totals": list(log.totals)}
+            for log in state.deals if log.totals is not None]
+
+
 def view(state: GameState) -> dict:
-    """What seat 0 may see (RULES §6), as JSON values."""
+    """What seat 0 may see (RULES §6), as JSON values, with what a table needs to be drawn
+    again from nothing: the cards each seat holds, the finished deals, why a card is refused."""
     obs = state.observation(PLAYER).to_json()
     return {
         "seat": PLAYER,
@@ -132,10 +157,13 @@ def view(state: GameState) -> dict:
         "turned_holder": obs["dealer"] if obs["turned_in_hand"] else None,
         "hand": obs["hand"],
         "legal": obs["legal"],
+        "unplayable": unplayable(state),
         "to_move": state.current_player if not state.is_over else None,
         "trick": obs["trick"],
         "last_trick": last_trick(state),
         "tricks": obs["tricks"],
         "points": obs["points"],
         "totals": obs["totals"],
+        "counts": card_counts(state),
+        "deals": finished_deals(state),
     }

@@ -1,0 +1,182 @@
+"""The web pages: the table (today's ranked game, free play, the archive), the leaderboard and
+the rules, in French, Dutch and English.
+
+The pages are thin: HTML from Jinja templates with Flask-Babel for their strings, and plain ES
+modules (``static/js``) that talk to /api/v1.  The server stays the authority: a page never
+holds a hidden card or decides a card's legality.  No inline script or style is ever served, so
+the Content-Security-Policy forbids them.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import markdown
+from flask import Blueprint, Flask, abort, current_app, g, redirect, render_template, request, url_for
+from flask_babel import Babel
+from markupsafe import Markup
+
+from service.seeds import InvalidDateError, parse_date
+
+LANGUAGES = {"fr": "Français", "nl": "Nederlands", "en": "English"}
+DEFAULT_LANGUAGE = "fr"
+LANG_COOKIE = "manille_lang"
+SPEEDS = ("normal", "fast", "instant")
+ARCHIVE_DAYS = 30
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+STATIC = Path(__file__).resolve().parent / "static"
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/static")
+
+
+def select_locale() -> str:
+    """``?lang=`` first, then the saved choice (cookie), then Accept-Language, then French."""
+    asked = request.args.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    saved = request.cookies.get(LANG_COOKIE, "")
+    if saved in LANGUAGES:
+        return saved
+    return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT_LANGUAGE
+
+
+def _services():
+    return current_app.extensions["manille"]
+
+
+def _lang_links() -> list[dict]:
+    args = {k: v for k, v in request.args.items() if k != "lang"}
+    return [{"code": code, "label": label, "current": code == g.lang,
+             "url": url_for(request.endpoint, **(request.view_args or {}), **args, lang=code)}
+            for code, label in LANGUAGES.items()]
+
+
+def _asset_version(path: str) -> str:
+    """A cache-busting version for a static file: its modification time."""
+    try:
+        return str(int((STATIC / path).stat().st_mtime))
+    except OSError:
+        return "0"
+
+
+@bp.app_context_processor
+def _context() -> dict:
+    if not request or request.blueprint != "web":
+        return {}
+    return {"lang": g.lang, "languages": LANGUAGES, "lang_links": _lang_links(),
+            "asset": lambda path: url_for("web.static", filename=path, v=_asset_version(path))}
+
+
+@bp.before_request
+def _locale() -> None:
+    g.lang = select_locale()
+
+
+@bp.after_request
+def _headers(resp):
+    resp.headers.setdefault("Content-Security-Policy", CSP)
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    resp.headers.setdefault("Referrer-Policy", "same-origin")
+    if request.args.get("lang") in LANGUAGES:
+        resp.set_cookie(LANG_COOKIE, request.args["lang"], max_age=365 * 86400, samesite="Lax")
+    if request.endpoint != "web.static":
+        resp.headers.setdefault("Cache-Control", "no-cache")
+        resp.vary.add("Accept-Language")
+        resp.vary.add("Cookie")
+    return resp
+
+
+def _speed() -> str:
+    speed = request.args.get("speed", "")
+    return speed if speed in SPEEDS else ""
+
+
+def _table(mode: str, day: str = ""):
+    return render_template("table.html", page="table", mode=mode, day=day, speed=_speed(),
+                           today=_services().settings.today().isoformat())
+
+
+@bp.get("/")
+def index():
+    """Today's ranked game (or, once played, the result and the board)."""
+    return _table("ranked")
+
+
+@bp.get("/free")
+def free():
+    """Free play: a new random deal against the same bots, unranked, as often as wanted."""
+    return _table("random")
+
+
+def _past_days() -> list[str]:
+    s = _services().settings
+    today = s.today()
+    days = []
+    for back in range(1, ARCHIVE_DAYS + 8):
+        day = today - timedelta(days=back)
+        if s.clock.phase(day) == "closed":
+            days.append(day.isoformat())
+        if len(days) == ARCHIVE_DAYS:
+            break
+    return days
+
+
+@bp.get("/archive")
+def archive():
+    """The past days whose seed is public, each playable (unranked)."""
+    return render_template("archive.html", page="archive", days=_past_days(),
+                           today=_services().settings.today().isoformat())
+
+
+@bp.get("/archive/<string:day>")
+def archive_day(day: str):
+    try:
+        parsed = parse_date(day)
+    except InvalidDateError:
+        abort(404)
+    if _services().settings.clock.phase(parsed) != "closed":
+        return redirect(url_for("web.archive"))
+    return _table("archive", parsed.isoformat())
+
+
+@bp.get("/leaderboard")
+def leaderboard():
+    return render_template("leaderboard.html", page="leaderboard",
+                           today=_services().settings.today().isoformat())
+
+
+def rules_html(lang: str) -> tuple[Markup, Markup]:
+    """The rules document of ``lang`` (docs/rules.<lang>.md; English is docs/rules.md) as HTML,
+    with its table of contents; rendered once per process."""
+    cache = current_app.extensions.setdefault("manille_rules_html", {})
+    if lang not in cache:
+        path = DOCS / ("rules.md" if lang == "en" else f"rules.{lang}.md")
+        if not path.exists():
+            path = DOCS / "rules.md"
+        md = markdown.Markdown(extensions=["tables", "toc"], output_format="html")
+        body = md.convert(path.read_text(encoding="utf-8"))
+        cache[lang] = (Markup(body), Markup(md.toc))
+    return cache[lang]
+
+
+@bp.get("/rules")
+def rules():
+    body, toc = rules_html(g.lang)
+    return render_template("rules.html", page="rules", rules_html=body, toc=toc)
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    return bp.send_static_file("favicon.svg")
+
+
+def init_app(app: Flask) -> None:
+    Babel(app, locale_selector=lambda: getattr(g, "lang", None) or DEFAULT_LANGUAGE,
+          default_translation_directories=str(Path(__file__).resolve().parent / "translations"))
+    app.register_blueprint(bp)
