@@ -15,7 +15,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+CHROMIUM ?= $(or $(MANILLE_CHROMIUM),/usr/bin/chromium)
+
 test: $(STAMP)
+	@test -x $(CHROMIUM) || echo "make test: no Chromium at $(CHROMIUM): the browser tests (tests/web) are SKIPPED; install Debian's chromium package to run them"
 	$(PY) -m pytest -q
 
 # Redis (embedded, AOF under ./var/, unless REDIS_URL is set), an RQ worker and gunicorn on

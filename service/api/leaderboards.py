@@ -12,7 +12,12 @@ from .common import current_pid, day_from, services, token_from_request
 from .schemas import AroundQuerySchema, BoardPageSchema, HistogramSchema, PageQuerySchema
 
 PREFIX = "/leaderboards"
-blp = Blueprint("leaderboards", __name__, description="Rankings (ties share a rank)")
+blp = Blueprint("leaderboards", __name__, description=(
+    "Rankings. Equal values share a rank (1, 2, 2, 4) and are listed in the order they were "
+    "reached: on a day's board the earlier verified score first; on week, month and all-time "
+    "boards whoever reached the total first (a later score that changes a total moves it behind "
+    "the entries already at the new total). With a player token, a page also gives `me`: the "
+    "caller's entry, or null when not on the board."))
 
 
 def _day(text: str) -> Board:

@@ -3,7 +3,7 @@ writes, period boards of summed margins, around-me, histogram, exact composites.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -125,3 +125,27 @@ def test_around_survives_the_board_moving_under_it(lb, monkeypatch):
     monkeypatch.setattr(Leaderboard, "page", page_after_a_better_score_lands)
     around = lb.around(day_board(DAY), "p5", radius=0)
     assert [e["player"] for e in around["entries"]] == ["p5"] and around["me"]["rank"] == 6
+
+
+def test_period_boards_show_nicknames(lb):
+    lb.record(date(2026, 12, 1), "a", "Anna", 1100, "1")
+    lb.record(date(2026, 12, 2), "b", "Bert", 1040, "2")
+    for board in (week_board("2026-W49"), month_board("2026-12"), ALL_TIME):
+        assert [(e["player"], e["nickname"]) for e in lb.page(board)["entries"]] == [("a", "Anna"), ("b", "Bert")]
+        assert lb.around(board, "b", 1)["me"]["nickname"] == "Bert"
+
+
+def test_equal_totals_on_every_board_list_whoever_reached_it_first(lb):
+    # members chosen so that member order (Redis's order among equal scores) is the wrong one
+    lb.record(DAY, "aa-first", "First", 1100, "1")
+    lb.record(DAY, "zz-second", "Second", 1100, "2")
+    # on the next day both gain the same: "late" reaches 200 after "aa-first" did
+    nxt = DAY + timedelta(days=1)
+    lb.record(nxt, "aa-first", "First", 1100, "3")
+    lb.record(nxt, "mm-late", "Late", 1200, "4")
+    lb.record(nxt, "zz-second", "Second", 1100, "5")
+    for board in (week_board("2026-W49"), month_board("2026-12"), ALL_TIME):
+        entries = lb.page(board)["entries"]
+        assert [(e["rank"], e["player"], e["margin"]) for e in entries] == [
+            (1, "aa-first", 200), (1, "mm-late", 200), (1, "zz-second", 200)], board
+    assert [e["player"] for e in lb.page(day_board(DAY))["entries"]] == ["aa-first", "zz-second"]
