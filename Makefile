@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install clean
+.PHONY: run test bench install clean translations
 
 # Reinstall whenever the dependency list changes; the editable install picks up code changes by itself.
 $(STAMP): pyproject.toml
@@ -25,6 +25,14 @@ test: $(STAMP)
 # http://127.0.0.1:8000; Ctrl-C stops all three.
 run: $(STAMP)
 	$(PY) -m service.run_local
+
+# After changing a template's strings: refresh the catalogues, translate the new entries in
+# service/web/translations/{fr,nl}/LC_MESSAGES/messages.po, then run this again to compile them.
+TRANSLATIONS := service/web/translations
+translations: $(STAMP)
+	$(VENV)/bin/pybabel extract -F babel.cfg --no-location --omit-header -o $(TRANSLATIONS)/messages.pot .
+	$(VENV)/bin/pybabel update --no-fuzzy-matching --ignore-obsolete -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
+	$(VENV)/bin/pybabel compile --statistics -d $(TRANSLATIONS)
 
 bench: $(STAMP)
 	$(VENV)/bin/manille bench

@@ -85,7 +85,12 @@ def _headers(resp):
     resp.headers.setdefault("Referrer-Policy", "same-origin")
     if request.args.get("lang") in LANGUAGES:
         resp.set_cookie(LANG_COOKIE, request.args["lang"], max_age=365 * 86400, samesite="Lax")
-    if request.endpoint != "web.static":
+    if request.endpoint == "web.static":
+        # A versioned URL names one content for ever; the modules that main.js imports by plain
+        # URL must be revalidated, or a new main.js could run beside an old game.js.
+        resp.headers["Cache-Control"] = ("public, max-age=31536000, immutable" if request.args.get("v")
+                                         else "no-cache")
+    else:
         resp.headers.setdefault("Cache-Control", "no-cache")
         resp.vary.add("Accept-Language")
         resp.vary.add("Cookie")

@@ -1,0 +1,30 @@
+// The role="log" live region read by screen readers, mirrored in a one-line visible ticker.
+const MAX_LINES = 40;
+let log = null;
+let ticker = null;
+
+export function initAnnouncer(logEl, tickerEl) {
+  log = logEl;
+  ticker = tickerEl;
+}
+
+export function announce(text) {
+  if (!text) return;
+  if (ticker) ticker.textContent = text;
+  if (!log) return;
+  const line = document.createElement("p");
+  line.textContent = text;
+  log.append(line);
+  while (log.childElementCount > MAX_LINES) log.firstElementChild.remove();
+}
+
+// A visible status (e.g. "Reconnecting…"), also spoken through its role="status" element.
+let statusEl = null;
+export function initStatus(el) {
+  statusEl = el;
+}
+export function setStatus(text) {
+  if (!statusEl) return;
+  statusEl.textContent = text || "";
+  statusEl.classList.toggle("shown", Boolean(text));
+}

@@ -1,0 +1,194 @@
+// After the last card: the preview and its reasoning, then (ranked) the nickname, the
+// verification, the rank, the day's histogram, the streak, the countdown and sharing.
+import { api, ApiError, sleep } from "./api.js";
+import { announce } from "./announcer.js";
+import { fill, h, store } from "./dom.js";
+import { betterThan, drawHistogram } from "./histogram.js";
+import { num, signed, t, teamName } from "./i18n.js";
+
+const NICK_KEY = "manille.nickname";
+const POLL_MS = 700;
+
+function reasoning(deals, totals) {
+  const list = h("ol", { class: "deal-lines" });
+  for (const d of deals) {
+    const team = d.scored[0] > 0 ? 0 : 1;
+    list.append(h("li", {}, t("dealLine", {
+      n: num(d.deal + 1), us: num(d.points[0]), them: num(d.points[1]), team: teamName(team),
+      scored: num(d.scored[team]), margin: signed(d.scored[0] - d.scored[1]),
+    })));
+  }
+  const score = 1000 + 10 * (totals[0] - totals[1]);
+  const formula = h("p", { class: "formula" },
+    t("formula", { us: num(totals[0]), them: num(totals[1]), score: num(score, { useGrouping: false }) }));
+  return [list, formula];
+}
+
+// One line of symbols per deal: who took each trick, then the game points scored. No card.
+function shareText(run, sub, total) {
+  const lines = [`Manille ${run.date} · ${sub.score} · ${t("rankShort", { rank: num(sub.rank), total: num(total) })}`];
+  let line = "";
+  for (const ev of run.events || []) {
+    if (ev.type === "trick") line += ev.team === "us" ? "🟩" : "🟥";
+    if (ev.type === "deal_end") {
+      const team = ev.scored[0] > 0 ? 0 : 1;
+      lines.push(`${line} ${teamName(team)} +${ev.scored[team]}`);
+      line = "";
+    }
+  }
+  lines.push(location.origin + "/");
+  return lines.join("\n");
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { class: "sr-only", "aria-hidden": "true" }, text);
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+function countdown(closesAt) {
+  const out = h("p", { class: "countdown" });
+  const end = Date.parse(closesAt);
+  const tick = () => {
+    const left = Math.max(0, Math.round((end - Date.now()) / 1000));
+    if (!left) {
+      out.textContent = "";
+      out.append(h("a", { href: "/" }, t("nextOpen")));
+      clearInterval(timer);
+      return;
+    }
+    const pad = (n) => String(n).padStart(2, "0");
+    out.textContent = t("nextIn", { h: Math.floor(left / 3600), m: pad(Math.floor(left / 60) % 60), s: pad(left % 60) });
+  };
+  const timer = setInterval(tick, 1000);
+  tick();
+  return out;
+}
+
+async function verified(box, run, sub) {
+  const [hist, me, challenge] = await Promise.all([
+    api.get(`/leaderboards/days/${sub.date}/histogram`),
+    api.get("/players/me").catch(() => null),
+    api.get("/challenges/today").catch(() => null),
+  ]);
+  const total = Math.max(hist.total, sub.rank || 0);
+  const copied = h("span", { class: "copied", role: "status" });
+  const shareBtn = h("button", { type: "button", class: "btn", onclick: async () => {
+    copied.textContent = (await copy(shareText(run, sub, total))) ? t("copied") : t("copyFailed");
+  } }, t("share"));
+  const rankText = sub.rank ? t("rankOf", { rank: num(sub.rank), total: num(total) }) : t("notRankedYet");
+  fill(box,
+    h("p", { class: "rank-line" }, rankText),
+    h("p", {}, t("verifiedScore", { score: num(sub.score, { useGrouping: false }), nick: sub.nickname })),
+    h("p", {}, t("betterThan", { pct: num(betterThan(hist.bins, sub.score)) })),
+    drawHistogram(hist, sub.score),
+    me ? h("p", { class: "streak" }, t("streak", { n: num(me.streak) })) : null,
+    challenge && sub.date === challenge.date ? countdown(challenge.closes_at) : null,
+    h("p", { class: "share" }, shareBtn, " ", copied),
+    h("p", { class: "links" },
+      h("a", { href: `/leaderboard?day=${sub.date}` }, t("seeBoard")), " · ",
+      h("a", { href: "/free" }, t("tryFree"))),
+  );
+  announce(rankText);
+}
+
+async function follow(box, run, subId) {
+  box.replaceChildren(h("p", { class: "verifying", role: "status" }, t("verifying")));
+  let sub;
+  for (;;) {
+    try {
+      sub = await api.get(`/submissions/${subId}`);
+      if (sub.status !== "queued") break;
+    } catch (e) {
+      if (e instanceof ApiError && e.status < 500) throw e;
+    }
+    await sleep(POLL_MS);
+  }
+  if (sub.status === "rejected") {
+    const why = sub.reason && (sub.reason.obligation || sub.reason.code || sub.reason.error);
+    box.replaceChildren(h("p", { class: "error", role: "alert" }, t("rejected", { why: why || "?" })));
+    return;
+  }
+  await verified(box, run, sub);
+}
+
+function nicknameForm(box, run, game) {
+  const input = h("input", { id: "nickname", name: "nickname", type: "text", maxlength: 24,
+    autocomplete: "nickname", required: true, spellcheck: "false", "aria-describedby": "nick-help nick-error" });
+  input.value = store.get(NICK_KEY) || (game.me && game.me.nickname) || "";
+  const error = h("p", { id: "nick-error", class: "error", role: "alert" });
+  const form = h("form", { class: "nick-form", novalidate: true },
+    h("label", { for: "nickname" }, t("nickname")),
+    h("div", { class: "row" }, input, h("button", { type: "submit", class: "btn primary" }, t("submitScore"))),
+    h("p", { id: "nick-help", class: "note" }, t("nickHelp")),
+    error);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const nickname = input.value.trim();
+    if (!nickname || nickname.length > 24) {
+      error.textContent = t("badNickname");
+      input.focus();
+      return;
+    }
+    form.querySelector("button").disabled = true;
+    try {
+      const answer = await api.post("/submissions", { run_id: run.run_id, nickname });
+      store.set(NICK_KEY, nickname);
+      await follow(box, run, answer.submission_id);
+    } catch (err) {
+      form.querySelector("button").disabled = false;
+      error.textContent = { invalid_nickname: t("badNickname"), nickname_taken: t("nicknameTaken") }[err.code]
+        || t("errorGeneric", { message: err.message });
+      input.focus();
+    }
+  });
+  box.replaceChildren(form);
+  input.focus();
+}
+
+export async function showEnd(game, run) {
+  const section = document.getElementById("end");
+  let full = run;
+  try {
+    full = await api.get(`/runs/${run.run_id}`); // every event since the run opened, for sharing and review
+  } catch { /* the short version will do */ }
+  const result = full.result || run.result;
+  const totals = result.totals;
+  const won = result.winner === "us";
+  const box = h("div", { class: "after" });
+  const review = h("button", { type: "button", class: "btn", onclick: async () => {
+    const { showReview } = await import("./review.js");
+    showReview(full);
+  } }, t("reviewGame"));
+  const title = h("h2", { id: "end-title" }, t(won ? "endWon" : "endLost", { us: num(totals[0]), them: num(totals[1]) }));
+  const parts = [title, h("p", { class: "preview" }, t(full.ranked ? "previewScore" : "scoreUnranked",
+    { score: num(result.rank_score, { useGrouping: false }) })), ...reasoning(full.view.deals || [], totals)];
+  if (full.ranked) parts.push(box);
+  if (!full.ranked) {
+    if (full.seed) parts.push(h("p", { class: "seed" }, `${t("seed")} `, h("code", {}, full.seed)));
+    parts.push(h("p", { class: "links" },
+      h("button", { type: "button", class: "btn primary", onclick: () => {
+        section.hidden = true;
+        document.getElementById("review").hidden = true;
+        game.restart();
+      } }, t("playAgain")), " ",
+      full.kind === "archive" ? h("a", { href: "/archive" }, t("otherDays")) : h("a", { href: "/" }, t("todayChallenge"))));
+  }
+  parts.push(h("p", {}, review));
+  section.replaceChildren(...parts);
+  section.hidden = false;
+  section.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  section.focus({ preventScroll: true });
+  if (full.ranked) {
+    if (full.submission_id) await follow(box, full, full.submission_id);
+    else nicknameForm(box, full, game);
+  }
+}

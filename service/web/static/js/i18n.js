@@ -1,0 +1,51 @@
+// The page's language is chosen by the server (<html lang>); only that catalogue is loaded.
+const LANGS = ["fr", "nl", "en"];
+let catalogue = {};
+export let lang = "fr";
+
+export async function loadCatalogue() {
+  const asked = document.documentElement.lang;
+  lang = LANGS.includes(asked) ? asked : "fr";
+  catalogue = (await import(`./i18n/${lang}.js`)).default;
+}
+
+export function cat() {
+  return catalogue;
+}
+
+// t("key", {n: 3}) fills {n}; a catalogue entry may also be a function for grammar
+// (articles, plurals) that a template string cannot express.
+export function t(key, vars = {}) {
+  const entry = catalogue[key];
+  if (entry === undefined) {
+    console.warn("missing string", key);
+    return key;
+  }
+  if (typeof entry === "function") return entry(vars);
+  return entry.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+const numberFormats = new Map();
+export function num(n, options = {}) {
+  const key = JSON.stringify(options);
+  if (!numberFormats.has(key)) numberFormats.set(key, new Intl.NumberFormat(lang, options));
+  return numberFormats.get(key).format(n);
+}
+
+export function signed(n) {
+  return num(n, { signDisplay: "exceptZero" });
+}
+
+export function longDate(iso) {
+  const [y, m, d] = iso.split("-").map(Number);
+  return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" })
+    .format(new Date(Date.UTC(y, m - 1, d)));
+}
+
+export function seatName(seat) {
+  return catalogue.seats[seat];
+}
+
+export function teamName(team) {
+  return catalogue.teams[team === "us" || team === 0 ? 0 : 1];
+}

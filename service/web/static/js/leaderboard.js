@@ -1,0 +1,143 @@
+// The /leaderboard page: a day (any past day), an ISO week, a month or all time; pages of 50;
+// the player's own rank with the entries around it; the day's histogram with their score marked.
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { drawHistogram } from "./histogram.js";
+import { longDate, num, signed, t } from "./i18n.js";
+
+const LIMIT = 50;
+const KINDS = ["day", "week", "month", "all"];
+
+// ISO 8601 week of a date: the week belongs to the year of its Thursday.
+function isoWeek(iso) {
+  const thursday = new Date(`${iso}T00:00:00Z`);
+  thursday.setUTCDate(thursday.getUTCDate() + 3 - ((thursday.getUTCDay() + 6) % 7));
+  const year = thursday.getUTCFullYear();
+  const jan4 = new Date(Date.UTC(year, 0, 4));
+  const week = 1 + Math.round(((thursday - jan4) / 86400000 - 3 + ((jan4.getUTCDay() + 6) % 7)) / 7);
+  return `${year}-W${String(week).padStart(2, "0")}`;
+}
+
+function boardPath(state) {
+  if (state.kind === "day") return `/leaderboards/days/${state.day}`;
+  if (state.kind === "week") return `/leaderboards/weeks/${isoWeek(state.day)}`;
+  if (state.kind === "month") return `/leaderboards/months/${state.day.slice(0, 7)}`;
+  return "/leaderboards/all-time";
+}
+
+function periodLabel(state) {
+  if (state.kind === "day") return longDate(state.day);
+  if (state.kind === "week") return t("weekOf", { week: isoWeek(state.day) });
+  if (state.kind === "month") {
+    const [y, m] = state.day.split("-").map(Number);
+    return new Intl.DateTimeFormat(document.documentElement.lang, { month: "long", year: "numeric", timeZone: "UTC" })
+      .format(new Date(Date.UTC(y, m - 1, 1)));
+  }
+  return t("allTime");
+}
+
+function rows(entries, kind, mePlayer) {
+  return entries.map((e) => {
+    const mine = mePlayer && e.player === mePlayer;
+    const cells = [h("td", { class: "num" }, num(e.rank)), h("td", { class: "nick" }, e.nickname || "—")];
+    if (kind === "day") cells.push(h("td", { class: "num" }, num(e.score)));
+    else cells.push(h("td", { class: "num" }, signed(e.margin)), h("td", { class: "num" }, num(e.days)));
+    return h("tr", { class: mine ? "mine" : null, "aria-current": mine ? "true" : null }, cells);
+  });
+}
+
+function boardTable(page, kind, caption, mePlayer, quietCaption = false) {
+  const heads = kind === "day" ? [t("colRank"), t("colPlayer"), t("colScore")]
+    : [t("colRank"), t("colPlayer"), t("colMargin"), t("colDays")];
+  return h("table", { class: "board" },
+    h("caption", { class: quietCaption ? "sr-only" : null }, caption),
+    h("thead", {}, h("tr", {}, heads.map((x, i) => h("th", { scope: "col", class: i === 1 ? null : "num" }, x)))),
+    h("tbody", {}, page.entries.length ? rows(page.entries, kind, mePlayer)
+      : h("tr", {}, h("td", { colspan: heads.length }, t("boardEmpty")))));
+}
+
+export function startLeaderboard(data) {
+  const params = new URLSearchParams(location.search);
+  const today = data.today;
+  const state = {
+    kind: KINDS.includes(params.get("board")) ? params.get("board") : "day",
+    day: /^\d{4}-\d{2}-\d{2}$/.test(params.get("day") || "") && params.get("day") <= today ? params.get("day") : today,
+    offset: Math.max(0, Number(params.get("offset")) || 0),
+  };
+  const tabs = [...document.querySelectorAll("[data-board]")];
+  const dateInput = document.getElementById("board-date");
+  const meBox = document.getElementById("board-me");
+  const list = document.getElementById("board-list");
+  const pager = document.getElementById("board-pager");
+  const histBox = document.getElementById("board-hist");
+  const title = document.getElementById("board-period");
+  dateInput.max = today;
+  dateInput.value = state.day;
+  let loading = 0;
+
+  async function load() {
+    const ticket = ++loading;
+    tabs.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.board === state.kind)));
+    dateInput.closest(".date-field").hidden = state.kind === "all";
+    const q = new URLSearchParams({ board: state.kind, day: state.day });
+    if (state.offset) q.set("offset", state.offset);
+    history.replaceState(null, "", `?${q}`);
+    title.textContent = periodLabel(state);
+    list.setAttribute("aria-busy", "true");
+    const path = boardPath(state);
+    let page;
+    try {
+      page = await api.get(`${path}?offset=${state.offset}&limit=${LIMIT}`);
+    } catch (e) {
+      list.replaceChildren(h("p", { class: "error", role: "alert" }, t("boardError")));
+      list.removeAttribute("aria-busy");
+      return;
+    }
+    if (ticket !== loading) return;
+    const me = page.me || null;
+    list.replaceChildren(boardTable(page, state.kind, periodLabel(state), me && me.player, true));
+    list.removeAttribute("aria-busy");
+    const first = page.total ? state.offset + 1 : 0;
+    const last = Math.min(state.offset + LIMIT, page.total);
+    pager.replaceChildren(
+      h("button", { type: "button", class: "btn", disabled: state.offset === 0,
+        onclick: () => { state.offset = Math.max(0, state.offset - LIMIT); load(); } }, t("previousPage")),
+      h("span", { class: "range" }, t("range", { first: num(first), last: num(last), total: num(page.total) })),
+      h("button", { type: "button", class: "btn", disabled: last >= page.total,
+        onclick: () => { state.offset += LIMIT; load(); } }, t("nextPage")));
+    meBox.hidden = true;
+    if (me) {
+      try {
+        const around = await api.get(`${path}/me?radius=5`);
+        if (ticket !== loading) return;
+        meBox.replaceChildren(h("h2", {}, t("yourRank", { rank: num(me.rank), total: num(page.total) })),
+          boardTable(around, state.kind, t("aroundYou"), me.player));
+        meBox.hidden = false;
+      } catch { /* the page above still shows the board */ }
+    } else if (page.me === null) {
+      meBox.replaceChildren(h("p", {}, t("notOnBoard")));
+      meBox.hidden = false;
+    }
+    histBox.replaceChildren();
+    if (state.kind === "day") {
+      try {
+        const hist = await api.get(`/leaderboards/days/${state.day}/histogram`);
+        if (ticket !== loading) return;
+        histBox.replaceChildren(h("h2", {}, t("histTitle")), drawHistogram(hist, me ? me.score : null));
+      } catch { /* optional */ }
+    }
+  }
+
+  tabs.forEach((b) => b.addEventListener("click", () => {
+    state.kind = b.dataset.board;
+    state.offset = 0;
+    load();
+  }));
+  dateInput.addEventListener("change", () => {
+    if (!dateInput.value || dateInput.value > today) return;
+    state.day = dateInput.value;
+    state.offset = 0;
+    load();
+  });
+  load();
+}

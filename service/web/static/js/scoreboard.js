@@ -1,0 +1,88 @@
+// Deal points and game totals, Us / Them, which deal this is and the trump; plus the score sheet.
+import { SYMBOL, suitName } from "./cards.js";
+import { num, t, teamName } from "./i18n.js";
+
+function cell(tag, text, className) {
+  const el = document.createElement(tag);
+  el.textContent = text;
+  if (className) el.className = className;
+  return el;
+}
+
+export class Scoreboard {
+  constructor(section) {
+    const table = document.createElement("table");
+    table.className = "score-table";
+    const head = document.createElement("tr");
+    head.append(cell("td", ""), cell("th", teamName(0)), cell("th", teamName(1)));
+    for (const th of head.querySelectorAll("th")) th.scope = "col";
+    const thead = document.createElement("thead");
+    thead.append(head);
+    const body = document.createElement("tbody");
+    this.rows = [t("thisDeal"), t("gameTo40")].map((label) => {
+      const tr = document.createElement("tr");
+      const th = cell("th", label);
+      th.scope = "row";
+      const us = cell("td", "0");
+      const them = cell("td", "0");
+      tr.append(th, us, them);
+      body.append(tr);
+      return [us, them];
+    });
+    table.append(thead, body);
+    this.info = cell("p", "", "deal-info");
+    this.dealLabel = cell("span", "");
+    this.trump = cell("span", "", "trump");
+    this.info.append(this.dealLabel, " · ", this.trump);
+    section.append(this.info, table);
+  }
+
+  update({ deal, trump, points, totals }) {
+    if (deal !== undefined) this.dealLabel.textContent = t("dealN", { n: num(deal + 1) });
+    if (trump) {
+      this.trump.textContent = "";
+      const sym = cell("span", SYMBOL[trump], `suit-sym suit-${trump}`);
+      sym.setAttribute("aria-hidden", "true");
+      this.trump.append(`${t("trump")} `, sym, ` ${suitName(trump)}`);
+    }
+    if (points) points.forEach((p, i) => { this.rows[0][i].textContent = num(p); });
+    if (totals) totals.forEach((p, i) => { this.rows[1][i].textContent = num(p); });
+  }
+}
+
+// One row per finished deal: card points, game points scored, running totals.
+export function scoreSheet(deals, current) {
+  const table = document.createElement("table");
+  table.className = "sheet";
+  const cap = cell("caption", t("sheetCaption"));
+  const head = document.createElement("tr");
+  for (const text of [t("deal"), `${teamName(0)}`, `${teamName(1)}`, t("scored"), t("totals")]) {
+    const th = cell("th", text);
+    th.scope = "col";
+    head.append(th);
+  }
+  const thead = document.createElement("thead");
+  thead.append(head);
+  const body = document.createElement("tbody");
+  for (const d of deals || []) {
+    const tr = document.createElement("tr");
+    const th = cell("th", num(d.deal + 1));
+    th.scope = "row";
+    const team = d.scored[0] > 0 ? 0 : 1;
+    tr.append(th, cell("td", num(d.points[0])), cell("td", num(d.points[1])),
+      cell("td", `${teamName(team)} ${num(d.scored[team], { signDisplay: "always" })}`),
+      cell("td", `${num(d.totals[0])} – ${num(d.totals[1])}`));
+    body.append(tr);
+  }
+  if (current) {
+    const tr = document.createElement("tr");
+    tr.className = "current";
+    const th = cell("th", num(current.deal + 1));
+    th.scope = "row";
+    tr.append(th, cell("td", num(current.points[0])), cell("td", num(current.points[1])),
+      cell("td", t("inPlay")), cell("td", `${num(current.totals[0])} – ${num(current.totals[1])}`));
+    body.append(tr);
+  }
+  table.append(cap, thead, body);
+  return table;
+}
