@@ -1,0 +1,112 @@
+"""The web pages as served (no browser here; tests/web drives Chromium): language selection,
+translations complete and compiled, the security headers, no inline script or outside resource."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from service.web import CSP, LANG_COOKIE
+
+WEB = Path(__file__).resolve().parents[2] / "service" / "web"
+PAGES = ["/", "/free", "/archive", "/leaderboard", "/rules"]
+
+
+def html_lang(resp) -> str:
+    return re.search(r'<html lang="([a-z]+)"', resp.get_data(as_text=True)).group(1)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_is_html_with_the_policy_and_no_inline_code(client, path):
+    resp = client.get(path)
+    assert resp.status_code == 200 and resp.mimetype == "text/html"
+    assert resp.headers["Content-Security-Policy"] == CSP
+    assert "'unsafe-inline'" not in CSP and "script-src 'self'" in CSP
+    html = resp.get_data(as_text=True)
+    assert '<meta name="viewport"' in html
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), "inline script"
+    assert not re.search(r"\sstyle=|<style", html), "inline style"
+    assert not re.search(r"""(src|href)=["'](https?:)?//""", html), "a resource from outside the site"
+    for url in re.findall(r"""(?:src|href)="(/static/[^"]+)""", html):
+        assert client.get(url).status_code == 200, url
+
+
+def test_language_from_the_url_then_the_saved_choice_then_the_browser(client):
+    assert html_lang(client.get("/")) == "fr"  # nothing said: French first
+    assert html_lang(client.get("/", headers={"Accept-Language": "nl-BE,nl;q=0.9"})) == "nl"
+    assert html_lang(client.get("/", headers={"Accept-Language": "de-DE, en;q=0.5"})) == "en"
+    resp = client.get("/rules?lang=en", headers={"Accept-Language": "nl-BE"})
+    assert html_lang(resp) == "en" and f"{LANG_COOKIE}=en" in resp.headers["Set-Cookie"]
+    # the saved choice wins over the browser's language on the next page, without ?lang
+    assert html_lang(client.get("/leaderboard", headers={"Accept-Language": "nl-BE"})) == "en"
+    assert html_lang(client.get("/leaderboard?lang=nl")) == "nl"
+    assert html_lang(client.get("/?lang=xx", headers={"Accept-Language": "nl"})) == "nl"  # nl still saved
+
+
+def test_pages_speak_the_chosen_language(client):
+    fr = client.get("/?lang=fr").get_data(as_text=True)
+    nl = client.get("/?lang=nl").get_data(as_text=True)
+    en = client.get("/?lang=en").get_data(as_text=True)
+    assert 'aria-label="Votre main"' in fr and 'aria-label="Uw hand"' in nl and 'aria-label="Your hand"' in en
+    assert "Classement" in fr and "Klassement" in nl and "Leaderboard" in en
+    # every language switch link keeps the page
+    assert 'href="/rules?lang=nl"' in client.get("/rules?lang=fr").get_data(as_text=True)
+
+
+def test_the_rules_page_renders_each_language_document(client):
+    en = client.get("/rules?lang=en").get_data(as_text=True)
+    assert "The two rules newcomers trip on" in en and "<table>" in en
+    fr = client.get("/rules?lang=fr").get_data(as_text=True)
+    nl = client.get("/rules?lang=nl").get_data(as_text=True)
+    for html in (fr, nl):
+        assert "<table>" in html and "1240" in html and "970" in html
+    assert "monter" in fr and "troef" in nl
+
+
+def test_the_page_catalogues_cover_every_template_string_and_are_compiled(tmp_path):
+    root = WEB.parents[1]
+    pot = tmp_path / "messages.pot"
+    CommandLineInterface().run(["pybabel", "-q", "extract", "-F", str(root / "babel.cfg"), "--no-location",
+                                "-o", str(pot), str(root)])
+    wanted = {m.id for m in read_po(pot.open("rb")) if m.id}
+    assert len(wanted) > 30
+    for lang in ("fr", "nl"):
+        folder = WEB / "translations" / lang / "LC_MESSAGES"
+        po = {m.id: m.string for m in read_po((folder / "messages.po").open("rb")) if m.id}
+        untranslated = sorted(m for m in wanted if not po.get(m))
+        assert not untranslated, f"{lang}: run `make translations` and translate: {untranslated}"
+        mo = {m.id: m.string for m in read_mo((folder / "messages.mo").open("rb")) if m.id}
+        assert {k: po[k] for k in wanted} == {k: mo.get(k) for k in wanted}, f"{lang}: messages.mo is stale"
+
+
+def _catalogue_keys(lang: str) -> set[str]:
+    text = (WEB / "static" / "js" / "i18n" / f"{lang}.js").read_text(encoding="utf-8")
+    return set(re.findall(r"^  ([A-Za-z_]\w*):", text, flags=re.M))
+
+
+def test_the_scripts_catalogues_have_the_same_strings_in_every_language():
+    en = _catalogue_keys("en")
+    assert len(en) > 50
+    for lang in ("fr", "nl"):
+        keys = _catalogue_keys(lang)
+        assert keys == en, f"{lang}: missing {sorted(en - keys)}, extra {sorted(keys - en)}"
+
+
+def test_static_files_cache_for_good_only_when_versioned(client):
+    assert client.get("/static/js/game.js").headers["Cache-Control"] == "no-cache"
+    assert "immutable" in client.get("/static/js/main.js?v=1").headers["Cache-Control"]
+    assert client.get("/favicon.ico").status_code == 200
+
+
+def test_pages_outside_the_api_answer_errors_in_html_and_the_api_in_json(client):
+    page = client.get("/no-such-page")
+    assert page.status_code == 404 and page.mimetype == "text/html"
+    api = client.get("/api/v1/no-such-thing")
+    assert api.status_code == 404 and api.get_json()["error"] == "not_found"
+    assert client.get("/archive/not-a-date").status_code == 404
+    assert client.get("/archive/2999-01-01").status_code == 302  # not a past day: back to the list
