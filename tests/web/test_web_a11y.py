@@ -1,0 +1,55 @@
+"""axe-core on the pages as a player sees them: the table during play, the end form, the
+leaderboard, the rules (and the other pages): no serious or critical violation."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from web_helpers import api_play_ranked_game, enabled_cards, is_run_answer, nickname_box, play_game
+
+AXE = Axe()
+
+
+def _serious(page, where: str) -> list[str]:
+    results = AXE.run(page)
+    found = []
+    for v in results.response["violations"]:
+        if v.get("impact") in ("serious", "critical"):
+            nodes = "; ".join(f"{n.get('target')}: {n.get('failureSummary', '').splitlines()[-1:]}"
+                              for n in v["nodes"][:5])
+            found.append(f"[{where}] {v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])} nodes) {nodes}")
+    return found
+
+
+def test_axe_on_the_table_the_end_form_the_leaderboard_and_the_rules(visitor, site):
+    api_play_ranked_game(site, f"axe-{uuid.uuid4().hex[:6]}")  # the board has an entry to show
+    page = visitor()
+    found: list[str] = []
+    with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST"):
+        page.goto("/?lang=en&speed=instant")
+    expect(enabled_cards(page).first).to_be_visible()
+    found += _serious(page, "table, player's turn")
+    play_game(page, "mouse", nickname_box(page))
+    found += _serious(page, "end form")
+    for path in ("/leaderboard", "/rules", "/archive", "/free"):
+        page.goto(f"{path}?lang=en&speed=instant")
+        if path == "/free":
+            expect(enabled_cards(page).first).to_be_visible()
+        else:
+            page.wait_for_load_state("load")
+        found += _serious(page, path)
+    print("\n".join(found))
+    assert found == [], "axe: serious/critical violations:\n" + "\n".join(found)
+
+
+def test_axe_really_runs_and_catches_a_planted_violation(visitor, site):
+    """The audit above can fail: axe does run here and reports a planted violation."""
+    page = visitor()
+    page.goto("/rules?lang=en")
+    page.evaluate("() => { const b = document.createElement('button'); document.body.append(b); }")
+    ids = [v["id"] for v in AXE.run(page).response["violations"]]
+    assert "button-name" in ids, json.dumps(ids)
