@@ -6,6 +6,7 @@ from service.replay import Bot, ManilleError
 
 from .expert import ExpertBot
 from .greedy import GreedyBot
+from .oracle import OracleBot
 from .random_bot import RandomBot
 
 
@@ -13,12 +14,34 @@ class UnknownBotError(ManilleError):
     """No bot has this id."""
 
 
+#: The bots that play from an observation (RULES §8): the only ones a challenge can name.
 BOTS: dict[str, Bot] = {bot.id: bot for bot in (RandomBot(), GreedyBot(), ExpertBot())}
+
+#: Measurement bots: they read every hand (``choose_open(state)``), so they are not in BOTS and
+#: can never play a challenge; their ``choose`` refuses any observation.  For the tournament and
+#: the anti-cheat measurements only.
+MEASUREMENT_BOTS: dict[str, OracleBot] = {bot.id: bot for bot in (OracleBot(),)}
 
 
 def get_bot(bot_id: str) -> Bot:
-    """The bot named ``bot_id``; raises UnknownBotError listing the known ids."""
+    """The bot named ``bot_id``; raises UnknownBotError listing the known ids.  A measurement bot
+    is returned too (for ``manille tournament``), but it can only play where the whole state is
+    handed to it (``service.tournament``): anywhere else its first move raises."""
     try:
         return BOTS[bot_id]
     except (KeyError, TypeError):
-        raise UnknownBotError(f"unknown bot {bot_id!r}; known: {', '.join(sorted(BOTS))}") from None
+        pass
+    try:
+        return MEASUREMENT_BOTS[bot_id]
+    except (KeyError, TypeError):
+        raise UnknownBotError(f"unknown bot {bot_id!r}; known: {', '.join(sorted(BOTS))} "
+                              f"(measurement only: {', '.join(sorted(MEASUREMENT_BOTS))})") from None
+
+
+def get_challenge_bot(bot_id: str) -> Bot:
+    """The bot named ``bot_id`` if it may play a challenge (one of BOTS); raises UnknownBotError,
+    with the reason, for a measurement bot or an unknown id."""
+    if isinstance(bot_id, str) and bot_id in MEASUREMENT_BOTS:
+        raise UnknownBotError(f"bot {bot_id!r} reads every hand: a measurement bot, never a challenge bot; "
+                              f"challenge bots: {', '.join(sorted(BOTS))}")
+    return get_bot(bot_id)

@@ -5,7 +5,8 @@
 teams swapped, so that both teams hold the same cards.  Figures are from A's side: games won
 (with a 95% Wilson interval), mean final margin and mean rank score (with 95% intervals from the
 per-seed means, since the two games of a seed are not independent), and the mean time per
-``choose`` call of each bot.
+``choose`` call of each bot.  A measurement bot that reads every hand (``oracle-1``, see
+``bots.oracle``) is handed the whole state (``play_open``); it plays nowhere else.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import hashlib
 import math
 import time
 
-from service.replay import Bot, ManilleError, play_game
+from service.replay import Bot, BotError, Card, GameState, ManilleError, bot_move
 from service.replay.stream import u32be
 
 Z95 = 1.959963984540054
@@ -30,19 +31,48 @@ def tournament_seeds(n: int) -> list[bytes]:
     return fixed_seeds(b"manille-tournament", n)
 
 
-class _Timed:
-    """A bot whose ``choose`` calls are timed (perf_counter) into a shared per-id tally."""
+def play_open(seed: bytes | str, seats) -> GameState:
+    """``play_game``, except that a bot with ``sees_all`` (a measurement bot such as ``oracle-1``)
+    is handed the whole state through ``choose_open(state)``.  The other seats play exactly as in
+    ``play_game`` (observation and decision stream), so a game without such a bot is the same."""
+    state = GameState(seed)
+    while not state.is_over:
+        bot = seats[state.trick.next_seat]
+        if getattr(bot, "sees_all", False):
+            legal = state.legal_mask()
+            card = bot.choose_open(state)
+            if not isinstance(card, Card) or not legal >> card.id & 1:
+                raise BotError(f"bot {bot.id!r} at seat {state.trick.next_seat} answered {card!r}, "
+                               f"not one of {' '.join(map(str, state.legal_cards()))}")
+            state._apply(card, legal)
+        else:
+            bot_move(state, bot)
+    return state
 
-    __slots__ = ("bot", "id", "tally")
+
+class _Timed:
+    """A bot whose ``choose`` (or ``choose_open``) calls are timed (perf_counter) into a shared
+    per-id tally."""
+
+    __slots__ = ("bot", "id", "tally", "sees_all")
 
     def __init__(self, bot: Bot, tally: dict) -> None:
         self.bot = bot
         self.id = bot.id
         self.tally = tally.setdefault(bot.id, [0.0, 0])
+        self.sees_all = getattr(bot, "sees_all", False)
 
     def choose(self, obs, rng):
         t0 = time.perf_counter()
         card = self.bot.choose(obs, rng)
+        t = self.tally
+        t[0] += time.perf_counter() - t0
+        t[1] += 1
+        return card
+
+    def choose_open(self, state):
+        t0 = time.perf_counter()
+        card = self.bot.choose_open(state)
         t = self.tally
         t[0] += time.perf_counter() - t0
         t[1] += 1
@@ -85,7 +115,7 @@ def run(a: Bot, b: Bot, games: int) -> dict:
         pair = 0
         for a_team in (0, 1):
             seats = (ta, tb, ta, tb) if a_team == 0 else (tb, ta, tb, ta)
-            state = play_game(seed, seats)
+            state = play_open(seed, seats)
             mine, theirs = state.totals[a_team], state.totals[1 - a_team]
             wins += mine > theirs
             pair += mine - theirs
