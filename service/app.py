@@ -11,8 +11,10 @@ import logging
 import os
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import api, errors_http, web
+from service.api import limits
 from service.challenges import Challenges
 from service.config import Settings
 from service.leaderboard import Leaderboard
@@ -39,7 +41,9 @@ class Services:
 
 def init_services(app: Flask) -> None:
     env = dict(os.environ)
-    for name in ("REDIS_URL", "MANILLE_SECRET", "MANILLE_TZ", "MANILLE_BOTS", "MANILLE_GRACE_SECONDS"):
+    for name in ("REDIS_URL", "MANILLE_SECRET", "MANILLE_TZ", "MANILLE_BOTS", "MANILLE_GRACE_SECONDS",
+                 "MANILLE_TRUSTED_PROXIES", "MANILLE_LIMIT_RANKED_RUNS", "MANILLE_LIMIT_RUNS_PER_TOKEN",
+                 "MANILLE_LIMIT_RUNS_PER_ADDRESS"):
         if app.config.get(name) is not None:
             env[name] = str(app.config[name])
     app.extensions["manille"] = Services(Settings.from_env(env))
@@ -60,8 +64,12 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     app.json.sort_keys = False
     init_services(app)
+    proxies = app.extensions["manille"].settings.trusted_proxies
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     errors_http.init_app(app)
     api.init_app(app)
+    limits.init_app(app)
     web.init_app(app)
     if not app.debug:
         logging.getLogger("service").setLevel(logging.INFO)

@@ -7,6 +7,11 @@
                      created with
 ``MANILLE_GRACE_SECONDS``  how long after midnight a ranked run opened before it may still be
                      finished; the seed is revealed only when the grace ends (default 1800)
+``MANILLE_TRUSTED_PROXIES``  how many proxy hops in front may be trusted for the client address
+                     (X-Forwarded-For); 0 (default): the socket's address
+``MANILLE_LIMIT_RANKED_RUNS``, ``MANILLE_LIMIT_RUNS_PER_TOKEN``, ``MANILLE_LIMIT_RUNS_PER_ADDRESS``
+                     rate limits (see ``service.api.limits``), e.g. "12 per hour;30 per day";
+                     "off" removes one
 """
 
 from __future__ import annotations
@@ -20,6 +25,22 @@ from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, daily_seed, secret_fr
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_BOTS = "expert-1"
 QUEUE_NAME = "verify"
+#: A household, a café or a classroom behind one address brings several players a day; a search of
+#: the day's game needs dozens of runs (48 in the attack measured before these limits).
+DEFAULT_LIMITS = {
+    "ranked_runs": "6 per 10 minutes;20 per day",
+    "runs_per_token": "60 per hour;400 per day",
+    "runs_per_address": "200 per hour;2000 per day",
+}
+
+
+def limits_from_env(environ) -> dict[str, str]:
+    limits = dict(DEFAULT_LIMITS)
+    for name in DEFAULT_LIMITS:
+        value = (environ.get(f"MANILLE_LIMIT_{name.upper()}") or "").strip()
+        if value:
+            limits[name] = "" if value.lower() == "off" else value
+    return limits
 
 
 @dataclass
@@ -30,6 +51,8 @@ class Settings:
     bots: str = DEFAULT_BOTS
     grace_seconds: int = DEFAULT_GRACE_SECONDS
     queue_name: str = QUEUE_NAME
+    trusted_proxies: int = 0
+    limits: dict = field(default_factory=lambda: dict(DEFAULT_LIMITS))
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
@@ -43,6 +66,8 @@ class Settings:
             "tz": environ.get("MANILLE_TZ") or None,
             "bots": environ.get("MANILLE_BOTS") or DEFAULT_BOTS,
             "grace_seconds": int(environ.get("MANILLE_GRACE_SECONDS") or DEFAULT_GRACE_SECONDS),
+            "trusted_proxies": int(environ.get("MANILLE_TRUSTED_PROXIES") or 0),
+            "limits": limits_from_env(environ),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

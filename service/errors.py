@@ -10,6 +10,7 @@ from __future__ import annotations
 class ServiceError(Exception):
     status = 400
     code = "bad_request"
+    headers: dict = {}
 
     def __init__(self, message: str, *, code: str | None = None, status: int | None = None,
                  **details) -> None:
@@ -38,6 +39,17 @@ class Conflict(ServiceError):
 class Unprocessable(ServiceError):
     status = 422
     code = "unprocessable"
+
+
+class TooManyRequests(ServiceError):
+    """A rate limit is full; ``retry_after`` seconds until it has room (also sent as Retry-After)."""
+
+    status = 429
+    code = "too_many_requests"
+
+    @property
+    def headers(self) -> dict:
+        return {"Retry-After": str(self.details["retry_after"])}
 
 
 class Unauthorized(ServiceError):

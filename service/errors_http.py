@@ -70,6 +70,7 @@ def page_error(error: HTTPException):
 def handle_service_error(error: ServiceError):
     resp = jsonify(error.to_json())
     resp.status_code = error.status
+    resp.headers.update(error.headers)
     return resp
 
 

@@ -32,6 +32,7 @@ def current_pid() -> str:
 
 
 def client_info() -> dict:
+    """The client's address (ProxyFix has applied MANILLE_TRUSTED_PROXIES) and user agent."""
     return {"ip": request.remote_addr or "", "user_agent": request.headers.get("User-Agent", "")}
 
 

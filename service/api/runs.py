@@ -10,6 +10,7 @@ from service.replay.record import build_record
 from service.runs import run_kind
 from service.runs import table as tbl
 
+from . import limits
 from .common import client_info, current_pid, day_from, services, token_from_request
 from .schemas import PlaySchema, RecordSchema, RunCreateSchema, RunSchema
 
@@ -48,11 +49,19 @@ class RunList(MethodView):
             new_token, pid = s.players.new_token()
         else:
             pid = s.players.authenticate(token)
-        if body["kind"] == "random":
+        day = None if body["kind"] == "random" else (
+            s.settings.today() if body.get("date") is None else day_from(body["date"]))
+        address = limits.client_address()
+        counted = [("runs_per_address", address), ("runs_per_token", pid)]
+        if (day is not None and s.settings.clock.phase(day) == "open"
+                and not (token and s.runs.ranked_run_id(day, pid))):  # else 409 already_played
+            counted.append(("ranked_runs", address))
+        count = limits.check(*counted)
+        if day is None:
             run, table = s.runs.open_random(pid, **client_info())
         else:
-            day = s.settings.today() if body.get("date") is None else day_from(body["date"])
             run, table = s.runs.open(day, pid, **client_info())
+        count()
         if new_token:
             s.players.register(pid, run["created_at"])
         out = run_json(run, table, table.events)
