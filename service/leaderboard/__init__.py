@@ -97,19 +97,30 @@ class Leaderboard:
     def __init__(self, client) -> None:
         self.r = client
         self._record = load_script(client, __file__, "record_score.lua")
+        self._unrecord = load_script(client, __file__, "unrecord_score.lua")
 
     # -- writing -------------------------------------------------------------
 
     @staticmethod
-    def _record_call(day: date, pid: str, nickname: str, score: int, submission_id: str):
+    def _keys(day: date) -> list[str]:
+        """The keys a score of ``day`` touches, in the order both scripts name them."""
         d = day_board(day)
         keys = [key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
                 d.seq_key, key_for("entries", d.scope)]
         for b in (Board("week", week_id(day)), Board("month", month_id(day)), ALL_TIME):
             keys += [b.key, b.days_key, b.seq_key, b.names_key]
-        keys += [REBUILD_FLAG, DEFERRED]
+        return keys
+
+    @classmethod
+    def _record_call(cls, day: date, pid: str, nickname: str, score: int, submission_id: str):
+        keys = cls._keys(day) + [REBUILD_FLAG, DEFERRED]
         args = [pid, nickname, score, score - BASE_SCORE, submission_id, SHIFT]
         return keys, args
+
+    def remove(self, day: date, pid: str, score: int) -> bool:
+        """Take the player's counted ``score`` of ``day`` off the day's board and out of the period
+        sums (ops: disqualify, hold); False if it was not counted.  ``record`` puts it back."""
+        return bool(self._unrecord(keys=self._keys(day), args=[pid, score, score - BASE_SCORE, SHIFT]))
 
     def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str, *,
                rebuilding: bool = False) -> tuple[bool, str]:

@@ -149,3 +149,25 @@ def test_equal_totals_on_every_board_list_whoever_reached_it_first(lb):
         assert [(e["rank"], e["player"], e["margin"]) for e in entries] == [
             (1, "aa-first", 200), (1, "mm-late", 200), (1, "zz-second", 200)], board
     assert [e["player"] for e in lb.page(day_board(DAY))["entries"]] == ["aa-first", "zz-second"]
+
+
+def test_a_removed_score_leaves_every_board_and_comes_back(lb):
+    nxt = DAY + timedelta(days=1)
+    lb.record(DAY, "a", "A", 1100, "1")
+    lb.record(DAY, "b", "B", 1240, "2")
+    lb.record(nxt, "b", "B", 1040, "3")
+    before = {b: lb.page(b)["entries"] for b in (week_board("2026-W49"), month_board("2026-12"), ALL_TIME)}
+    assert lb.remove(DAY, "b", 1240) and not lb.remove(DAY, "b", 1240)
+    assert [e["player"] for e in lb.page(day_board(DAY))["entries"]] == ["a"]
+    assert lb.histogram(DAY) == [{"score": 1100, "count": 1}]
+    for board in before:
+        assert [(e["player"], e["margin"], e["days"]) for e in lb.page(board)["entries"]] == [
+            ("a", 100, 1), ("b", 40, 1)], board
+    assert lb.remove(nxt, "b", 1040)
+    for board in before:
+        assert [e["player"] for e in lb.page(board)["entries"]] == ["a"]
+    lb.record(DAY, "b", "B", 1240, "2")
+    lb.record(nxt, "b", "B", 1040, "3")
+    for board, entries in before.items():
+        assert [(e["player"], e["margin"], e["days"], e["nickname"]) for e in lb.page(board)["entries"]] == [
+            (e["player"], e["margin"], e["days"], e["nickname"]) for e in entries]
