@@ -40,12 +40,12 @@ class Services:
 
 
 def init_services(app: Flask) -> None:
+    """Settings from the environment, overridden by app config keys of the same names
+    (``REDIS_URL`` and every ``MANILLE_…``), which is how tests configure an app."""
     env = dict(os.environ)
-    for name in ("REDIS_URL", "MANILLE_SECRET", "MANILLE_TZ", "MANILLE_BOTS", "MANILLE_GRACE_SECONDS",
-                 "MANILLE_TRUSTED_PROXIES", "MANILLE_LIMIT_RANKED_RUNS", "MANILLE_LIMIT_RUNS_PER_TOKEN",
-                 "MANILLE_LIMIT_RUNS_PER_ADDRESS"):
-        if app.config.get(name) is not None:
-            env[name] = str(app.config[name])
+    for name, value in app.config.items():
+        if (name == "REDIS_URL" or name.startswith("MANILLE_")) and value is not None:
+            env[name] = str(value)
     app.extensions["manille"] = Services(Settings.from_env(env))
 
 

@@ -12,6 +12,9 @@
 ``MANILLE_LIMIT_RANKED_RUNS``, ``MANILLE_LIMIT_RUNS_PER_TOKEN``, ``MANILLE_LIMIT_RUNS_PER_ADDRESS``
                      rate limits (see ``service.api.limits``), e.g. "12 per hour;30 per day";
                      "off" removes one
+``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
+                     the flags that keep a submission off the boards until ops decide (default explored)
+``MANILLE_OPS_TOKEN`` the bearer token of the ops API and ``manille ops``; unset: ops API closed
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 
+from service.flags import FlagSettings
 from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, daily_seed, secret_from_env
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -53,6 +57,8 @@ class Settings:
     queue_name: str = QUEUE_NAME
     trusted_proxies: int = 0
     limits: dict = field(default_factory=lambda: dict(DEFAULT_LIMITS))
+    flags: FlagSettings = field(default_factory=FlagSettings)
+    ops_token: str = ""
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
@@ -68,6 +74,8 @@ class Settings:
             "grace_seconds": int(environ.get("MANILLE_GRACE_SECONDS") or DEFAULT_GRACE_SECONDS),
             "trusted_proxies": int(environ.get("MANILLE_TRUSTED_PROXIES") or 0),
             "limits": limits_from_env(environ),
+            "flags": FlagSettings.from_env(environ),
+            "ops_token": (environ.get("MANILLE_OPS_TOKEN") or "").strip(),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

@@ -6,6 +6,7 @@ The worker reads its settings from the environment (``REDIS_URL``, ``MANILLE_SEC
 
 from __future__ import annotations
 
+import json
 from datetime import date
 
 from rq import get_current_job
@@ -15,6 +16,8 @@ from service.challenges import Challenges
 from service.config import Settings
 from service.leaderboard import BoardsRebuilding, Leaderboard
 from service.replay import SubmissionRejected, verify
+from service import flags as suspicion
+from service.runs import Runs
 from service.runs.table import parse_plays
 from service.store import connect, text_client
 from service.submissions import Submissions
@@ -52,14 +55,40 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
         subs.mark_rejected(submission_id, e.rejection.to_json(), now)
         return {"status": "rejected", "reason": e.rejection.code}
     score = record["rank_score"]
-    out = {"status": "verified", "score": score}
+    boards = Leaderboard(client)
+    # Flags are computed once, when first verified, and kept: runs opened later change nothing.
+    flags = json.loads(sub["flags"]) if sub.get("flags") else _flags(settings, client, sub, record, boards)
+    Runs(client, settings).add_submitted_path(day, cards, submission_id)
+    decision = sub.get("ops_decision", "")
+    if decision == "disqualified" or (decision != "restored" and suspicion.held(flags, settings.flags)):
+        status = "disqualified" if decision == "disqualified" else "held"
+        subs.mark_verified(submission_id, score, record, "", now, flags=flags, status=status)
+        return {"status": status, "score": score, "flags": [f["code"] for f in flags]}
+    out = {"status": "verified", "score": score, "flags": [f["code"] for f in flags]}
     try:
-        _counted, entry = Leaderboard(client).record(day, sub["pid"], sub["nickname"], score, submission_id,
-                                                     rebuilding=rebuilding)
+        _counted, entry = boards.record(day, sub["pid"], sub["nickname"], score, submission_id,
+                                        rebuilding=rebuilding)
     except BoardsRebuilding:
         entry, out["deferred"] = "", True  # the rebuild in progress records it before it ends
-    subs.mark_verified(submission_id, score, record, entry, now)
+    subs.mark_verified(submission_id, score, record, entry, now, flags=flags)
     return out
+
+
+def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderboard) -> list[dict]:
+    """The suspicion flags of a verified game, with their evidence (service.flags)."""
+    fs, runs = settings.flags, Runs(client, settings)
+    day = date.fromisoformat(sub["date"])
+    found = {
+        "explored": suspicion.explored(suspicion.player_decisions(record),
+                                   lambda q: runs.path_counts(day, q),
+                                   lambda q: runs.path_counts(day, q, submitted=True), fs),
+        "many_runs": suspicion.many_runs(sub.get("run_ip", ""), runs.address_runs(day, sub.get("run_ip", "")),
+                                     sub["run_id"], fs),
+        "speed": suspicion.speed([int(t) for t in sub.get("times", "").split(",") if t], fs),
+        "outlier": suspicion.outlier(record["rank_score"], {b["score"]: b["count"] for b in boards.histogram(day)},
+                                 fs),
+    }
+    return [{"code": code, "evidence": evidence} for code, evidence in found.items() if evidence]
 
 
 def reverify_day(day_text: str) -> int:

@@ -6,7 +6,7 @@ from flask import Flask
 
 from service.errors_http import ManilleApi
 
-from . import challenges, health, leaderboards, players, runs, schemas, submissions
+from . import challenges, health, leaderboards, ops, players, runs, schemas, submissions
 
 
 def init_app(app: Flask) -> ManilleApi:
@@ -17,7 +17,8 @@ def init_app(app: Flask) -> ManilleApi:
         "POST /runs in the X-Player-Token header.")}})
     api.spec.components.security_scheme(
         "playerToken", {"type": "apiKey", "in": "header", "name": "X-Player-Token"})
-    for module in (challenges, runs, submissions, leaderboards, players, health):
+    api.spec.components.security_scheme("opsToken", {"type": "http", "scheme": "bearer"})
+    for module in (challenges, runs, submissions, leaderboards, players, health, ops):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
     app.extensions["manille_api"] = api
     return api

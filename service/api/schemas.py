@@ -182,7 +182,10 @@ class SubmissionStatusSchema(ma.Schema):
     run_id = fields.String()
     date = fields.String()
     nickname = fields.String()
-    status = fields.String(required=True, validate=validate.OneOf(["queued", "verified", "rejected"]))
+    status = fields.String(required=True, validate=validate.OneOf(
+        ["queued", "verified", "rejected", "held", "disqualified"]), metadata={
+        "description": "held: valid, kept off the boards until ops have reviewed it; "
+                       "disqualified: taken off the boards by ops"})
     score = fields.Integer(allow_none=True)
     rank = fields.Integer(allow_none=True, metadata={"description": "current rank on the day's board"})
     reason = fields.Dict(allow_none=True, metadata={"description": "the rejection (RULES §7)"})

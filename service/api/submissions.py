@@ -55,8 +55,9 @@ class SubmissionById(MethodView):
             "reason": json.loads(sub["reason"]) if sub.get("reason") else None,
             "created_at": sub["created_at"], "verified_at": sub.get("verified_at") or None,
         }
-        if sub["status"] == "verified":
+        if sub["status"] in ("verified", "held", "disqualified"):
             out["score"] = int(sub["score"])
+        if sub["status"] == "verified":
             entry = s.leaderboard.rank_of(day_board(date.fromisoformat(sub["date"])), sub["pid"])
             out["rank"] = entry["rank"] if entry else None
         return out

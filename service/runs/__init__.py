@@ -15,6 +15,7 @@ Three kinds of run:
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import time
@@ -30,6 +31,11 @@ from service.seeds import free_play_seed
 from service.store import day_of_id, day_scope, key_for, load_script
 
 from . import table as tbl
+
+def path_hash(text: str) -> str:
+    """The field of a sequence of cards in the day's paths: as play.lua computes it."""
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
 
 RUN_ID_RE = re.compile(r"(\d{8})-[A-Za-z0-9_-]{16}")
 KINDS = ("ranked", "archive", "random")
@@ -65,6 +71,50 @@ class Runs:
     @staticmethod
     def ranked_key(day: date, pid: str) -> str:
         return key_for("ranked", day_scope(day), pid)
+
+    @staticmethod
+    def day_runs_key(day: date) -> str:
+        """The day's ranked runs, in the order they were opened."""
+        return key_for("runs", day_scope(day))
+
+    @staticmethod
+    def address_runs_key(day: date, ip: str) -> str:
+        """The day's ranked runs opened from one client address (hashed: a key is no log)."""
+        return key_for("runs", day_scope(day), "addr", path_hash(ip))
+
+    @staticmethod
+    def paths_key(day: date) -> str:
+        """How many ranked runs of the day played each sequence of first cards (see play.lua)."""
+        return key_for("paths", day_scope(day))
+
+    def ranked_runs(self, day: date) -> list[str]:
+        return self.r.lrange(self.day_runs_key(day), 0, -1)
+
+    def address_runs(self, day: date, ip: str) -> list[str]:
+        return self.r.lrange(self.address_runs_key(day, ip), 0, -1)
+
+    def path_counts(self, day: date, prefixes: list[str], *, submitted: bool = False) -> list[int]:
+        """How many ranked runs of ``day`` began with each of ``prefixes`` (card strings); with
+        ``submitted``, how many of those were submitted and verified."""
+        if not prefixes:
+            return []
+        key = self.submitted_paths_key(day) if submitted else self.paths_key(day)
+        got = self.r.hmget(key, [path_hash(p) for p in prefixes])
+        return [int(v or 0) for v in got]
+
+    @staticmethod
+    def submitted_paths_key(day: date) -> str:
+        return key_for("paths", day_scope(day), "submitted")
+
+    def add_submitted_path(self, day: date, cards: list[str], submission_id: str) -> None:
+        """Count a verified game's path among the day's submitted ones, once per submission."""
+        done = key_for("paths", day_scope(day), "counted")
+        if not self.r.sadd(done, submission_id):
+            return
+        pipe = self.r.pipeline(transaction=True)
+        for k in range(1, len(cards) + 1):
+            pipe.hincrby(self.submitted_paths_key(day), path_hash("".join(cards[:k])), 1)
+        pipe.execute()
 
     # -- opening -------------------------------------------------------------
 
@@ -108,7 +158,8 @@ class Runs:
         args = ["1" if ranked else "0", run_id]
         for k, v in run.items():
             args += [k, v]
-        created, existing = self._open(keys=[self.key(run_id), self.ranked_key(day, pid)], args=args)
+        created, existing = self._open(keys=[self.key(run_id), self.ranked_key(day, pid), self.day_runs_key(day),
+                                             self.address_runs_key(day, ip[:64])], args=args)
         if not created:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
                            code="already_played", run_id=existing)
@@ -191,9 +242,9 @@ class Runs:
             new_plays = run["plays"] + str(card) + tbl.format_plays(bots)
             new_cards = run["cards"] + str(card)
             over = state.is_over
-            ok = self._play(keys=[self.key(run_id)], args=[
+            ok = self._play(keys=[self.key(run_id), self.paths_key(day)], args=[
                 len(run["plays"]), new_plays, new_cards, int(time.time() * 1000),
-                "1" if over else "0", now.isoformat() if over else ""])
+                "1" if over else "0", now.isoformat() if over else "", run["ranked"]])
             if ok:
                 run.update(plays=new_plays, cards=new_cards)
                 if over:

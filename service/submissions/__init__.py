@@ -109,8 +109,12 @@ class Submissions:
             found.add(date.fromisoformat(key.split("{day:", 1)[1][:10]))
         return sorted(found)
 
-    def mark_verified(self, sub_id: str, score: int, record: dict, entry: str, now: datetime) -> None:
-        self._mark(sub_id, now, status="verified", score=score, counted=entry, reason="",
+    def mark_verified(self, sub_id: str, score: int, record: dict, entry: str, now: datetime, *,
+                      flags: list | None = None, status: str = "verified") -> None:
+        """A valid game: ``verified`` (on the boards, ``entry`` as counted), or ``held`` (flagged,
+        off the boards until ops decide) or ``disqualified`` (by ops)."""
+        self._mark(sub_id, now, status=status, score=score, counted=entry, reason="",
+                   flags=json.dumps(flags or [], separators=(",", ":")),
                    record=json.dumps(record, separators=(",", ":")))
 
     def mark_rejected(self, sub_id: str, rejection: dict, now: datetime) -> None:

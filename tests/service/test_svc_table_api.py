@@ -11,7 +11,6 @@ from service.leaderboard import Leaderboard
 from service.replay import Card, GameState, verify
 from service.replay.record import player_cards
 from service.replay.rules import broken_obligation
-from service.runs import table as tbl
 
 from svc_helpers import TEST_BOTS, headers
 

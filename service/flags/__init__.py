@@ -1,0 +1,133 @@
+"""Suspicion flags of a verified submission, computed once by the worker and kept with it.
+
+Replay proves every card legal, not that the player did not know the hidden cards.  Each flag is
+a suspicion with its evidence, never an informational note:
+
+``explored``    other runs of the day, from any token or address, followed this game's cards and
+                then played another card at its decision points: a search of the day's game tree
+                (a run of an open day is an exact simulator).  Read from the day's tree of paths
+                (``Runs.path_counts``), less the paths of games already submitted; no address
+                needed, so a search spread over many addresses shows too.
+``many_runs``   several ranked runs of the day opened from the run's address.
+``speed``       the player's cards came faster than a person reads the table, over the whole game.
+``outlier``     a score far above the day's distribution (only once the day has enough scores).
+
+Thresholds are ``FlagSettings`` (configuration); ``hold`` names the flags strong enough to keep
+a submission off the public boards until ops decide.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class FlagSettings:
+    explored_points: int = 3     # decision points where other runs branched off ...
+    explored_depth: int = 2      # ... counted from the player's decision number this deep
+    many_runs: int = 5           # ranked runs of the day from one address
+    speed_median_ms: int = 900   # median time between the player's cards below this ...
+    speed_min_cards: int = 16    # ... over at least this many intervals
+    outlier_min_scores: int = 30 # no outlier before the day has this many scores
+    outlier_z: float = 4.0       # robust z-score (median and MAD) above which a score is an outlier
+    hold: frozenset = field(default_factory=lambda: frozenset({"explored"}))
+
+    @classmethod
+    def from_env(cls, environ) -> "FlagSettings":
+        def num(name, default, kind=int):
+            value = environ.get(f"MANILLE_FLAG_{name.upper()}")
+            return kind(value) if value not in (None, "") else default
+        base = cls()
+        hold = environ.get("MANILLE_FLAG_HOLD")
+        return cls(
+            explored_points=num("explored_points", base.explored_points),
+            explored_depth=num("explored_depth", base.explored_depth),
+            many_runs=num("many_runs", base.many_runs),
+            speed_median_ms=num("speed_median_ms", base.speed_median_ms),
+            speed_min_cards=num("speed_min_cards", base.speed_min_cards),
+            outlier_min_scores=num("outlier_min_scores", base.outlier_min_scores),
+            outlier_z=num("outlier_z", base.outlier_z, float),
+            hold=base.hold if hold is None else frozenset(c.strip() for c in hold.split(",") if c.strip()),
+        )
+
+
+def player_decisions(record: dict) -> list[tuple[str, list[str]]]:
+    """Seat 0's cards in order, each with the cards it could legally have played."""
+    return [(p["card"], p["legal"]) for d in record["deals"] for t in d["tricks"]
+            for p in t["plays"] if p["seat"] == 0]
+
+
+def explored(decisions, path_counts, submitted_counts, settings: FlagSettings) -> dict | None:
+    """Where other runs followed this game and branched off.  ``path_counts(prefixes)`` and
+    ``submitted_counts(prefixes)`` give, for each sequence of first cards, how many runs of the
+    day began with it, and how many of those were submitted games (honest games that went
+    another way are not a search)."""
+    queries, where = [], []
+    cards = [c for c, _ in decisions]
+    decision_no = 0
+    for k, (card, legal) in enumerate(decisions):
+        if len(legal) < 2:
+            continue  # a forced card is no decision
+        decision_no += 1
+        if decision_no < settings.explored_depth:
+            continue
+        prefix = "".join(cards[:k])
+        for alt in legal:
+            if alt != card:
+                queries.append(prefix + alt)
+                where.append((k, card, alt))
+    if not queries:
+        return None
+    reached = path_counts(queries)
+    submitted = submitted_counts(queries)
+    points: dict[int, dict] = {}
+    for (k, card, alt), n, s in zip(where, reached, submitted):
+        if n - s > 0:
+            point = points.setdefault(k, {"index": k, "played": card, "tried": {}})
+            point["tried"][alt] = n - s
+    if len(points) < settings.explored_points:
+        return None
+    branches = sorted(points.values(), key=lambda p: p["index"])
+    return {"points": len(branches), "runs": sum(sum(p["tried"].values()) for p in branches),
+            "deepest": branches[-1]["index"], "branches": branches}
+
+
+def many_runs(address: str, run_ids: list[str], run_id: str, settings: FlagSettings) -> dict | None:
+    if len(run_ids) < settings.many_runs:
+        return None
+    others = [r for r in run_ids if r != run_id]
+    return {"address": address, "runs": len(run_ids), "other_runs": others[:50]}
+
+
+def speed(times_ms: list[int], settings: FlagSettings) -> dict | None:
+    gaps = [b - a for a, b in zip(times_ms, times_ms[1:])]
+    if len(gaps) < settings.speed_min_cards:
+        return None
+    median = statistics.median(gaps)
+    if median >= settings.speed_median_ms:
+        return None
+    return {"median_ms": int(median), "fastest_ms": min(gaps), "cards": len(times_ms),
+            "game_seconds": round((times_ms[-1] - times_ms[0]) / 1000, 1)}
+
+
+def outlier(score: int, day_scores: dict[int, int], settings: FlagSettings) -> dict | None:
+    """``day_scores``: how many other verified games of the day got each score."""
+    n = sum(day_scores.values())
+    if n < settings.outlier_min_scores:
+        return None
+    values = sorted(s for s, c in day_scores.items() for _ in range(c))
+    median = statistics.median(values)
+    mad = statistics.median(abs(v - median) for v in values)
+    spread = 1.4826 * mad if mad else statistics.pstdev(values)
+    if not spread:
+        return None
+    z = (score - median) / spread
+    if z <= settings.outlier_z or score <= values[-1]:
+        return None  # not beyond the day's best either: a strong score among strong ones
+    return {"score": score, "median": median, "spread": round(spread, 1), "z": round(z, 1),
+            "scores": n, "best_other": values[-1]}
+
+
+def held(flags: list[dict], settings: FlagSettings) -> bool:
+    return any(f["code"] in settings.hold for f in flags)

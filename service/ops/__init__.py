@@ -1,0 +1,124 @@
+"""Ops: what a submission keeps for review, the actions ops take on it, and the audit log.
+
+Every action is written to an append-only Redis stream (``manille:{all}:audit``): who, when,
+what, on what, why.  Nothing in the code deletes from it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from service.config import Settings
+from service.errors import Conflict
+from service.leaderboard import Leaderboard
+from service.runs import Runs
+from service.store import key_for
+from service.submissions import Submissions
+
+AUDIT = key_for("audit", "all")
+LIST_FIELDS = ("id", "run_id", "pid", "nickname", "date", "status", "score", "flags", "created_at",
+               "verified_at", "ip", "run_ip", "user_agent", "ops_decision", "ops_reason")
+
+
+class Ops:
+    def __init__(self, client, settings: Settings) -> None:
+        self.r = client
+        self.settings = settings
+        self.subs = Submissions(client, settings)
+        self.runs = Runs(client, settings)
+        self.boards = Leaderboard(client)
+
+    # -- the audit log ---------------------------------------------------------
+
+    def audit(self, who: str, action: str, target: str, why: str = "", **extra) -> str:
+        fields = {"who": who or "unknown", "at": self.settings.now().isoformat(), "action": action,
+                  "target": target, "why": why}
+        if extra:
+            fields["details"] = json.dumps(extra, separators=(",", ":"), sort_keys=True)
+        return self.r.xadd(AUDIT, fields)
+
+    def audit_log(self, count: int = 100) -> list[dict]:
+        """The latest entries, newest first."""
+        return [{"id": entry_id, **fields} for entry_id, fields in self.r.xrevrange(AUDIT, count=count)]
+
+    # -- reading ---------------------------------------------------------------
+
+    def submissions(self, day: date, limit: int = 500, offset: int = 0) -> list[dict]:
+        """Every submission of ``day`` (in submission order) as ops list them, with flags."""
+        ids = self.subs.for_day(day)[offset:offset + limit]
+        pipe = self.r.pipeline(transaction=False)
+        for sub_id in ids:
+            pipe.hmget(self.subs.key(sub_id), LIST_FIELDS)
+        out = []
+        for sub_id, values in zip(ids, pipe.execute()):
+            sub = dict(zip(LIST_FIELDS, values))
+            out.append({
+                "submission_id": sub_id, "run_id": sub["run_id"], "player": sub["pid"],
+                "nickname": sub["nickname"], "date": sub["date"], "status": sub["status"],
+                "score": int(sub["score"]) if sub.get("score") else None,
+                "flags": json.loads(sub["flags"]) if sub.get("flags") else [],
+                "created_at": sub["created_at"], "verified_at": sub.get("verified_at") or None,
+                "address": sub.get("run_ip") or "", "submit_address": sub.get("ip") or "",
+                "user_agent": sub.get("user_agent") or "",
+                "decision": sub.get("ops_decision") or None, "decision_reason": sub.get("ops_reason") or None,
+            })
+        return out
+
+    def submission(self, sub_id: str) -> dict:
+        """One submission with everything kept for review: the game record, the server time of
+        every play, the client, and the day's other runs of its token and address."""
+        sub = self.subs.get(sub_id)
+        day = date.fromisoformat(sub["date"])
+        address = sub.get("run_ip", "")
+        return {
+            "submission_id": sub_id, "run_id": sub["run_id"], "player": sub["pid"],
+            "nickname": sub["nickname"], "date": sub["date"], "status": sub["status"],
+            "score": int(sub["score"]) if sub.get("score") else None,
+            "flags": json.loads(sub["flags"]) if sub.get("flags") else [],
+            "decision": sub.get("ops_decision") or None, "decision_reason": sub.get("ops_reason") or None,
+            "cards": [sub["cards"][i:i + 2] for i in range(0, len(sub.get("cards", "")), 2)],
+            "play_times_ms": [int(t) for t in sub.get("times", "").split(",") if t],
+            "run_created_at": sub.get("run_created_at"), "run_finished_at": sub.get("run_finished_at"),
+            "address": address, "user_agent": sub.get("run_user_agent", ""),
+            "submit_address": sub.get("ip", ""), "submit_user_agent": sub.get("user_agent", ""),
+            "address_runs": [r for r in self.runs.address_runs(day, address) if r != sub["run_id"]],
+            "token_runs": [r for r in [self.runs.ranked_run_id(day, sub["pid"])] if r and r != sub["run_id"]],
+            "record": json.loads(sub["record"]) if sub.get("record") else None,
+            "reason": json.loads(sub["reason"]) if sub.get("reason") else None,
+        }
+
+    # -- actions ---------------------------------------------------------------
+
+    def disqualify(self, sub_id: str, who: str, why: str) -> dict:
+        """Take a verified (or held) game off every board, kept with the reason."""
+        sub = self.subs.get(sub_id)
+        if sub["status"] not in ("verified", "held"):
+            raise Conflict(f"a {sub['status']} submission cannot be disqualified", code="not_disqualifiable")
+        removed = self.boards.remove(date.fromisoformat(sub["date"]), sub["pid"], int(sub["score"]))
+        self.r.hset(self.subs.key(sub_id), mapping={
+            "status": "disqualified", "ops_decision": "disqualified", "ops_reason": why})
+        self.audit(who, "disqualify", sub_id, why, was=sub["status"], removed_from_boards=removed)
+        return self.submission(sub_id)
+
+    def restore(self, sub_id: str, who: str, why: str) -> dict:
+        """Put a disqualified or held game on the boards (ops decided it is honest)."""
+        sub = self.subs.get(sub_id)
+        if sub["status"] not in ("disqualified", "held"):
+            raise Conflict(f"a {sub['status']} submission has nothing to restore", code="not_restorable")
+        _counted, entry = self.boards.record(date.fromisoformat(sub["date"]), sub["pid"], sub["nickname"],
+                                             int(sub["score"]), sub_id)
+        self.r.hset(self.subs.key(sub_id), mapping={
+            "status": "verified", "ops_decision": "restored", "ops_reason": why, "counted": entry})
+        self.audit(who, "restore", sub_id, why, was=sub["status"])
+        return self.submission(sub_id)
+
+    def seed(self, day: date, who: str) -> str:
+        """A closed day's seed (hex); Conflict while its day is open or in its grace."""
+        if self.settings.clock.phase(day) != "closed":
+            raise Conflict(f"the seed of {day.isoformat()} is still sealed", code="seed_sealed",
+                           reveal_at=self.settings.clock.reveals_at(day).isoformat())
+        self.audit(who, "show_seed", day.isoformat())
+        return self.settings.seed(day).hex()
+
+

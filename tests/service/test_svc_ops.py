@@ -1,0 +1,199 @@
+"""Ops over HTTP: the bearer token, the day's submissions with flags and evidence, the search of
+the day's game caught whatever addresses it used, honest games left alone, disqualify and restore
+across every board, the audit log, a closed day's seed."""
+
+from __future__ import annotations
+
+import os
+import random
+from datetime import date, timedelta
+
+import pytest
+
+from service.app import create_app
+from service.config import Settings
+from worker.jobs import _verify
+from service.leaderboard import ALL_TIME, Leaderboard, day_board
+
+from svc_helpers import SECRET, TEST_BOTS, headers
+
+OPS = "ops-secret-token-for-tests"
+
+
+@pytest.fixture
+def ops_client(redis_server, rclient):
+    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS,
+                      "MANILLE_LIMIT_RANKED_RUNS": "off"})
+    return app.test_client()
+
+
+def ops(token=OPS, user="alice"):
+    return {"Authorization": f"Bearer {token}", "X-Ops-User": user}
+
+
+def open_run(client, addr):
+    r = client.post("/api/v1/runs", json={}, environ_base={"REMOTE_ADDR": addr})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def play(client, run, token, pick, addr, stop_after=None):
+    """Play the run with ``pick(turn, legal)``; stop after ``stop_after`` cards if given."""
+    while run["status"] != "finished" and (stop_after is None or run["turn"] < stop_after):
+        card = pick(run["turn"], run["view"]["legal"])
+        r = client.post(f"/api/v1/runs/{run['run_id']}/plays", json={"turn": run["turn"], "card": card},
+                        headers=headers(token), environ_base={"REMOTE_ADDR": addr})
+        assert r.status_code == 200, r.get_json()
+        run = r.get_json()
+    return run
+
+
+def submit(client, run, token, nickname, addr):
+    r = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": nickname},
+                    headers=headers(token), environ_base={"REMOTE_ADDR": addr})
+    assert r.status_code == 202, r.get_json()
+    return r.get_json()["submission_id"]
+
+
+def listing(client, day):
+    r = client.get(f"/api/v1/ops/days/{day}/submissions", headers=ops())
+    assert r.status_code == 200, r.get_json()
+    return {s["submission_id"]: s for s in r.get_json()["submissions"]}
+
+
+def test_ops_needs_the_bearer_token(ops_client, client, caplog):
+    day = ops_client.get("/api/v1/challenges/today").get_json()["date"]
+    path = f"/api/v1/ops/days/{day}/submissions"
+    r = ops_client.get(path)
+    assert r.status_code == 401 and r.get_json()["error"] == "ops_unauthorized"
+    r = ops_client.get(path, headers=ops("wrong-token"))
+    assert r.status_code == 403 and r.get_json()["error"] == "ops_forbidden"
+    assert ops_client.get(path, headers=ops()).status_code == 200
+    # no MANILLE_OPS_TOKEN configured: closed to every token
+    assert client.get(path, headers=ops()).status_code == 403
+    assert any("ops: wrong token" in m for m in caplog.messages)
+    assert any("ops: no token" in m for m in caplog.messages)
+
+
+def test_a_search_of_the_day_from_many_addresses_is_flagged_and_held(ops_client, run_worker, rclient):
+    client = ops_client
+    first = lambda turn, legal: legal[0]  # noqa: E731  the line the searcher settles on
+    # find the line's decision points: play it once to the end without submitting
+    scout = open_run(client, "203.0.113.1")
+    scout_token = scout["player_token"]
+    bodies = [scout]
+    run = scout
+    while run["status"] != "finished":
+        run = play(client, run, scout_token, first, "203.0.113.1", stop_after=run["turn"] + 1)
+        bodies.append(run)
+    decisions = [b["turn"] for b in bodies[:-1] if len(b["view"]["legal"]) > 1]
+    assert len(decisions) >= 6
+    # probes: each from its own address and token, follow the line, branch off at one decision
+    for i, k in enumerate(decisions[1:6]):
+        addr = f"198.51.100.{i + 10}"
+        probe = open_run(client, addr)
+        alt = lambda turn, legal, k=k: legal[-1] if turn == k else legal[0]  # noqa: E731
+        play(client, probe, probe["player_token"], alt, addr, stop_after=k + 3)
+    # the searcher submits the line from a fresh token and address
+    final = open_run(client, "192.0.2.77")
+    done = play(client, final, final["player_token"], first, "192.0.2.77")
+    sub_id = submit(client, done, final["player_token"], "Searcher", "192.0.2.77")
+    run_worker()
+    status = client.get(f"/api/v1/submissions/{sub_id}").get_json()
+    assert status["status"] == "held" and status["rank"] is None and status["score"] is not None
+    day = status["date"]
+    entry = listing(client, day)[sub_id]
+    explored = [f for f in entry["flags"] if f["code"] == "explored"]
+    assert explored, entry["flags"]
+    evidence = explored[0]["evidence"]
+    assert evidence["points"] >= 3 and evidence["runs"] >= 3
+    assert {b["index"] for b in evidence["branches"]} <= set(decisions)
+    assert Leaderboard(rclient).total(day_board(date.fromisoformat(day))) == 0
+    # ops look, decide it is honest after all, restore it: on the board; the audit log says who
+    r = client.post(f"/api/v1/ops/submissions/{sub_id}/restore", json={"reason": "checked by hand"},
+                    headers=ops())
+    assert r.status_code == 200 and r.get_json()["status"] == "verified"
+    assert client.get(f"/api/v1/submissions/{sub_id}").get_json()["rank"] == 1
+    audit = client.get("/api/v1/ops/audit", headers=ops()).get_json()["entries"]
+    assert audit[0]["action"] == "restore" and audit[0]["target"] == sub_id
+    assert audit[0]["who"].startswith("alice@") and audit[0]["why"] == "checked by hand"
+    # a re-verification keeps the flags computed the first time, and the ops decision
+    _verify(Settings.from_env(os.environ), rclient, sub_id)
+    after = listing(client, day)[sub_id]
+    assert after["flags"] == entry["flags"] and after["status"] == "verified"
+
+
+def test_honest_players_on_the_same_day_are_not_flagged(ops_client, run_worker):
+    client = ops_client
+    subs = []
+    for i in range(8):
+        addr = f"10.1.0.{i}"
+        rng = random.Random(i)
+        run = open_run(client, addr)
+        if i % 3 == 2:  # some give up halfway
+            play(client, run, run["player_token"], lambda turn, legal, rng=rng: rng.choice(legal), addr,
+                 stop_after=10)
+            continue
+        done = play(client, run, run["player_token"], lambda turn, legal, rng=rng: rng.choice(legal), addr)
+        subs.append(submit(client, done, run["player_token"], f"Honest{i}", addr))
+    run_worker()
+    day = client.get("/api/v1/challenges/today").get_json()["date"]
+    listed = listing(client, day)
+    for sub_id in subs:
+        codes = [f["code"] for f in listed[sub_id]["flags"] if f["code"] != "speed"]  # bots play fast
+        assert codes == [] and listed[sub_id]["status"] == "verified", listed[sub_id]
+
+
+def test_many_runs_from_one_address_is_flagged_but_not_held(ops_client, run_worker):
+    client = ops_client
+    for _ in range(5):
+        open_run(client, "10.2.0.1")
+    run = open_run(client, "10.2.0.1")
+    done = play(client, run, run["player_token"], lambda turn, legal: legal[0], "10.2.0.1")
+    sub_id = submit(client, done, run["player_token"], "Busy", "10.2.0.1")
+    run_worker()
+    entry = listing(client, done["date"])[sub_id]
+    many = [f for f in entry["flags"] if f["code"] == "many_runs"]
+    assert many and many[0]["evidence"]["runs"] == 6 and len(many[0]["evidence"]["other_runs"]) == 5
+    assert entry["status"] == "verified"
+    detail = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
+    assert len(detail["address_runs"]) == 5 and len(detail["play_times_ms"]) == len(detail["cards"])
+    assert detail["record"]["rank_score"] == entry["score"]
+
+
+def test_disqualify_takes_a_game_off_every_board_and_restore_puts_it_back(ops_client, run_worker, rclient):
+    client = ops_client
+    run = open_run(client, "10.3.0.1")
+    done = play(client, run, run["player_token"], lambda turn, legal: legal[-1], "10.3.0.1")
+    sub_id = submit(client, done, run["player_token"], "Cheat", "10.3.0.1")
+    run_worker()
+    day = date.fromisoformat(done["date"])
+    lb = Leaderboard(rclient)
+    boards = [day_board(day), ALL_TIME]
+    assert all(lb.total(b) == 1 for b in boards)
+    r = client.post(f"/api/v1/ops/submissions/{sub_id}/disqualify", json={}, headers=ops())
+    assert r.status_code == 422  # a reason is required
+    r = client.post(f"/api/v1/ops/submissions/{sub_id}/disqualify", json={"reason": "used a solver"},
+                    headers=ops())
+    assert r.status_code == 200 and r.get_json()["status"] == "disqualified"
+    assert all(lb.total(b) == 0 for b in boards) and lb.histogram(day) == []
+    status = client.get(f"/api/v1/submissions/{sub_id}").get_json()
+    assert status["status"] == "disqualified" and status["rank"] is None
+    _verify(Settings.from_env(os.environ), rclient, sub_id)  # a re-verification must not put it back
+    assert lb.total(day_board(day)) == 0
+    again = client.post(f"/api/v1/ops/submissions/{sub_id}/disqualify", json={"reason": "twice"}, headers=ops())
+    assert again.status_code == 409
+    r = client.post(f"/api/v1/ops/submissions/{sub_id}/restore", json={"reason": "appeal upheld"}, headers=ops())
+    assert r.status_code == 200 and all(lb.total(b) == 1 for b in boards)
+    actions = [e["action"] for e in client.get("/api/v1/ops/audit", headers=ops()).get_json()["entries"]]
+    assert actions[:2] == ["restore", "disqualify"]
+
+
+def test_a_closed_days_seed_and_a_sealed_one(ops_client):
+    today = date.fromisoformat(ops_client.get("/api/v1/challenges/today").get_json()["date"])
+    past = (today - timedelta(days=2)).isoformat()
+    r = ops_client.get(f"/api/v1/ops/days/{past}/seed", headers=ops())
+    assert r.status_code == 200 and r.get_json()["seed"] == ops_client.get(f"/api/v1/challenges/{past}").get_json()["seed"]
+    r = ops_client.get(f"/api/v1/ops/days/{today.isoformat()}/seed", headers=ops())
+    assert r.status_code == 409 and r.get_json()["error"] == "seed_sealed"
