@@ -117,6 +117,12 @@ async function follow(box, run, subId) {
     box.replaceChildren(h("p", { class: "error", role: "alert" }, t("rejected", { why: why || "?" })));
     return;
   }
+  if (sub.status === "held" || sub.status === "disqualified") {
+    // valid cards, but off the boards: under review, or taken off by ops
+    box.replaceChildren(h("p", { role: "status" }, t(sub.status === "held" ? "underReview" : "disqualified",
+      { score: num(sub.score, { useGrouping: false }) })));
+    return;
+  }
   await verified(box, run, sub);
 }
 

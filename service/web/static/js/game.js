@@ -49,6 +49,10 @@ export class Game {
 
   failed(e) {
     console.warn(e);
+    if (e instanceof ApiError && e.code === "too_many_requests") {
+      setStatus(t("tooMany", { minutes: Math.max(1, Math.ceil((e.body.retry_after || 60) / 60)) }));
+      return;
+    }
     setStatus(e instanceof ApiError && e.status < 500 ? t("errorGeneric", { message: e.message })
       : t("offline"));
   }

@@ -38,6 +38,7 @@ export default {
   notYourTurn: "Wait: it is not your turn.",
   tapAgain: "Tap the card again to play it.",
 
+  tooMany: "Too many games were started from your connection today. Try again in {minutes} min, or play free games meanwhile.",
   errorGeneric: "Something went wrong: {message}",
   offline: "The server cannot be reached. Check your connection and reload the page.",
   reconnecting: "Reconnecting…",
@@ -75,6 +76,8 @@ export default {
   badNickname: "A nickname has 1 to 24 characters.",
   nicknameTaken: "That nickname is taken. Choose another one.",
   verifying: "Being verified…",
+  underReview: "Your game is valid (score {score}) and will join the leaderboard once our team has reviewed it.",
+  disqualified: "Your game (score {score}) was taken off the leaderboard after review.",
   rejected: "Your game could not be verified ({why}).",
   rankOf: "Rank #{rank} of {total}",
   rankShort: "#{rank}/{total}",

@@ -39,6 +39,7 @@ export default {
   notYourTurn: "Patience : ce n'est pas à vous de jouer.",
   tapAgain: "Touchez la carte une seconde fois pour la jouer.",
 
+  tooMany: "Trop de parties ont été lancées depuis votre connexion. Réessayez dans {minutes} min, ou jouez des parties libres en attendant.",
   errorGeneric: "Un problème est survenu : {message}",
   offline: "Le serveur est injoignable. Vérifiez la connexion et rechargez la page.",
   reconnecting: "Reconnexion…",
@@ -76,6 +77,8 @@ export default {
   badNickname: "Un pseudo compte de 1 à 24 caractères.",
   nicknameTaken: "Ce pseudo est déjà pris. Choisissez-en un autre.",
   verifying: "Vérification en cours…",
+  underReview: "Votre partie est valide (score {score}) ; elle rejoindra le classement après vérification par notre équipe.",
+  disqualified: "Votre partie (score {score}) a été retirée du classement après vérification.",
   rejected: "Votre partie n'a pas pu être vérifiée ({why}).",
   rankOf: "Rang #{rank} sur {total}",
   rankShort: "#{rank}/{total}",

@@ -38,6 +38,7 @@ export default {
   notYourTurn: "Even geduld: u bent niet aan de beurt.",
   tapAgain: "Tik nog eens op de kaart om ze te spelen.",
 
+  tooMany: "Er werden te veel partijen gestart vanaf uw verbinding. Probeer het over {minutes} min opnieuw, of speel intussen vrije partijen.",
   errorGeneric: "Er ging iets mis: {message}",
   offline: "De server is onbereikbaar. Controleer de verbinding en laad de pagina opnieuw.",
   reconnecting: "Opnieuw verbinden…",
@@ -75,6 +76,8 @@ export default {
   badNickname: "Een bijnaam telt 1 tot 24 tekens.",
   nicknameTaken: "Die bijnaam is al in gebruik. Kies een andere.",
   verifying: "Wordt gecontroleerd…",
+  underReview: "Uw spel is geldig (score {score}) en komt in het klassement zodra ons team het nagekeken heeft.",
+  disqualified: "Uw spel (score {score}) werd na controle uit het klassement gehaald.",
   rejected: "Uw spel kon niet worden gecontroleerd ({why}).",
   rankOf: "Rang #{rank} van {total}",
   rankShort: "#{rank}/{total}",
