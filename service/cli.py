@@ -1,4 +1,4 @@
-"""The ``manille`` command line: simulate, verify, seed, bench, play, tournament.
+"""The ``manille`` command line: simulate, verify, seed, bench, play, tournament, ops.
 
 Exit codes: 0 done (and, for verify, every game valid), 1 a submission rejected, or (play) an
 outside player's answer missing, not a card or illegal, 2 bad arguments or input (unknown bot,
@@ -18,6 +18,7 @@ from service.replay import (ManilleError, SubmissionRejected, dumps, player_card
                             verify)
 from service import play as line_play
 from service import tournament
+from service.ops import cli as ops_cli
 from service.seeds import DayClock, commitment, daily_seed, parse_date, secret_from_env
 
 DEFAULT_BOT = "random-1"
@@ -210,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="number of games, even: games/2 seeds x 2 (default %(default)s)")
     t.add_argument("--json", action="store_true", help="print one JSON object")
     t.set_defaults(func=cmd_tournament)
+    ops_cli.add_parser(sub)
     return p
 
 

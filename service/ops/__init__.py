@@ -122,3 +122,50 @@ class Ops:
         return self.settings.seed(day).hex()
 
 
+
+    def reverify(self, day: date, progress=None) -> dict:
+        """Replay every submission of ``day`` again from its seed and cards, changing nothing, and
+        report each difference with what is stored (after a fix of the engine or a bot, whose
+        results must not change: each difference is a bug or a deliberate new rules id)."""
+        from bots import get_bot
+        from service.challenges import Challenges
+        from service.replay import SubmissionRejected, verify
+
+        challenge = Challenges(self.r, self.settings).get(day)
+        seed, bot = self.settings.seed(day), get_bot(challenge.bots)
+        ids = self.subs.for_day(day)
+        differences, checked = [], 0
+        for i, sub_id in enumerate(ids):
+            sub = self.subs.get(sub_id)
+            if sub["status"] == "queued":
+                continue
+            cards = [sub["cards"][j:j + 2] for j in range(0, len(sub["cards"]), 2)]
+            try:
+                now = {"valid": True, "score": verify(seed, cards, bot)["rank_score"]}
+            except SubmissionRejected as e:
+                now = {"valid": False, "reason": e.rejection.code}
+            was = ({"valid": False, "reason": json.loads(sub["reason"]).get("code")} if sub["status"] == "rejected"
+                   else {"valid": True, "score": int(sub["score"])})
+            checked += 1
+            if now != was:
+                differences.append({"submission_id": sub_id, "status": sub["status"], "stored": was, "replayed": now})
+            if progress:
+                progress(i + 1, len(ids))
+        return {"date": day.isoformat(), "submissions": len(ids), "checked": checked, "differences": differences}
+
+    def rebuild_day(self, day: date, who: str, why: str = "", progress=None) -> dict:
+        """Take every counted score of ``day`` off the boards and record again those that should be
+        on them (verified, not held or disqualified), in the order first verified."""
+        subs = [self.subs.get(s) for s in self.subs.for_day(day)]
+        removed = 0
+        for sub in subs:
+            if sub.get("score"):
+                removed += self.boards.remove(day, sub["pid"], int(sub["score"]))
+        keep = sorted((s for s in subs if s["status"] == "verified"), key=lambda s: s.get("verified_at", ""))
+        for i, sub in enumerate(keep):
+            _counted, entry = self.boards.record(day, sub["pid"], sub["nickname"], int(sub["score"]), sub["id"])
+            self.r.hset(self.subs.key(sub["id"]), "counted", entry)
+            if progress:
+                progress(i + 1, len(keep))
+        self.audit(who, "rebuild_day", day.isoformat(), why, removed=removed, recorded=len(keep))
+        return {"date": day.isoformat(), "removed": removed, "recorded": len(keep)}

@@ -197,3 +197,56 @@ def test_a_closed_days_seed_and_a_sealed_one(ops_client):
     assert r.status_code == 200 and r.get_json()["seed"] == ops_client.get(f"/api/v1/challenges/{past}").get_json()["seed"]
     r = ops_client.get(f"/api/v1/ops/days/{today.isoformat()}/seed", headers=ops())
     assert r.status_code == 409 and r.get_json()["error"] == "seed_sealed"
+
+
+def _manille(*args, env):
+    import subprocess
+    import sys
+    from pathlib import Path
+    return subprocess.run([sys.executable, "-m", "service.cli", *args], env=env, capture_output=True,
+                          text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
+
+
+def test_the_ops_command_line(ops_client, run_worker, redis_server, monkeypatch):
+    import json
+    client = ops_client
+    run = open_run(client, "10.4.0.1")
+    done = play(client, run, run["player_token"], lambda turn, legal: legal[0], "10.4.0.1")
+    sub_id = submit(client, done, run["player_token"], "Termi", "10.4.0.1")
+    run_worker()
+    env = dict(os.environ, REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_OPS_TOKEN=OPS,
+               MANILLE_OPS_USER="bob", PYTHONPATH=os.pathsep.join(__import__("sys").path))
+    out = _manille("ops", "submissions", done["date"], "--json", env=env)
+    assert out.returncode == 0, out.stderr
+    listed = json.loads(out.stdout)["submissions"]  # stdout is the JSON alone
+    assert [(s["submission_id"], s["nickname"], s["status"]) for s in listed] == [(sub_id, "Termi", "verified")]
+    assert isinstance(listed[0]["flags"], list) and listed[0]["score"] == done["result"]["rank_score"]
+    no_token = dict(env, MANILLE_OPS_TOKEN="")
+    refused = _manille("ops", "submissions", done["date"], "--json", env=no_token)
+    assert refused.returncode == 2 and refused.stdout == "" and "MANILLE_OPS_TOKEN" in refused.stderr
+    out = _manille("ops", "disqualify", sub_id, "--reason", "test", env=env)
+    assert out.returncode == 0 and json.loads(out.stdout)["status"] == "disqualified"
+    out = _manille("ops", "reverify", done["date"], "--json", env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert json.loads(out.stdout)["differences"] == [] and "1/1" in out.stderr  # the progress bar
+    who = client.get("/api/v1/ops/audit", headers=ops()).get_json()["entries"][0]["who"]
+    assert who == "bob@cli"
+
+
+def test_reverify_reports_what_a_rules_change_would_change(ops_client, run_worker, rclient, monkeypatch):
+    from service.ops import Ops
+    from service.replay import rules, state
+    client = ops_client
+    run = open_run(client, "10.5.0.1")
+    done = play(client, run, run["player_token"], lambda turn, legal: legal[0], "10.5.0.1")
+    sub_id = submit(client, done, run["player_token"], "Rulesy", "10.5.0.1")
+    run_worker()
+    settings = Settings.from_env(dict(os.environ, MANILLE_OPS_TOKEN=OPS))
+    day = date.fromisoformat(done["date"])
+    assert Ops(rclient, settings).reverify(day)["differences"] == []
+    # a deliberate change of the rules: a deal's winners score every point, not those beyond 30
+    monkeypatch.setattr(state, "deal_score", lambda points: (points[0], 0) if points[0] > 30 else (0, points[1]))
+    report = Ops(rclient, settings).reverify(day)
+    assert [d["submission_id"] for d in report["differences"]] == [sub_id]
+    assert report["differences"][0]["stored"]["score"] == done["result"]["rank_score"]
+    assert rules.deal_score((31, 30)) == (1, 0)  # the engine itself was left as it was

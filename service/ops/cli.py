@@ -1,0 +1,103 @@
+"""``manille ops …``: the ops actions from a terminal, on the service's Redis directly.
+
+Needs ``REDIS_URL``, ``MANILLE_SECRET`` (or ``MANILLE_SECRET_FILE``) and ``MANILLE_OPS_TOKEN`` as
+the service has them: without the ops token nothing runs.  Standard output holds only the
+result (JSON with ``--json``); progress goes to standard error.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import sys
+
+from service.config import Settings
+from service.errors import ServiceError
+from service.ops import Ops
+from service.seeds import parse_date
+from service.store import connect
+
+
+def add_parser(sub) -> None:
+    ops = sub.add_parser("ops", help="review submissions and act on them (needs MANILLE_OPS_TOKEN)")
+    osub = ops.add_subparsers(dest="ops_command", required=True)
+    s = osub.add_parser("submissions", help="every submission of a day, with flags")
+    s.add_argument("date")
+    s.add_argument("--limit", type=int, default=100_000)
+    s.add_argument("--json", action="store_true", help="the listing as JSON {\"submissions\": [...]}")
+    for name, text in (("disqualify", "take a game off every board"), ("restore", "put a game back on the boards")):
+        a = osub.add_parser(name, help=text)
+        a.add_argument("submission_id")
+        a.add_argument("--reason", required=True)
+    r = osub.add_parser("reverify", help="replay every submission of a day again; report differences")
+    r.add_argument("date")
+    r.add_argument("--json", action="store_true")
+    b = osub.add_parser("rebuild-day", help="take a day's scores off the boards and record them again")
+    b.add_argument("date")
+    b.add_argument("--reason", default="")
+    d = osub.add_parser("seed", help="a closed day's seed")
+    d.add_argument("date")
+    ops.set_defaults(func=cmd_ops)
+
+
+def progress_bar(done: int, total: int) -> None:
+    """A progress bar on standard error (stdout stays the result alone)."""
+    width = 30
+    filled = width * done // max(total, 1)
+    end = "\n" if done >= total else ""
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+
+def _who() -> str:
+    return f"{os.environ.get('MANILLE_OPS_USER') or getpass.getuser()}@cli"
+
+
+def cmd_ops(args) -> int:
+    settings = Settings.from_env()
+    if not settings.ops_token:
+        print("manille ops: MANILLE_OPS_TOKEN is not set: ops actions need it, as the service has it",
+              file=sys.stderr)
+        return 2
+    ops = Ops(connect(settings.redis_url), settings)
+    try:
+        return _run(ops, args)
+    except ServiceError as e:
+        print(f"manille ops: {e.code}: {e.message}", file=sys.stderr)
+        return 1
+
+
+def _run(ops: Ops, args) -> int:
+    c = args.ops_command
+    if c == "submissions":
+        day = parse_date(args.date)
+        print(f"reading the submissions of {day.isoformat()}…", file=sys.stderr)
+        subs = ops.submissions(day, limit=args.limit)
+        if args.json:
+            print(json.dumps({"submissions": subs}, ensure_ascii=False))
+        else:
+            for s in subs:
+                flags = ",".join(f["code"] for f in s["flags"]) or "-"
+                print(f"{s['submission_id']}  {s['status']:<12} {s['score'] if s['score'] is not None else '-':>5}  "
+                      f"{flags:<24} {s['nickname']}")
+        return 0
+    if c in ("disqualify", "restore"):
+        out = getattr(ops, c)(args.submission_id, _who(), args.reason)
+        print(json.dumps({"submission_id": out["submission_id"], "status": out["status"]}))
+        return 0
+    if c == "reverify":
+        report = ops.reverify(parse_date(args.date), progress=progress_bar)
+        if args.json:
+            print(json.dumps(report))
+        else:
+            print(f"{report['checked']} replayed, {len(report['differences'])} differences")
+            for d in report["differences"]:
+                print(f"  {d['submission_id']}: stored {d['stored']}, replayed {d['replayed']}")
+        return 1 if report["differences"] else 0
+    if c == "rebuild-day":
+        print(json.dumps(ops.rebuild_day(parse_date(args.date), _who(), args.reason, progress=progress_bar)))
+        return 0
+    if c == "seed":
+        print(ops.seed(parse_date(args.date), _who()))
+        return 0
+    raise AssertionError(c)  # pragma: no cover - argparse allows nothing else
