@@ -156,6 +156,13 @@ def leaderboard():
                            today=_services().settings.today().isoformat())
 
 
+@bp.get("/ops")
+def ops():
+    """The ops review page: the day's submissions, their flags and evidence, the actions; it
+    talks to /api/v1/ops with the ops token the person types (kept in sessionStorage only)."""
+    return render_template("ops.html", page="ops", today=_services().settings.today().isoformat())
+
+
 def rules_html(lang: str) -> tuple[Markup, Markup]:
     """The rules document of ``lang`` (docs/rules.<lang>.md; English is docs/rules.md) as HTML,
     with its table of contents; rendered once per process."""
