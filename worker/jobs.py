@@ -15,11 +15,11 @@ from bots import get_bot
 from service.challenges import Challenges
 from service.config import Settings
 from service.leaderboard import BoardsRebuilding, Leaderboard
-from service.replay import SubmissionRejected, verify
+from service.replay import SubmissionRejected, simulate, verify
 from service import flags as suspicion
 from service.runs import Runs
 from service.runs.table import parse_plays
-from service.store import connect, text_client
+from service.store import connect, day_scope, key_for, text_client
 from service.submissions import Submissions
 
 _settings: Settings | None = None
@@ -80,15 +80,32 @@ def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderbo
     day = date.fromisoformat(sub["date"])
     found = {
         "explored": suspicion.explored(suspicion.player_decisions(record),
-                                   lambda q: runs.path_counts(day, q),
-                                   lambda q: runs.path_counts(day, q, submitted=True), fs),
+                                   lambda q: runs.path_counts(day, q, of="finished"),
+                                   lambda q: runs.path_counts(day, q, of="submitted"), fs),
         "many_runs": suspicion.many_runs(sub.get("run_ip", ""), runs.address_runs(day, sub.get("run_ip", "")),
                                      sub["run_id"], fs),
         "speed": suspicion.speed([int(t) for t in sub.get("times", "").split(",") if t], fs),
         "outlier": suspicion.outlier(record["rank_score"], {b["score"]: b["count"] for b in boards.histogram(day)},
                                  fs),
+        "oracle": suspicion.oracle(suspicion.agreement(settings.seed(day), record, fs.oracle_from_trick),
+                                   _expert_agreement(settings, client, day), fs),
     }
     return [{"code": code, "evidence": evidence} for code, evidence in found.items() if evidence]
+
+
+def _expert_agreement(settings: Settings, client, day: date) -> dict:
+    """expert-1's agreement with the oracle from seat 0 on ``day``'s game: computed once a day
+    and kept (the engine and expert-1 are frozen, so it never changes)."""
+    fs = settings.flags
+    key = key_for("oracle_ref", day_scope(day), f"from{fs.oracle_from_trick}")
+    cached = client.get(key)
+    if cached:
+        return json.loads(cached)
+    seed = settings.seed(day)
+    ref = suspicion.agreement(seed, simulate(seed, get_bot("expert-1")), fs.oracle_from_trick)
+    ref.pop("choices")
+    client.set(key, json.dumps(ref))
+    return ref
 
 
 def reverify_day(day_text: str) -> int:

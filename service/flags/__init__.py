@@ -3,14 +3,21 @@
 Replay proves every card legal, not that the player did not know the hidden cards.  Each flag is
 a suspicion with its evidence, never an informational note:
 
-``explored``    other runs of the day, from any token or address, followed this game's cards and
-                then played another card at its decision points: a search of the day's game tree
-                (a run of an open day is an exact simulator).  Read from the day's tree of paths
-                (``Runs.path_counts``), less the paths of games already submitted; no address
-                needed, so a search spread over many addresses shows too.
+``explored``    other runs of the day, from any token or address, followed this game's cards,
+                played another card at one of its decision points and went on to the end of the
+                game without being submitted: probes of a search of the day's game tree (a run
+                of an open day is an exact simulator, and a probe must play on to learn what its
+                card is worth).  Read from the day's tree of finished games (``Runs.path_counts``)
+                less the games submitted; no address needed, so a search spread over many
+                addresses shows too.  Honest players who give up part-way are not counted.
 ``many_runs``   several ranked runs of the day opened from the run's address.
 ``speed``       the player's cards came faster than a person reads the table, over the whole game.
 ``outlier``     a score far above the day's distribution (only once the day has enough scores).
+``oracle``      the player's cards agree with perfect-information play (``oracle-1``'s solver, all
+                four hands known) far more often than ``expert-1``'s do from the same seat on the
+                same day: someone who knew the hidden cards.  Counted on *decisive* decisions
+                (some legal card is worse than the best), from trick ``oracle_from_trick`` of each
+                deal (earlier positions cost up to seconds each to solve).
 
 Thresholds are ``FlagSettings`` (configuration); ``hold`` names the flags strong enough to keep
 a submission off the public boards until ops decide.
@@ -24,13 +31,17 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class FlagSettings:
-    explored_points: int = 3     # decision points where other runs branched off ...
-    explored_depth: int = 2      # ... counted from the player's decision number this deep
+    explored_points: int = 6     # decision points where other finished runs branched off ...
+    explored_depth: int = 4      # ... counted from the player's decision number this deep
     many_runs: int = 5           # ranked runs of the day from one address
     speed_median_ms: int = 900   # median time between the player's cards below this ...
     speed_min_cards: int = 16    # ... over at least this many intervals
     outlier_min_scores: int = 30 # no outlier before the day has this many scores
     outlier_z: float = 4.0       # robust z-score (median and MAD) above which a score is an outlier
+    oracle_from_trick: int = 2   # decisions from this trick of each deal (0-based) are solved
+    oracle_min_decisive: int = 12  # no oracle flag on fewer decisive decisions
+    oracle_rate: float = 0.95    # agreement at or above this on decisive decisions ...
+    oracle_over_expert: float = 0.10  # ... and this far above expert-1's on the same day
     hold: frozenset = field(default_factory=lambda: frozenset({"explored"}))
 
     @classmethod
@@ -48,6 +59,10 @@ class FlagSettings:
             speed_min_cards=num("speed_min_cards", base.speed_min_cards),
             outlier_min_scores=num("outlier_min_scores", base.outlier_min_scores),
             outlier_z=num("outlier_z", base.outlier_z, float),
+            oracle_from_trick=num("oracle_from_trick", base.oracle_from_trick),
+            oracle_min_decisive=num("oracle_min_decisive", base.oracle_min_decisive),
+            oracle_rate=num("oracle_rate", base.oracle_rate, float),
+            oracle_over_expert=num("oracle_over_expert", base.oracle_over_expert, float),
             hold=base.hold if hold is None else frozenset(c.strip() for c in hold.split(",") if c.strip()),
         )
 
@@ -58,11 +73,11 @@ def player_decisions(record: dict) -> list[tuple[str, list[str]]]:
             for p in t["plays"] if p["seat"] == 0]
 
 
-def explored(decisions, path_counts, submitted_counts, settings: FlagSettings) -> dict | None:
-    """Where other runs followed this game and branched off.  ``path_counts(prefixes)`` and
-    ``submitted_counts(prefixes)`` give, for each sequence of first cards, how many runs of the
-    day began with it, and how many of those were submitted games (honest games that went
-    another way are not a search)."""
+def explored(decisions, finished_counts, submitted_counts, settings: FlagSettings) -> dict | None:
+    """Where other finished runs followed this game and branched off.  ``finished_counts(prefixes)``
+    and ``submitted_counts(prefixes)`` give, for each sequence of first cards, how many finished
+    runs of the day began with it, and how many of those were submitted games (honest games that
+    went another way are not a search)."""
     queries, where = [], []
     cards = [c for c, _ in decisions]
     decision_no = 0
@@ -79,7 +94,7 @@ def explored(decisions, path_counts, submitted_counts, settings: FlagSettings) -
                 where.append((k, card, alt))
     if not queries:
         return None
-    reached = path_counts(queries)
+    reached = finished_counts(queries)
     submitted = submitted_counts(queries)
     points: dict[int, dict] = {}
     for (k, card, alt), n, s in zip(where, reached, submitted):
@@ -127,6 +142,47 @@ def outlier(score: int, day_scores: dict[int, int], settings: FlagSettings) -> d
         return None  # not beyond the day's best either: a strong score among strong ones
     return {"score": score, "median": median, "spread": round(spread, 1), "z": round(z, 1),
             "scores": n, "best_other": values[-1]}
+
+
+def agreement(seed, record: dict, from_trick: int, seat: int = 0) -> dict:
+    """How often ``seat``'s cards in ``record`` were among the perfect-information best cards,
+    on its decisive decisions from trick ``from_trick`` of each deal; with each decision (deal,
+    trick, card played, the oracle's best cards) for the ops replay viewer."""
+    from bots.oracle import Solver, best_cards
+    from service.replay import Card, GameState
+
+    state = GameState(seed)
+    decisive = agreed = 0
+    choices = []
+    for d in record["deals"]:
+        solver = None
+        for t_index, trick in enumerate(d["tricks"]):
+            for play in trick["plays"]:
+                if play["seat"] == seat and t_index >= from_trick and len(play["legal"]) > 1:
+                    if solver is None:
+                        solver = Solver(int(state.trick.trump))
+                    best = best_cards(state, solver)
+                    if len(best) < len(play["legal"]):
+                        decisive += 1
+                        hit = Card.parse(play["card"]) in best
+                        agreed += hit
+                        choices.append({"deal": d["index"], "trick": t_index, "card": play["card"],
+                                        "oracle": sorted(str(c) for c in best), "agreed": hit})
+                state.apply(Card.parse(play["card"]))
+    return {"decisive": decisive, "agreed": agreed,
+            "rate": round(agreed / decisive, 4) if decisive else None, "choices": choices}
+
+
+def oracle(player: dict, expert: dict, settings: FlagSettings) -> dict | None:
+    """``player`` and ``expert`` as ``agreement`` gives them (expert-1 in the same seat, same day)."""
+    if player["decisive"] < settings.oracle_min_decisive or player["rate"] is None:
+        return None
+    expert_rate = expert["rate"] or 0.0
+    if player["rate"] < settings.oracle_rate or player["rate"] < expert_rate + settings.oracle_over_expert:
+        return None
+    return {"decisive": player["decisive"], "agreed": player["agreed"], "rate": player["rate"],
+            "expert_rate": expert["rate"], "expert_decisive": expert["decisive"],
+            "from_trick": settings.oracle_from_trick, "choices": player["choices"]}
 
 
 def held(flags: list[dict], settings: FlagSettings) -> bool:

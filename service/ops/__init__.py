@@ -84,9 +84,27 @@ class Ops:
             "submit_address": sub.get("ip", ""), "submit_user_agent": sub.get("user_agent", ""),
             "address_runs": [r for r in self.runs.address_runs(day, address) if r != sub["run_id"]],
             "token_runs": [r for r in [self.runs.ranked_run_id(day, sub["pid"])] if r and r != sub["run_id"]],
-            "record": json.loads(sub["record"]) if sub.get("record") else None,
+            "record": self._with_oracle(day, json.loads(sub["record"])) if sub.get("record") else None,
             "reason": json.loads(sub["reason"]) if sub.get("reason") else None,
         }
+
+    def _with_oracle(self, day: date, record: dict) -> dict:
+        """The record with, on each of the player's decisive decisions the flags look at, the
+        perfect-information choice (``oracle``: oracle-1's card, ``oracle_best``: every best card)."""
+        from bots.oracle import pick
+        from service.flags import agreement
+        from service.replay import Card
+
+        found = agreement(self.settings.seed(day), record, self.settings.flags.oracle_from_trick)["choices"]
+        best = {(c["deal"], c["trick"]): c["oracle"] for c in found}
+        for d in record["deals"]:
+            for t_index, trick in enumerate(d["tricks"]):
+                for play in trick["plays"]:
+                    if play["seat"] == 0 and (d["index"], t_index) in best:
+                        cards = best[(d["index"], t_index)]
+                        play["oracle"] = str(pick(Card.parse(c) for c in cards))
+                        play["oracle_best"] = cards
+        return record
 
     # -- actions ---------------------------------------------------------------
 

@@ -88,13 +88,19 @@ def test_a_search_of_the_day_from_many_addresses_is_flagged_and_held(ops_client,
         run = play(client, run, scout_token, first, "203.0.113.1", stop_after=run["turn"] + 1)
         bodies.append(run)
     decisions = [b["turn"] for b in bodies[:-1] if len(b["view"]["legal"]) > 1]
-    assert len(decisions) >= 6
+    assert len(decisions) >= 12
     # probes: each from its own address and token, follow the line, branch off at one decision
-    for i, k in enumerate(decisions[1:6]):
+    # and play on to the end to learn what that card is worth; never submitted
+    probed = decisions[4:11]
+    for i, k in enumerate(probed):
         addr = f"198.51.100.{i + 10}"
         probe = open_run(client, addr)
         alt = lambda turn, legal, k=k: legal[-1] if turn == k else legal[0]  # noqa: E731
-        play(client, probe, probe["player_token"], alt, addr, stop_after=k + 3)
+        assert play(client, probe, probe["player_token"], alt, addr)["status"] == "finished"
+    # someone who gave up after branching is no probe: not counted
+    quitter = open_run(client, "198.51.100.99")
+    play(client, quitter, quitter["player_token"], lambda turn, legal: legal[-1] if turn == decisions[3] else legal[0],
+         "198.51.100.99", stop_after=decisions[3] + 4)
     # the searcher submits the line from a fresh token and address
     final = open_run(client, "192.0.2.77")
     done = play(client, final, final["player_token"], first, "192.0.2.77")
@@ -107,8 +113,8 @@ def test_a_search_of_the_day_from_many_addresses_is_flagged_and_held(ops_client,
     explored = [f for f in entry["flags"] if f["code"] == "explored"]
     assert explored, entry["flags"]
     evidence = explored[0]["evidence"]
-    assert evidence["points"] >= 3 and evidence["runs"] >= 3
-    assert {b["index"] for b in evidence["branches"]} <= set(decisions)
+    assert evidence["points"] == len(probed) and evidence["runs"] == len(probed)
+    assert [b["index"] for b in evidence["branches"]] == probed
     assert Leaderboard(rclient).total(day_board(date.fromisoformat(day))) == 0
     # ops look, decide it is honest after all, restore it: on the board; the audit log says who
     r = client.post(f"/api/v1/ops/submissions/{sub_id}/restore", json={"reason": "checked by hand"},
@@ -160,6 +166,10 @@ def test_many_runs_from_one_address_is_flagged_but_not_held(ops_client, run_work
     detail = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
     assert len(detail["address_runs"]) == 5 and len(detail["play_times_ms"]) == len(detail["cards"])
     assert detail["record"]["rank_score"] == entry["score"]
+    mine = [p for d in detail["record"]["deals"] for t in d["tricks"] for p in t["plays"] if p["seat"] == 0]
+    judged = [p for p in mine if "oracle" in p]
+    assert judged and all(p["oracle"] in p["oracle_best"] and set(p["oracle_best"]) < set(p["legal"])
+                          for p in judged)
 
 
 def test_disqualify_takes_a_game_off_every_board_and_restore_puts_it_back(ops_client, run_worker, rclient):
