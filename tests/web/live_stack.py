@@ -25,6 +25,7 @@ from service.config import QUEUE_NAME  # noqa: E402
 from service.redis_server import RedisServer, free_port  # noqa: E402
 
 SECRET = "web-test-secret"
+OPS_TOKEN = "ops-test-token"  # MANILLE_OPS_TOKEN of the stack: the /ops page and its API
 BOTS = "expert-1"
 TZ = "Europe/Brussels"
 
@@ -65,7 +66,7 @@ class LiveStack:
         redis.Redis.from_url(self.redis.url).flushall()
         port = free_port()
         env = dict(os.environ, REDIS_URL=self.redis.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=BOTS,
-                   MANILLE_TZ=TZ, MANILLE_BIND=f"127.0.0.1:{port}",
+                   MANILLE_TZ=TZ, MANILLE_OPS_TOKEN=OPS_TOKEN, MANILLE_BIND=f"127.0.0.1:{port}",
                    WEB_CONCURRENCY=str(self.web_processes),
                    # every visitor here comes from 127.0.0.1: the per-address limits are tested elsewhere
                    MANILLE_LIMIT_RANKED_RUNS="off", MANILLE_LIMIT_RUNS_PER_ADDRESS="off")

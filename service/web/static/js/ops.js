@@ -1,0 +1,400 @@
+// The /ops page: the ops token (this tab's sessionStorage only, sent as a Bearer token), a day's
+// submissions (sortable, filterable), one submission's detail with its flags' evidence, the
+// client, the day's other runs of its address and token, disqualify/restore with a reason, and
+// the replay viewer (opsreplay.js).  No API call is made before a token is given; a refused
+// token (401/403) is forgotten and asked for again.
+import { fill, h } from "./dom.js";
+import { cardEl, replayViewer } from "./opsreplay.js";
+
+const TOKEN_KEY = "manille.ops.token";
+const USER_KEY = "manille.ops.user";
+const PAGE = 1000;
+const STATUSES = ["verified", "held", "disqualified", "rejected", "queued"];
+const FLAG_HELP = {
+  explored: "Other runs of the day followed this game and branched off at its decision points",
+  many_runs: "Many ranked runs of the day were opened from this address",
+  speed: "The player's cards came faster than a person reads the table",
+  outlier: "A score far above the day's distribution",
+};
+
+const session = {
+  get(key) { try { return sessionStorage.getItem(key) || ""; } catch { return ""; } },
+  set(key, value) { try { if (value) sessionStorage.setItem(key, value); else sessionStorage.removeItem(key); } catch { /* tab only */ } },
+};
+
+class Refused extends Error {}
+class OpsError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `HTTP ${status}`);
+    this.status = status;
+    this.code = (body && body.error) || `http_${status}`;
+  }
+}
+
+let tokenInMemory = "";
+
+async function ops(method, path, body) {
+  const tk = tokenInMemory || session.get(TOKEN_KEY);
+  if (!tk) throw new Refused("no token");
+  const headers = { Accept: "application/json", Authorization: `Bearer ${tk}` };
+  const user = session.get(USER_KEY);
+  if (user) headers["X-Ops-User"] = user;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const resp = await fetch(`/api/v1/ops${path}`, {
+    method, headers, cache: "no-store", body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await resp.json(); } catch { /* not JSON */ }
+  if (resp.status === 401 || resp.status === 403) throw new Refused((data && data.message) || "token refused");
+  if (!resp.ok) throw new OpsError(resp.status, data);
+  return data;
+}
+
+function time(iso) {
+  if (!iso) return h("span", { class: "note" }, "—");
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return h("span", {}, String(iso));
+  return h("time", { datetime: iso, title: iso }, d.toLocaleString("en-GB", { dateStyle: "short", timeStyle: "medium" }));
+}
+
+const statusBadge = (status) => h("span", { class: `status status-${STATUSES.includes(status) ? status : "other"}` }, status || "—");
+const flagBadge = (code) => h("span", { class: "flag", title: FLAG_HELP[code] || null }, code);
+const flagBadges = (flags) => (flags && flags.length
+  ? h("ul", { class: "flags", "aria-label": "Flags" }, flags.map((f) => h("li", {}, flagBadge(f.code))))
+  : h("span", { class: "note" }, "none"));
+
+function dl(pairs) {
+  return h("dl", { class: "facts" }, pairs.filter(([, v]) => v !== undefined && v !== null && v !== "")
+    .map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, v instanceof Node ? v : String(v)))));
+}
+
+function runList(ids, empty) {
+  if (!ids || !ids.length) return h("p", { class: "note" }, empty);
+  return h("ul", { class: "runs" }, ids.map((id) => h("li", {}, h("code", {}, id))));
+}
+
+// One flag's evidence, readably; unknown codes or fields fall back to their key: value pairs.
+function evidence(flag) {
+  const e = flag.evidence || {};
+  switch (flag.code) {
+    case "explored": {
+      const branches = Array.isArray(e.branches) ? e.branches : [];
+      return [
+        dl([["Decision points", e.points], ["Runs that branched off", e.runs], ["Deepest point (play index)", e.deepest]]),
+        branches.length ? h("table", { class: "evidence" },
+          h("caption", {}, "Branch points"),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "Index"),
+            h("th", { scope: "col" }, "Card played"), h("th", { scope: "col" }, "Cards tried by other runs (runs)"))),
+          h("tbody", {}, branches.map((b) => h("tr", {},
+            h("td", { class: "num" }, String(b.index)), h("td", {}, cardEl(b.played)),
+            h("td", {}, h("ul", { class: "tried" }, Object.entries(b.tried || {}).map(([card, n]) =>
+              h("li", {}, cardEl(card), ` × ${n}`)))))))) : null,
+      ];
+    }
+    case "many_runs":
+      return [dl([["Address", e.address], ["Ranked runs from it", e.runs]]),
+        h("h5", {}, "Other runs from that address"), runList(e.other_runs, "none listed")];
+    case "speed":
+      return dl([["Median between cards", e.median_ms !== undefined ? `${e.median_ms} ms` : null],
+        ["Fastest", e.fastest_ms !== undefined ? `${e.fastest_ms} ms` : null], ["Cards", e.cards],
+        ["Whole game", e.game_seconds !== undefined ? `${e.game_seconds} s` : null]]);
+    case "outlier":
+      return dl([["Score", e.score], ["Robust z", e.z], ["Day's median", e.median], ["Spread", e.spread],
+        ["Other scores", e.scores], ["Best other score", e.best_other]]);
+    default:
+      return dl(Object.entries(e).map(([k, v]) => [k, typeof v === "object" ? JSON.stringify(v) : v]));
+  }
+}
+
+export function startOps() {
+  const body = document.body.dataset;
+  const form = document.getElementById("ops-login");
+  const tokenInput = document.getElementById("ops-token");
+  const userInput = document.getElementById("ops-user");
+  const dateInput = document.getElementById("ops-date");
+  const loginMsg = document.getElementById("ops-login-msg");
+  const forget = document.getElementById("ops-forget");
+  const listBox = document.getElementById("ops-list");
+  const listTitle = document.getElementById("ops-list-title");
+  const rowsBox = document.getElementById("ops-rows");
+  const count = document.getElementById("ops-count");
+  const filterInput = document.getElementById("ops-filter");
+  const statusSelect = document.getElementById("ops-status");
+  const flaggedBox = document.getElementById("ops-flagged");
+  const reload = document.getElementById("ops-reload");
+  const detailBox = document.getElementById("ops-detail");
+  const heads = [...document.querySelectorAll("#ops-table th[data-sort]")];
+
+  const state = { day: body.today || dateInput.value, subs: [], sort: { key: "", dir: 1 }, open: null, loading: 0 };
+  if (!dateInput.value) dateInput.value = state.day;
+  userInput.value = session.get(USER_KEY);
+
+  function refused(message) {
+    tokenInMemory = "";
+    session.set(TOKEN_KEY, "");
+    forget.hidden = true;
+    listBox.hidden = true;
+    detailBox.hidden = true;
+    detailBox.replaceChildren();
+    loginMsg.className = "ops-msg error";
+    loginMsg.textContent = `Token refused${message ? ` (${message})` : ""}. Enter the ops token again.`;
+    tokenInput.value = "";
+    tokenInput.placeholder = "";
+    tokenInput.required = true;
+    tokenInput.focus();
+  }
+
+  function failed(where, e) {
+    if (e instanceof Refused) { refused(e.message === "no token" ? "" : e.message); return true; }
+    loginMsg.className = "ops-msg error";
+    loginMsg.textContent = `${where} failed: ${e.message}`;
+    return false;
+  }
+
+  // -- the list --------------------------------------------------------------
+
+  const sortValue = {
+    nickname: (s) => (s.nickname || "").toLowerCase(),
+    score: (s) => (s.score === null || s.score === undefined ? -Infinity : s.score),
+    status: (s) => s.status || "",
+    flags: (s) => (s.flags || []).length,
+    address: (s) => s.address || "",
+    verified_at: (s) => s.verified_at || "",
+  };
+
+  function visible() {
+    const text = filterInput.value.trim().toLowerCase();
+    const status = statusSelect.value;
+    let out = state.subs.filter((s) => (!text || (s.nickname || "").toLowerCase().includes(text)
+        || (s.address || "").toLowerCase().includes(text))
+      && (!status || s.status === status)
+      && (!flaggedBox.checked || (s.flags || []).length > 0));
+    const { key, dir } = state.sort;
+    if (key) {
+      const f = sortValue[key];
+      out = out.map((s, i) => [s, i]).sort(([a, i], [b, j]) => {
+        const x = f(a);
+        const y = f(b);
+        return (x < y ? -1 : x > y ? 1 : i - j) * (x === y ? 1 : dir);
+      }).map(([s]) => s);
+    }
+    return out;
+  }
+
+  function renderList() {
+    for (const th of heads) {
+      if (th.dataset.sort === state.sort.key) th.setAttribute("aria-sort", state.sort.dir > 0 ? "ascending" : "descending");
+      else th.removeAttribute("aria-sort");
+    }
+    const shown = visible();
+    count.textContent = `${shown.length} of ${state.subs.length} submission${state.subs.length === 1 ? "" : "s"} shown`;
+    rowsBox.replaceChildren(...(shown.length ? shown.map((s) => {
+      const current = state.open === s.submission_id;
+      return h("tr", { "data-id": s.submission_id, class: current ? "open" : null, "aria-current": current ? "true" : null },
+        h("th", { scope: "row", class: "nick" }, h("button", { type: "button", class: "linkish",
+          "aria-label": `Open ${s.nickname || "(no nickname)"} (${s.submission_id})`,
+          onclick: () => openDetail(s.submission_id, true) }, s.nickname || "(no nickname)")),
+        h("td", { class: "num" }, s.score === null || s.score === undefined ? "—" : String(s.score)),
+        h("td", {}, statusBadge(s.status)),
+        h("td", {}, flagBadges(s.flags)),
+        h("td", { class: "addr" }, s.address || "—"),
+        h("td", {}, time(s.verified_at)));
+    }) : [h("tr", {}, h("td", { colspan: "6", class: "note" }, state.subs.length ? "No submission matches the filters." : "No submission on this day."))]));
+  }
+
+  async function loadList() {
+    const ticket = ++state.loading;
+    rowsBox.closest("table").setAttribute("aria-busy", "true");
+    const subs = [];
+    try {
+      for (let offset = 0; ; offset += PAGE) {
+        const page = await ops("GET", `/days/${state.day}/submissions?limit=${PAGE}&offset=${offset}`);
+        subs.push(...(page.submissions || []));
+        if ((page.submissions || []).length < PAGE) break;
+      }
+    } catch (e) {
+      rowsBox.closest("table").removeAttribute("aria-busy");
+      failed("Loading the submissions", e);
+      return false;
+    }
+    if (ticket !== state.loading) return false;
+    rowsBox.closest("table").removeAttribute("aria-busy");
+    state.subs = subs;
+    listTitle.textContent = `Submissions of ${state.day}`;
+    listBox.hidden = false;
+    forget.hidden = false;
+    renderList();
+    return true;
+  }
+
+  heads.forEach((th) => th.querySelector("button").addEventListener("click", () => {
+    const key = th.dataset.sort;
+    state.sort = { key, dir: state.sort.key === key ? -state.sort.dir : (key === "score" || key === "flags" ? -1 : 1) };
+    renderList();
+  }));
+  filterInput.addEventListener("input", renderList);
+  statusSelect.addEventListener("change", renderList);
+  flaggedBox.addEventListener("change", renderList);
+  reload.addEventListener("click", () => loadList());
+
+  // -- one submission ----------------------------------------------------------
+
+  function actions(sub) {
+    const canDisqualify = sub.status === "verified" || sub.status === "held";
+    const canRestore = sub.status === "disqualified" || sub.status === "held";
+    const box = h("section", { class: "actions", "aria-labelledby": "ops-actions-title" },
+      h("h3", { id: "ops-actions-title" }, "Decision"));
+    if (sub.decision) box.append(h("p", {}, `Last decision: ${sub.decision}`, sub.decision_reason ? ` — “${sub.decision_reason}”` : ""));
+    if (!canDisqualify && !canRestore) {
+      box.append(h("p", { class: "note" }, `A ${sub.status} submission can be neither disqualified nor restored.`));
+      return box;
+    }
+    const msg = h("p", { class: "ops-msg", role: "status", "aria-live": "polite" });
+    const reason = h("textarea", { id: "ops-reason", name: "reason", required: true, maxlength: "1000", rows: "3",
+      "aria-describedby": "ops-reason-note" });
+    const buttons = [];
+    if (canDisqualify) buttons.push(h("button", { type: "submit", class: "btn danger", value: "disqualify" }, "Disqualify"));
+    if (canRestore) buttons.push(h("button", { type: "submit", class: "btn", value: "restore" }, "Restore"));
+    const f = h("form", { class: "decision", "aria-label": "Decision on this submission" },
+      h("p", { class: "field" }, h("label", { for: "ops-reason" }, "Reason (required, kept in the audit log)"), reason),
+      h("p", { id: "ops-reason-note", class: "note" },
+        canDisqualify ? "Disqualify takes the game off every board. " : "",
+        canRestore ? "Restore puts it (back) on the boards." : ""),
+      h("p", { class: "ops-buttons" }, buttons), msg);
+    f.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const action = e.submitter && e.submitter.value;
+      if (!action || !reason.value.trim()) {
+        msg.className = "ops-msg error";
+        msg.textContent = "Give a reason first.";
+        reason.focus();
+        return;
+      }
+      buttons.forEach((b) => { b.disabled = true; });
+      try {
+        await ops("POST", `/submissions/${encodeURIComponent(sub.submission_id)}/${action}`, { reason: reason.value.trim() });
+      } catch (err) {
+        buttons.forEach((b) => { b.disabled = false; });
+        if (err instanceof Refused) { refused(err.message); return; }
+        msg.className = "ops-msg error";
+        msg.textContent = `${action} failed: ${err.message}`;
+        return;
+      }
+      await loadList();
+      await openDetail(sub.submission_id, false, `Done: ${action === "disqualify" ? "disqualified" : "restored"}.`);
+    });
+    box.append(f);
+    return box;
+  }
+
+  async function openDetail(id, focus, notice = "") {
+    state.open = id;
+    renderList();
+    detailBox.hidden = false;
+    detailBox.setAttribute("aria-busy", "true");
+    let sub;
+    try {
+      sub = await ops("GET", `/submissions/${encodeURIComponent(id)}`);
+    } catch (e) {
+      detailBox.removeAttribute("aria-busy");
+      if (!failed("Loading the submission", e)) detailBox.replaceChildren(h("p", { class: "error", role: "alert" }, `Could not load ${id}: ${e.message}`));
+      return;
+    }
+    if (state.open !== id) return;
+    const title = h("h2", { id: "ops-detail-title", tabindex: "-1" }, `Submission of ${sub.nickname || "(no nickname)"}`);
+    const flags = sub.flags || [];
+    fill(detailBox,
+      h("div", { class: "detail-head" }, title,
+        h("button", { type: "button", class: "btn", onclick: () => closeDetail() }, "Close")),
+      notice ? h("p", { class: "ops-msg ok", role: "status" }, notice) : null,
+      dl([["Status", statusBadge(sub.status)], ["Score", sub.score], ["Submission", h("code", {}, sub.submission_id)],
+        ["Run", sub.run_id ? h("code", {}, sub.run_id) : null], ["Player", sub.player ? h("code", {}, sub.player) : null],
+        ["Day", sub.date], ["Run started", sub.run_created_at ? time(sub.run_created_at) : null],
+        ["Run finished", sub.run_finished_at ? time(sub.run_finished_at) : null],
+        ["Cards played", Array.isArray(sub.cards) ? sub.cards.length : null],
+        ["Rejected because", sub.reason ? JSON.stringify(sub.reason) : null]]),
+      h("section", { class: "flag-detail", "aria-labelledby": "ops-flags-title" },
+        h("h3", { id: "ops-flags-title" }, `Flags (${flags.length})`),
+        flags.length ? flags.map((f) => h("article", { class: "flag-card" },
+          h("h4", {}, flagBadge(f.code), " ", FLAG_HELP[f.code] || ""), evidence(f)))
+          : h("p", { class: "note" }, "No flag.")),
+      h("section", { "aria-labelledby": "ops-client-title" },
+        h("h3", { id: "ops-client-title" }, "Client"),
+        dl([["Run address", sub.address || "—"], ["Run user agent", sub.user_agent || "—"],
+          ["Submit address", sub.submit_address || "—"], ["Submit user agent", sub.submit_user_agent || "—"]])),
+      h("section", { "aria-labelledby": "ops-runs-title" },
+        h("h3", { id: "ops-runs-title" }, "The day's other runs"),
+        h("h4", {}, `From the same address (${(sub.address_runs || []).length})`),
+        runList(sub.address_runs, "none"),
+        h("h4", {}, `From the same token (${(sub.token_runs || []).length})`),
+        runList(sub.token_runs, "none")),
+      actions(sub),
+      replayViewer(sub.record));
+    detailBox.removeAttribute("aria-busy");
+    if (focus) title.focus();
+  }
+
+  function closeDetail() {
+    const id = state.open;
+    state.open = null;
+    detailBox.hidden = true;
+    detailBox.replaceChildren();
+    renderList();
+    const back = id && rowsBox.querySelector(`tr[data-id="${CSS.escape(id)}"] button`);
+    if (back) back.focus();
+  }
+
+  // -- the token and the day ----------------------------------------------------
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const tk = tokenInput.value.trim() || tokenInMemory || session.get(TOKEN_KEY);
+    if (!tk) {
+      loginMsg.className = "ops-msg error";
+      loginMsg.textContent = "Enter the ops token.";
+      tokenInput.focus();
+      return;
+    }
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(dateInput.value)) {
+      loginMsg.className = "ops-msg error";
+      loginMsg.textContent = "Choose a day.";
+      dateInput.focus();
+      return;
+    }
+    tokenInMemory = tk;
+    session.set(TOKEN_KEY, tk);
+    session.set(USER_KEY, userInput.value.trim());
+    tokenInput.value = "";
+    tokenInput.placeholder = "token kept for this tab";
+    tokenInput.required = false;
+    state.day = dateInput.value;
+    state.open = null;
+    detailBox.hidden = true;
+    detailBox.replaceChildren();
+    loginMsg.className = "ops-msg";
+    loginMsg.textContent = "Loading…";
+    if (await loadList()) loginMsg.textContent = `Showing ${state.day}.`;
+  });
+  forget.addEventListener("click", () => {
+    tokenInMemory = "";
+    session.set(TOKEN_KEY, "");
+    tokenInput.placeholder = "";
+    tokenInput.required = true;
+    listBox.hidden = true;
+    detailBox.hidden = true;
+    detailBox.replaceChildren();
+    forget.hidden = true;
+    loginMsg.className = "ops-msg";
+    loginMsg.textContent = "Token forgotten.";
+    tokenInput.focus();
+  });
+
+  // A token already given in this tab: show the day straight away.
+  if (session.get(TOKEN_KEY)) {
+    tokenInput.placeholder = "token kept for this tab";
+    tokenInput.required = false;
+    loadList();
+  }
+}
+
+if (document.body && document.body.dataset.page === "ops") startOps();
