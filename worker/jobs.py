@@ -154,3 +154,17 @@ def rebuild_boards() -> dict:
             _verify(settings, client, sub_id, rebuilding=True)
         if boards.end_rebuild():
             return counts
+
+
+def ops_reverify_day(day_text: str) -> dict:
+    """Ops: replay every submission of a day again, changing nothing; the differences."""
+    from service.ops import Ops
+    settings, client = _context()
+    return Ops(client, settings).reverify(date.fromisoformat(day_text))
+
+
+def ops_rebuild_day(day_text: str, who: str, why: str = "") -> dict:
+    """Ops: take a day's scores off the boards and record its verified games again."""
+    from service.ops import Ops
+    settings, client = _context()
+    return Ops(client, settings).rebuild_day(date.fromisoformat(day_text), who, why)

@@ -153,6 +153,56 @@ class DaySeed(MethodView):
         return {"date": parsed.isoformat(), "seed": _ops().seed(parsed, ops_user())}
 
 
+class JobSchema(ma.Schema):
+    job_id = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "queued, started, finished, failed …"})
+    description = fields.String(allow_none=True)
+    result = fields.Raw(allow_none=True, metadata={"description": "once finished: the job's report"})
+    status_url = fields.String()
+
+
+class RebuildSchema(StrictSchema):
+    reason = fields.String(load_default="", validate=validate.Length(max=1000))
+
+
+def _queued(job_id: str) -> dict:
+    return {**_ops().job(job_id), "status_url": f"/api/v1/ops/jobs/{job_id}"}
+
+
+@blp.route("/days/<string:day>/reverify")
+class DayReverify(MethodView):
+    @blp.response(202, JobSchema)
+    @blp.doc(security=SECURITY)
+    def post(self, day):
+        """Queue a re-verification of every submission of the day (nothing changes; the job's
+        result lists each difference with what is stored); audited"""
+        parsed = day_from(day).isoformat()
+        return _queued(_ops().enqueue("worker.jobs.ops_reverify_day", parsed, who=ops_user(),
+                                      action="reverify_day", target=parsed))
+
+
+@blp.route("/days/<string:day>/rebuild")
+class DayRebuild(MethodView):
+    @blp.arguments(RebuildSchema)
+    @blp.response(202, JobSchema)
+    @blp.doc(security=SECURITY)
+    def post(self, body, day):
+        """Queue a rebuild of the day's boards from its verified games; audited"""
+        parsed = day_from(day).isoformat()
+        who = ops_user()
+        return _queued(_ops().enqueue("worker.jobs.ops_rebuild_day", parsed, who, body["reason"], who=who,
+                                      action="queue_rebuild_day", target=parsed, why=body["reason"]))
+
+
+@blp.route("/jobs/<string:job_id>")
+class OpsJob(MethodView):
+    @blp.response(200, JobSchema)
+    @blp.doc(security=SECURITY)
+    def get(self, job_id):
+        """An ops job: its state and, once finished, its report"""
+        return _queued(job_id)
+
+
 @blp.route("/submissions/<string:sub_id>")
 class SubmissionDetail(MethodView):
     @blp.response(200, OpsSubmissionDetailSchema)

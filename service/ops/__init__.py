@@ -131,6 +131,34 @@ class Ops:
         self.audit(who, "restore", sub_id, why, was=sub["status"])
         return self.submission(sub_id)
 
+    def enqueue(self, job: str, *args, who: str, action: str, target: str, why: str = "") -> str:
+        """Queue a long ops job (a day's re-verification or rebuild) for a worker; audited."""
+        from rq import Queue
+
+        from service.store import raw_client
+
+        queued = Queue(self.settings.queue_name, connection=raw_client(self.r)).enqueue_call(
+            job, args=args, timeout=86400, result_ttl=7 * 86400, failure_ttl=30 * 86400,
+            description=f"{action} {target}")
+        self.audit(who, action, target, why, job_id=queued.id)
+        return queued.id
+
+    def job(self, job_id: str) -> dict:
+        """An ops job's state and, once finished, its result."""
+        from rq.exceptions import NoSuchJobError
+        from rq.job import Job
+
+        from service.errors import NotFound
+        from service.store import raw_client
+
+        try:
+            job = Job.fetch(job_id, connection=raw_client(self.r))
+        except NoSuchJobError:
+            raise NotFound("no such ops job", code="job_not_found") from None
+        status = job.get_status()
+        return {"job_id": job_id, "status": getattr(status, "value", str(status)),
+                "description": job.description, "result": job.return_value()}
+
     def seed(self, day: date, who: str) -> str:
         """A closed day's seed (hex); Conflict while its day is open or in its grace."""
         if self.settings.clock.phase(day) != "closed":

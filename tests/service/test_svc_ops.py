@@ -260,3 +260,31 @@ def test_reverify_reports_what_a_rules_change_would_change(ops_client, run_worke
     assert [d["submission_id"] for d in report["differences"]] == [sub_id]
     assert report["differences"][0]["stored"]["score"] == done["result"]["rank_score"]
     assert rules.deal_score((31, 30)) == (1, 0)  # the engine itself was left as it was
+
+
+def test_reverify_and_rebuild_a_day_over_http_as_worker_jobs(ops_client, run_worker, rclient):
+    client = ops_client
+    run = open_run(client, "10.6.0.1")
+    done = play(client, run, run["player_token"], lambda turn, legal: legal[0], "10.6.0.1")
+    sub_id = submit(client, done, run["player_token"], "Jobby", "10.6.0.1")
+    run_worker()
+    day = done["date"]
+    lb = Leaderboard(rclient)
+    lb.remove(date.fromisoformat(day), client.get(f"/api/v1/ops/submissions/{sub_id}",
+                                                   headers=ops()).get_json()["player"], done["result"]["rank_score"])
+    assert lb.total(day_board(date.fromisoformat(day))) == 0  # the board lost it (a bad manual edit, say)
+    r = client.post(f"/api/v1/ops/days/{day}/reverify", headers=ops())
+    assert r.status_code == 202 and r.get_json()["status"] == "queued"
+    reverify = r.get_json()["status_url"]
+    r = client.post(f"/api/v1/ops/days/{day}/rebuild", json={"reason": "board lost an entry"}, headers=ops())
+    assert r.status_code == 202
+    rebuild = r.get_json()["status_url"]
+    run_worker()
+    report = client.get(reverify, headers=ops()).get_json()
+    assert report["status"] == "finished" and report["result"]["differences"] == []
+    assert report["result"]["checked"] == 1
+    assert client.get(rebuild, headers=ops()).get_json()["result"]["recorded"] == 1
+    assert lb.total(day_board(date.fromisoformat(day))) == 1
+    assert client.get("/api/v1/ops/jobs/nope", headers=ops()).status_code == 404
+    actions = [e["action"] for e in client.get("/api/v1/ops/audit", headers=ops()).get_json()["entries"]]
+    assert actions[:3] == ["rebuild_day", "queue_rebuild_day", "reverify_day"]
