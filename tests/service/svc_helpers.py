@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
 
 SECRET = "test-secret"
 #: The product plays expert-1; MANILLE_TEST_BOTS=random-1 runs the suite against the random bot.
@@ -26,3 +34,53 @@ def play_game(post, run: dict, token: str, pick=lambda legal: legal[0], bodies: 
         if bodies is not None:
             bodies.append(run)
     return run
+
+
+def wait_up(url: str, procs, logs: Path, timeout=30.0) -> None:
+    """Wait until ``url`` answers 200; fail with the processes' logs if one exits or time runs out."""
+    import requests
+
+    def tails():
+        return "\n".join(f"--- {f.name}\n{f.read_text()[-3000:]}" for f in sorted(logs.glob("*.log")))
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for p in procs:
+            assert p.poll() is None, f"{p.args[0]} exited with {p.returncode}\n{tails()}"
+        try:
+            if requests.get(url, timeout=2).status_code == 200:
+                return
+        except requests.RequestException:  # refused, or accepted but not answered yet (booting)
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"{url} did not come up\n{tails()}")
+
+
+@contextlib.contextmanager
+def live_service(redis_url: str, logs: Path, worker_argv: list[str], **env_extra):
+    """gunicorn (deploy/gunicorn.conf.py) and a separate worker process on ``redis_url``, on a
+    free port; yields the base URL, stops both after."""
+    from service.redis_server import free_port
+
+    port = free_port()
+    env = dict(os.environ, REDIS_URL=redis_url, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS,
+               MANILLE_TZ="Europe/Brussels", MANILLE_BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2")
+    env.update(env_extra)
+    env = {k: v for k, v in env.items() if v is not None}
+    worker = subprocess.Popen(worker_argv, env=env, cwd=ROOT, stdout=open(logs / "worker.log", "w"),
+                              stderr=subprocess.STDOUT)
+    web = subprocess.Popen([str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
+                            "service.app:create_app()"], env=env, cwd=ROOT,
+                           stdout=open(logs / "web.log", "w"), stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_up(f"{base}/api/v1/health/live", [worker, web], logs)
+        yield base
+    finally:
+        for p in (web, worker):
+            p.terminate()
+        for p in (web, worker):
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()

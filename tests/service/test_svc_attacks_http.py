@@ -6,22 +6,16 @@ boards; honest players of the same day, each from their own address, are neither
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 import requests
 
 from service.config import QUEUE_NAME
-from service.redis_server import free_port
 
-from svc_helpers import SECRET, TEST_BOTS
-from test_svc_e2e_http import _wait_up
+from svc_helpers import live_service
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
 OPS = "ops-token-for-the-attack-test"
 
 
@@ -29,30 +23,12 @@ OPS = "ops-token-for-the-attack-test"
 def service(redis_server, tmp_path_factory):
     from service.store import connect
     connect(redis_server.url).flushall()
-    port = free_port()
-    env = dict(os.environ, REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS,
-               MANILLE_TZ="Europe/Brussels", MANILLE_BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2",
-               MANILLE_TRUSTED_PROXIES="1", MANILLE_OPS_TOKEN=OPS)
-    for name in [k for k in env if k.startswith("MANILLE_LIMIT_")]:
-        del env[name]  # the defaults, as make run has them
-    logs = tmp_path_factory.mktemp("attacks")
-    worker = subprocess.Popen([sys.executable, "-m", "worker", "--url", redis_server.url, QUEUE_NAME], env=env,
-                              cwd=ROOT, stdout=open(logs / "worker.log", "w"), stderr=subprocess.STDOUT)
-    web = subprocess.Popen([str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
-                            "service.app:create_app()"], env=env, cwd=ROOT,
-                           stdout=open(logs / "web.log", "w"), stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_up(f"{base}/api/v1/health/live", [worker, web], logs)
+    # the limits as make run has them: the defaults, whatever the environment says
+    defaults = {k: None for k in os.environ if k.startswith("MANILLE_LIMIT_")}
+    with live_service(redis_server.url, tmp_path_factory.mktemp("attacks"),
+                      [sys.executable, "-m", "worker", "--url", redis_server.url, QUEUE_NAME],
+                      MANILLE_TRUSTED_PROXIES="1", MANILLE_OPS_TOKEN=OPS, **defaults) as base:
         yield base
-    finally:
-        for p in (web, worker):
-            p.terminate()
-        for p in (web, worker):
-            try:
-                p.wait(15)
-            except subprocess.TimeoutExpired:
-                p.kill()
 
 
 class Client:

@@ -2,71 +2,27 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from datetime import date
-from pathlib import Path
 
 import pytest
 import requests
 
 from bots import get_bot
 from service.config import QUEUE_NAME
-from service.redis_server import free_port
 from service.replay import verify
 from service.seeds import DayClock, daily_seed
 
-from svc_helpers import SECRET, TEST_BOTS, headers, play_game
-
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
-
-
-def _wait_up(url: str, procs, logs: Path, timeout=30.0) -> None:
-    def tails():
-        return "\n".join(f"--- {f.name}\n{f.read_text()[-3000:]}" for f in sorted(logs.glob("*.log")))
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for p in procs:
-            assert p.poll() is None, f"{p.args[0]} exited with {p.returncode}\n{tails()}"
-        try:
-            if requests.get(url, timeout=2).status_code == 200:
-                return
-        except requests.RequestException:  # refused, or accepted but not answered yet (booting)
-            pass
-        time.sleep(0.2)
-    raise AssertionError(f"{url} did not come up\n{tails()}")
-
+from svc_helpers import BIN, SECRET, TEST_BOTS, headers, play_game
+from svc_helpers import live_service as svc_live_service
 
 @pytest.fixture(scope="module")
 def live_service(redis_server, tmp_path_factory):
     from service.store import connect
     connect(redis_server.url).flushall()
-    port = free_port()
-    env = dict(os.environ, REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS,
-               MANILLE_TZ="Europe/Brussels", MANILLE_BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2")
-    logs = tmp_path_factory.mktemp("e2e")
-    worker = subprocess.Popen([str(BIN / "rq"), "worker", "--url", redis_server.url, "--quiet",
-                               QUEUE_NAME], env=env, cwd=ROOT, stdout=open(logs / "worker.log", "w"),
-                              stderr=subprocess.STDOUT)
-    web = subprocess.Popen([str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"),
-                            "service.app:create_app()"], env=env, cwd=ROOT,
-                           stdout=open(logs / "web.log", "w"), stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_up(f"{base}/api/v1/health/live", [worker, web], logs)
+    with svc_live_service(redis_server.url, tmp_path_factory.mktemp("e2e"),
+                          [str(BIN / "rq"), "worker", "--url", redis_server.url, "--quiet", QUEUE_NAME]) as base:
         yield base
-    finally:
-        for p in (web, worker):
-            p.terminate()
-        for p in (web, worker):
-            try:
-                p.wait(15)
-            except subprocess.TimeoutExpired:
-                p.kill()
 
 
 def test_whole_game_over_http_verified_by_a_worker_process(live_service):

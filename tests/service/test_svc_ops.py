@@ -56,6 +56,15 @@ def submit(client, run, token, nickname, addr):
     return r.get_json()["submission_id"]
 
 
+def verified_game(client, run_worker, addr, nickname, pick=lambda turn, legal: legal[0]):
+    """A whole ranked game from ``addr``, submitted and verified; (the last run body, its id)."""
+    run = open_run(client, addr)
+    done = play(client, run, run["player_token"], pick, addr)
+    sub_id = submit(client, done, run["player_token"], nickname, addr)
+    run_worker()
+    return done, sub_id
+
+
 def listing(client, day):
     r = client.get(f"/api/v1/ops/days/{day}/submissions", headers=ops())
     assert r.status_code == 200, r.get_json()
@@ -174,10 +183,7 @@ def test_many_runs_from_one_address_is_flagged_but_not_held(ops_client, run_work
 
 def test_disqualify_takes_a_game_off_every_board_and_restore_puts_it_back(ops_client, run_worker, rclient):
     client = ops_client
-    run = open_run(client, "10.3.0.1")
-    done = play(client, run, run["player_token"], lambda turn, legal: legal[-1], "10.3.0.1")
-    sub_id = submit(client, done, run["player_token"], "Cheat", "10.3.0.1")
-    run_worker()
+    done, sub_id = verified_game(client, run_worker, "10.3.0.1", "Cheat", lambda turn, legal: legal[-1])
     day = date.fromisoformat(done["date"])
     lb = Leaderboard(rclient)
     boards = [day_board(day), ALL_TIME]
@@ -220,10 +226,7 @@ def _manille(*args, env):
 def test_the_ops_command_line(ops_client, run_worker, redis_server, monkeypatch):
     import json
     client = ops_client
-    run = open_run(client, "10.4.0.1")
-    done = play(client, run, run["player_token"], lambda turn, legal: legal[0], "10.4.0.1")
-    sub_id = submit(client, done, run["player_token"], "Termi", "10.4.0.1")
-    run_worker()
+    done, sub_id = verified_game(client, run_worker, "10.4.0.1", "Termi")
     env = dict(os.environ, REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_OPS_TOKEN=OPS,
                MANILLE_OPS_USER="bob", PYTHONPATH=os.pathsep.join(__import__("sys").path))
     out = _manille("ops", "submissions", done["date"], "--json", env=env)
@@ -247,10 +250,7 @@ def test_reverify_reports_what_a_rules_change_would_change(ops_client, run_worke
     from service.ops import Ops
     from service.replay import rules, state
     client = ops_client
-    run = open_run(client, "10.5.0.1")
-    done = play(client, run, run["player_token"], lambda turn, legal: legal[0], "10.5.0.1")
-    sub_id = submit(client, done, run["player_token"], "Rulesy", "10.5.0.1")
-    run_worker()
+    done, sub_id = verified_game(client, run_worker, "10.5.0.1", "Rulesy")
     settings = Settings.from_env(dict(os.environ, MANILLE_OPS_TOKEN=OPS))
     day = date.fromisoformat(done["date"])
     assert Ops(rclient, settings).reverify(day)["differences"] == []
@@ -264,10 +264,7 @@ def test_reverify_reports_what_a_rules_change_would_change(ops_client, run_worke
 
 def test_reverify_and_rebuild_a_day_over_http_as_worker_jobs(ops_client, run_worker, rclient):
     client = ops_client
-    run = open_run(client, "10.6.0.1")
-    done = play(client, run, run["player_token"], lambda turn, legal: legal[0], "10.6.0.1")
-    sub_id = submit(client, done, run["player_token"], "Jobby", "10.6.0.1")
-    run_worker()
+    done, sub_id = verified_game(client, run_worker, "10.6.0.1", "Jobby")
     day = done["date"]
     lb = Leaderboard(rclient)
     lb.remove(date.fromisoformat(day), client.get(f"/api/v1/ops/submissions/{sub_id}",
