@@ -3,8 +3,8 @@
 
 Each simulated day has its own seed and a background of honest players: expert-1 with some
 noise, greedy-1 and random-1 in seat 0; a quarter give up part-way, a tenth finish and never
-submit; their games go into the day's tree as the service counts them (finished games;
-submitted ones apart).  Then:
+submit; their runs go into the day's tree as the service counts them (submitted games
+apart).  Then:
 
 - honest: expert-1 playing seat 0 honestly, submitted; flags computed as the worker does;
 - search from many addresses: the attack measured against the service before the limits: start
@@ -71,15 +71,13 @@ def cards_of(record):
 
 
 class Day:
-    """The day's tree of finished games (what play.lua counts): how many began with each sequence
-    of cards; the submitted ones apart.  Unfinished runs are not in it."""
+    """The day's tree of paths (what play.lua counts): how many runs began with each sequence of
+    cards; the submitted ones apart."""
 
     def __init__(self):
         self.paths, self.submitted = Counter(), Counter()
 
-    def run(self, cards, submitted=False, finished=True):
-        if not finished:
-            return
+    def run(self, cards, submitted=False):
         for k in range(1, len(cards) + 1):
             prefix = "".join(cards[:k])
             self.paths[prefix] += 1
@@ -107,7 +105,7 @@ def background(seed, day, n, rng):
         cards = cards_of(record)
         fate = rng.random()
         if fate < 0.25:  # gives up part-way
-            day.run(cards[:rng.randrange(1, len(cards))], finished=False)
+            day.run(cards[:rng.randrange(1, len(cards))])
         elif fate < 0.35:  # finishes, never submits (or not yet when the game is verified)
             day.run(cards)
         else:

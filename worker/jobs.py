@@ -80,7 +80,7 @@ def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderbo
     day = date.fromisoformat(sub["date"])
     found = {
         "explored": suspicion.explored(suspicion.player_decisions(record),
-                                   lambda q: runs.path_counts(day, q, of="finished"),
+                                   lambda q: runs.path_counts(day, q),
                                    lambda q: runs.path_counts(day, q, of="submitted"), fs),
         "many_runs": suspicion.many_runs(sub.get("run_ip", ""), runs.address_runs(day, sub.get("run_ip", "")),
                                      sub["run_id"], fs),

@@ -3,13 +3,14 @@
 Replay proves every card legal, not that the player did not know the hidden cards.  Each flag is
 a suspicion with its evidence, never an informational note:
 
-``explored``    other runs of the day, from any token or address, followed this game's cards,
-                played another card at one of its decision points and went on to the end of the
-                game without being submitted: probes of a search of the day's game tree (a run
-                of an open day is an exact simulator, and a probe must play on to learn what its
-                card is worth).  Read from the day's tree of finished games (``Runs.path_counts``)
+``explored``    other runs of the day, from any token or address, followed this game's cards and
+                then played another card at its decision points, deep into the game, and were
+                not submitted: probes of a search of the day's game tree (a run of an open day
+                is an exact simulator).  Read from the day's tree of paths (``Runs.path_counts``)
                 less the games submitted; no address needed, so a search spread over many
-                addresses shows too.  Honest players who give up part-way are not counted.
+                addresses shows too.  Honest players seldom follow one game exactly for many
+                decisions, so the branch points are counted from the ``explored_depth``-th
+                decision on, and it takes ``explored_points`` of them.
 ``many_runs``   several ranked runs of the day opened from the run's address.
 ``speed``       the player's cards came faster than a person reads the table, over the whole game.
 ``outlier``     a score far above the day's distribution (only once the day has enough scores).
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class FlagSettings:
-    explored_points: int = 6     # decision points where other finished runs branched off ...
+    explored_points: int = 8     # decision points where other unsubmitted runs branched off ...
     explored_depth: int = 4      # ... counted from the player's decision number this deep
     many_runs: int = 5           # ranked runs of the day from one address
     speed_median_ms: int = 900   # median time between the player's cards below this ...
@@ -73,11 +74,11 @@ def player_decisions(record: dict) -> list[tuple[str, list[str]]]:
             for p in t["plays"] if p["seat"] == 0]
 
 
-def explored(decisions, finished_counts, submitted_counts, settings: FlagSettings) -> dict | None:
-    """Where other finished runs followed this game and branched off.  ``finished_counts(prefixes)``
-    and ``submitted_counts(prefixes)`` give, for each sequence of first cards, how many finished
-    runs of the day began with it, and how many of those were submitted games (honest games that
-    went another way are not a search)."""
+def explored(decisions, path_counts, submitted_counts, settings: FlagSettings) -> dict | None:
+    """Where other runs followed this game and branched off.  ``path_counts(prefixes)`` and
+    ``submitted_counts(prefixes)`` give, for each sequence of first cards, how many runs of the
+    day began with it, and how many of those were submitted games (honest games that went
+    another way are not a search)."""
     queries, where = [], []
     cards = [c for c, _ in decisions]
     decision_no = 0
@@ -94,7 +95,7 @@ def explored(decisions, finished_counts, submitted_counts, settings: FlagSetting
                 where.append((k, card, alt))
     if not queries:
         return None
-    reached = finished_counts(queries)
+    reached = path_counts(queries)
     submitted = submitted_counts(queries)
     points: dict[int, dict] = {}
     for (k, card, alt), n, s in zip(where, reached, submitted):

@@ -93,17 +93,12 @@ class Runs:
     def address_runs(self, day: date, ip: str) -> list[str]:
         return self.r.lrange(self.address_runs_key(day, ip), 0, -1)
 
-    @staticmethod
-    def finished_paths_key(day: date) -> str:
-        return key_for("paths", day_scope(day), "finished")
-
     def path_counts(self, day: date, prefixes: list[str], *, of: str = "runs") -> list[int]:
         """How many ranked runs of ``day`` began with each of ``prefixes`` (card strings): of all
-        ``runs``, of the ``finished`` ones, or of the ``submitted`` (and verified) ones."""
+        ``runs``, or of the ``submitted`` (and verified) ones."""
         if not prefixes:
             return []
-        key = {"runs": self.paths_key, "finished": self.finished_paths_key,
-               "submitted": self.submitted_paths_key}[of](day)
+        key = {"runs": self.paths_key, "submitted": self.submitted_paths_key}[of](day)
         got = self.r.hmget(key, [path_hash(p) for p in prefixes])
         return [int(v or 0) for v in got]
 
@@ -247,7 +242,7 @@ class Runs:
             new_plays = run["plays"] + str(card) + tbl.format_plays(bots)
             new_cards = run["cards"] + str(card)
             over = state.is_over
-            ok = self._play(keys=[self.key(run_id), self.paths_key(day), self.finished_paths_key(day)], args=[
+            ok = self._play(keys=[self.key(run_id), self.paths_key(day)], args=[
                 len(run["plays"]), new_plays, new_cards, int(time.time() * 1000),
                 "1" if over else "0", now.isoformat() if over else "", run["ranked"]])
             if ok:

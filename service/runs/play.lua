@@ -1,9 +1,8 @@
 -- Append to a run's plays only if nobody appended since we read it (check-and-append).  For a
 -- ranked run, also count the player's cards so far in the day's tree of paths: how many runs
--- of the day have played exactly these cards first (a hashed prefix per field); and when its
--- game ends, every prefix of it in the tree of finished games.  A search of the day's game by
--- many runs shows there (service.flags, "explored").
--- KEYS[1] run hash, KEYS[2] the day's paths (hash), KEYS[3] the day's finished paths (hash)
+-- of the day have played exactly these cards first (a hashed prefix per field), which is how a
+-- search of the day's game by many runs shows (service.flags, "explored").
+-- KEYS[1] run hash, KEYS[2] the day's paths (hash)
 -- ARGV[1] length of plays as read, ARGV[2] new plays, ARGV[3] new seat-0 cards,
 -- ARGV[4] time of the play (ms), ARGV[5] '1' if the game is over, ARGV[6] finish time (ISO),
 -- ARGV[7] '1' if the run is ranked
@@ -22,12 +21,6 @@ if ARGV[5] == '1' then
   redis.call('HSET', KEYS[1], 'status', 'finished', 'finished_at', ARGV[6])
 end
 if ARGV[7] == '1' then
-  local cards = ARGV[3]
-  redis.call('HINCRBY', KEYS[2], string.sub(redis.sha1hex(cards), 1, 16), 1)
-  if ARGV[5] == '1' then
-    for k = 2, string.len(cards), 2 do
-      redis.call('HINCRBY', KEYS[3], string.sub(redis.sha1hex(string.sub(cards, 1, k)), 1, 16), 1)
-    end
-  end
+  redis.call('HINCRBY', KEYS[2], string.sub(redis.sha1hex(ARGV[3]), 1, 16), 1)
 end
 return 1

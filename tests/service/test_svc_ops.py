@@ -97,19 +97,19 @@ def test_a_search_of_the_day_from_many_addresses_is_flagged_and_held(ops_client,
         run = play(client, run, scout_token, first, "203.0.113.1", stop_after=run["turn"] + 1)
         bodies.append(run)
     decisions = [b["turn"] for b in bodies[:-1] if len(b["view"]["legal"]) > 1]
-    assert len(decisions) >= 12
+    assert len(decisions) >= 14
     # probes: each from its own address and token, follow the line, branch off at one decision
-    # and play on to the end to learn what that card is worth; never submitted
-    probed = decisions[4:11]
+    # and play on (some to the end, some to the end of the deal); never submitted
+    probed = decisions[4:13]
     for i, k in enumerate(probed):
         addr = f"198.51.100.{i + 10}"
         probe = open_run(client, addr)
         alt = lambda turn, legal, k=k: legal[-1] if turn == k else legal[0]  # noqa: E731
-        assert play(client, probe, probe["player_token"], alt, addr)["status"] == "finished"
-    # someone who gave up after branching is no probe: not counted
-    quitter = open_run(client, "198.51.100.99")
-    play(client, quitter, quitter["player_token"], lambda turn, legal: legal[-1] if turn == decisions[3] else legal[0],
-         "198.51.100.99", stop_after=decisions[3] + 4)
+        play(client, probe, probe["player_token"], alt, addr, stop_after=None if i % 2 else k + 8)
+    # a player who went another way early on is no probe: the branch points count from the 4th decision
+    early = open_run(client, "198.51.100.99")
+    play(client, early, early["player_token"], lambda turn, legal: legal[-1] if turn == decisions[1] else legal[0],
+         "198.51.100.99")
     # the searcher submits the line from a fresh token and address
     final = open_run(client, "192.0.2.77")
     done = play(client, final, final["player_token"], first, "192.0.2.77")
