@@ -62,6 +62,9 @@ class Settings:
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
+        from bots.registry import get_challenge_bot
+
+        get_challenge_bot(self.bots)  # an unknown id, or a measurement bot such as oracle-1: refused now
         self.clock = DayClock(self.tz, self.grace_seconds)
 
     @classmethod

@@ -103,3 +103,4 @@ def test_the_default_limits_stop_a_burst_from_one_address(client):
 def test_a_limit_can_be_turned_off(redis_server, value):
     client = make_client(redis_server, MANILLE_LIMIT_RANKED_RUNS=value, MANILLE_LIMIT_RUNS_PER_ADDRESS=value)
     assert all(open_run(client).status_code == 201 for _ in range(30))
+

@@ -285,3 +285,11 @@ def test_reverify_and_rebuild_a_day_over_http_as_worker_jobs(ops_client, run_wor
     assert client.get("/api/v1/ops/jobs/nope", headers=ops()).status_code == 404
     actions = [e["action"] for e in client.get("/api/v1/ops/audit", headers=ops()).get_json()["entries"]]
     assert actions[:3] == ["rebuild_day", "queue_rebuild_day", "reverify_day"]
+
+
+@pytest.mark.parametrize("bots", ["oracle-1", "no-such-bot"])
+def test_a_challenge_bot_must_be_a_real_one_from_the_start(redis_server, bots):
+    from bots.registry import UnknownBotError
+    with pytest.raises(UnknownBotError):
+        create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                    "MANILLE_BOTS": bots})
