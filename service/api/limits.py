@@ -44,6 +44,14 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
+def _duration(seconds: int) -> str:
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = round(seconds / size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
 def check(*limits: tuple[str, str]):
     """Test each (limit name, key) for room; TooManyRequests if any window of any is full.
     Returns the function that counts them, to call once the request has succeeded: a refused
@@ -56,7 +64,8 @@ def check(*limits: tuple[str, str]):
         if not strategy.test(item, NAMESPACE, name, key):
             reset = strategy.get_window_stats(item, NAMESPACE, name, key).reset_time
             retry = max(1, math.ceil(reset - time.time()))
-            raise TooManyRequests(f"too many {name.replace('_', ' ')}: at most {item}; try again later",
+            raise TooManyRequests(f"too many {name.replace('_', ' ')}: at most {item.amount} in "
+                                  f"{_duration(item.get_expiry())}; try again in {_duration(retry)}",
                                   retry_after=retry, limit=name)
 
     def count() -> None:
