@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from service.web import CSP, LANG_COOKIE
 
 WEB = Path(__file__).resolve().parents[2] / "service" / "web"
-PAGES = ["/", "/free", "/archive", "/leaderboard", "/rules"]
+PAGES = ["/", "/free", "/archive", "/leaderboard", "/rules", "/ops"]
 
 
 def html_lang(resp) -> str:
