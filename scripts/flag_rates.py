@@ -84,12 +84,16 @@ class Day:
             if submitted:
                 self.submitted[prefix] += 1
 
-    def flags_of(self, seed, record, expert_ref, address_runs=1):
+    def flags_of(self, seed, record, expert_ref, same_address=None):
+        """``same_address``: run id -> cards of the other unsubmitted runs of the game's address."""
+        same_address = same_address or {}
+        many = flags.many_runs("a", ["r"] * (len(same_address) + 1), "r", SETTINGS)
+        decisions = flags.player_decisions(record)
         found = {
-            "explored": flags.explored(flags.player_decisions(record),
-                                       lambda q: [self.paths[p] for p in q],
-                                       lambda q: [self.submitted[p] for p in q], SETTINGS),
-            "many_runs": flags.many_runs("a", ["r"] * address_runs, "r", SETTINGS),
+            "explored": flags.explored(decisions, lambda q: [self.paths[p] for p in q],
+                                       lambda q: [self.submitted[p] for p in q], SETTINGS)
+            or (many and flags.explored_from_address(decisions, same_address, SETTINGS)),
+            "many_runs": many,
             "oracle": flags.oracle(flags.agreement(seed, record, SETTINGS.oracle_from_trick), expert_ref, SETTINGS),
         }
         return [code for code, ev in found.items() if ev]
@@ -134,10 +138,10 @@ def honest(i, n_background):
 
 
 def search(seed, day, max_runs=None):
-    """The search attack; returns the final record and the runs it opened (probes and final)."""
+    """The search attack; returns the final record and the cards of every run it opened."""
     best = simulate(seed, EXPERT)
-    runs = 1
-    day.run(cards_of(best))  # the first look is a run of the day too
+    opened = {"look": cards_of(best)}
+    day.run(opened["look"])  # the first look is a run of the day too
     k = 0
     while k < len(cards_of(best)):
         line = flags.player_decisions(best)
@@ -145,16 +149,16 @@ def search(seed, day, max_runs=None):
         for alt in legal:
             if alt == card:
                 continue
-            if max_runs is not None and runs >= max_runs - 1:  # keep one run for the final game
-                return best, runs
+            if max_runs is not None and len(opened) >= max_runs - 1:  # keep one run for the final game
+                return best, opened
             probe = game(seed, Scripted([c for c, _ in line[:k]] + [alt], EXPERT))
-            runs += 1
+            opened[f"probe{len(opened)}"] = cards_of(probe)
             day.run(cards_of(probe))
             if probe["rank_score"] > best["rank_score"]:
                 best = probe
                 card = alt
         k += 1
-    return best, runs
+    return best, opened
 
 
 def attack(i, n_background, one_address):
@@ -164,11 +168,11 @@ def attack(i, n_background, one_address):
     background(seed, day, n_background, rng)
     honest_score = simulate(seed, EXPERT)["rank_score"]
     cap = per_day_runs() if one_address else None
-    final, runs = search(seed, day, cap)
+    final, opened = search(seed, day, cap)
     final = game(seed, Scripted(cards_of(final), EXPERT))  # submitted from a fresh token
     day.run(cards_of(final))
-    codes = day.flags_of(seed, final, expert_reference(seed), address_runs=runs + 1 if one_address else 1)
-    return codes, final["rank_score"] - honest_score, runs + 1
+    codes = day.flags_of(seed, final, expert_reference(seed), same_address=opened if one_address else None)
+    return codes, final["rank_score"] - honest_score, len(opened) + 1
 
 
 def per_day_runs() -> int:

@@ -78,12 +78,15 @@ def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderbo
     """The suspicion flags of a verified game, with their evidence (service.flags)."""
     fs, runs = settings.flags, Runs(client, settings)
     day = date.fromisoformat(sub["date"])
+    decisions = suspicion.player_decisions(record)
+    address_runs = runs.address_runs(day, sub.get("run_ip", ""))
+    many = suspicion.many_runs(sub.get("run_ip", ""), address_runs, sub["run_id"], fs)
     found = {
-        "explored": suspicion.explored(suspicion.player_decisions(record),
-                                   lambda q: runs.path_counts(day, q),
-                                   lambda q: runs.path_counts(day, q, of="submitted"), fs),
-        "many_runs": suspicion.many_runs(sub.get("run_ip", ""), runs.address_runs(day, sub.get("run_ip", "")),
-                                     sub["run_id"], fs),
+        "explored": suspicion.explored(decisions, lambda q: runs.path_counts(day, q),
+                                       lambda q: runs.path_counts(day, q, of="submitted"), fs)
+        or (many and suspicion.explored_from_address(
+            decisions, runs.unsubmitted_cards([r for r in address_runs if r != sub["run_id"]]), fs)),
+        "many_runs": many,
         "speed": suspicion.speed([int(t) for t in sub.get("times", "").split(",") if t], fs),
         "outlier": suspicion.outlier(record["rank_score"], {b["score"]: b["count"] for b in boards.histogram(day)},
                                  fs),

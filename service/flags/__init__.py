@@ -35,6 +35,8 @@ class FlagSettings:
     explored_points: int = 8     # decision points where other unsubmitted runs branched off ...
     explored_depth: int = 4      # ... counted from the player's decision number this deep
     many_runs: int = 5           # ranked runs of the day from one address
+    explored_points_many_runs: int = 4  # branch points by runs of the game's own address that
+                                        # suffice when that address opened many runs
     speed_median_ms: int = 900   # median time between the player's cards below this ...
     speed_min_cards: int = 16    # ... over at least this many intervals
     outlier_min_scores: int = 30 # no outlier before the day has this many scores
@@ -56,6 +58,7 @@ class FlagSettings:
             explored_points=num("explored_points", base.explored_points),
             explored_depth=num("explored_depth", base.explored_depth),
             many_runs=num("many_runs", base.many_runs),
+            explored_points_many_runs=num("explored_points_many_runs", base.explored_points_many_runs),
             speed_median_ms=num("speed_median_ms", base.speed_median_ms),
             speed_min_cards=num("speed_min_cards", base.speed_min_cards),
             outlier_min_scores=num("outlier_min_scores", base.outlier_min_scores),
@@ -79,6 +82,32 @@ def explored(decisions, path_counts, submitted_counts, settings: FlagSettings) -
     ``submitted_counts(prefixes)`` give, for each sequence of first cards, how many runs of the
     day began with it, and how many of those were submitted games (honest games that went
     another way are not a search)."""
+    found = _branches(decisions, path_counts, submitted_counts, settings.explored_depth)
+    return found if found and found["points"] >= settings.explored_points else None
+
+
+def explored_from_address(decisions, other_runs: dict[str, list[str]], settings: FlagSettings) -> dict | None:
+    """The same search, seen in the unsubmitted runs of the game's own address (``other_runs``:
+    run id -> its cards), when that address opened many runs: the limits cut a search from one
+    address short before it gets deep, so fewer branch points suffice, counted from the first
+    decision, and each names its run."""
+    cards = [c for c, _ in decisions]
+    decision_at = {k for k, (_, legal) in enumerate(decisions) if len(legal) > 1}
+    points: dict[int, dict] = {}
+    for run_id, theirs in other_runs.items():
+        k = next((i for i, (a, b) in enumerate(zip(cards, theirs)) if a != b), None)
+        if k is not None and k in decision_at:
+            point = points.setdefault(k, {"index": k, "played": cards[k], "tried": {}, "runs": []})
+            point["tried"][theirs[k]] = point["tried"].get(theirs[k], 0) + 1
+            point["runs"].append(run_id)
+    if len(points) < settings.explored_points_many_runs:
+        return None
+    branches = sorted(points.values(), key=lambda p: p["index"])
+    return {"points": len(branches), "runs": sum(len(p["runs"]) for p in branches),
+            "deepest": branches[-1]["index"], "branches": branches, "same_address": True}
+
+
+def _branches(decisions, path_counts, submitted_counts, depth: int) -> dict | None:
     queries, where = [], []
     cards = [c for c, _ in decisions]
     decision_no = 0
@@ -86,7 +115,7 @@ def explored(decisions, path_counts, submitted_counts, settings: FlagSettings) -
         if len(legal) < 2:
             continue  # a forced card is no decision
         decision_no += 1
-        if decision_no < settings.explored_depth:
+        if decision_no < depth:
             continue
         prefix = "".join(cards[:k])
         for alt in legal:
@@ -102,7 +131,7 @@ def explored(decisions, path_counts, submitted_counts, settings: FlagSettings) -
         if n - s > 0:
             point = points.setdefault(k, {"index": k, "played": card, "tried": {}})
             point["tried"][alt] = n - s
-    if len(points) < settings.explored_points:
+    if not points:
         return None
     branches = sorted(points.values(), key=lambda p: p["index"])
     return {"points": len(branches), "runs": sum(sum(p["tried"].values()) for p in branches),

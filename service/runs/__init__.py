@@ -93,6 +93,14 @@ class Runs:
     def address_runs(self, day: date, ip: str) -> list[str]:
         return self.r.lrange(self.address_runs_key(day, ip), 0, -1)
 
+    def unsubmitted_cards(self, run_ids: list[str]) -> dict[str, list[str]]:
+        """The player's cards of each run not submitted, by run id."""
+        pipe = self.r.pipeline(transaction=False)
+        for run_id in run_ids:
+            pipe.hmget(self.key(run_id), ["cards", "submission"])
+        return {run_id: [cards[i:i + 2] for i in range(0, len(cards), 2)]
+                for run_id, (cards, submission) in zip(run_ids, pipe.execute()) if cards and not submission}
+
     def path_counts(self, day: date, prefixes: list[str], *, of: str = "runs") -> list[int]:
         """How many ranked runs of ``day`` began with each of ``prefixes`` (card strings): of all
         ``runs``, or of the ``submitted`` (and verified) ones."""
