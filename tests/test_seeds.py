@@ -3,6 +3,8 @@
 from datetime import date, datetime, timezone
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from freezegun import freeze_time
 
 from service.replay import first_dealer
@@ -145,3 +147,13 @@ def test_grace_from_env(monkeypatch):
         monkeypatch.setenv("MANILLE_GRACE_SECONDS", bad)
         with pytest.raises(ValueError):
             DayClock("UTC")
+
+
+@given(st.text(max_size=40) | st.dates().map(lambda d: d.isoformat()) | st.from_regex(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", fullmatch=True))
+def test_parse_date_gives_a_service_day_or_invalid_date_error(text):
+    from service.seeds import FIRST_DAY, LAST_DAY, InvalidDateError, parse_date
+    try:
+        day = parse_date(text)
+    except InvalidDateError:
+        return
+    assert FIRST_DAY <= day <= LAST_DAY and day.isoformat() == text

@@ -37,7 +37,9 @@ def client_info() -> dict:
 
 
 def day_from(text: str) -> date:
+    """The day named in a path; NotFound ``unknown_date`` for anything that is not a day of the
+    service (a body's date is validated by its schema instead: 422)."""
     try:
         return parse_date(text)
-    except InvalidDateError:
-        raise NotFound(f"not a date (YYYY-MM-DD): {text[:32]!r}", code="unknown_date") from None
+    except InvalidDateError as e:
+        raise NotFound(str(e), code="unknown_date") from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from .blueprint import Blueprint
 from rq import Worker
 
 from service.store import raw_client

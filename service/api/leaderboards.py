@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from .blueprint import Blueprint
 
 from service.errors import NotFound, Unauthorized
 from service.leaderboard import ALL_TIME, Board, day_board, month_board, week_board

@@ -15,7 +15,7 @@ import logging
 import marshmallow as ma
 from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from .blueprint import Blueprint
 from marshmallow import fields, validate
 
 from service.errors import ServiceError

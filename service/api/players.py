@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from .blueprint import Blueprint
 
 from .common import current_pid, services
 from .schemas import PlayerSchema

@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.leaderboard import MAX_PAGE, MAX_RADIUS
+from service.seeds import InvalidDateError, parse_date
 
 
 class StrictSchema(ma.Schema):
@@ -61,6 +62,14 @@ class RunCreateSchema(StrictSchema):
     def _random_has_no_date(self, data, **_kwargs):
         if data.get("kind") == "random" and data.get("date") is not None:
             raise ma.ValidationError("a random deal has no date", field_name="date")
+
+    @ma.validates("date")
+    def _a_day(self, value, **_kwargs):
+        if value is not None:
+            try:
+                parse_date(value)
+            except InvalidDateError as e:
+                raise ma.ValidationError(str(e)) from None
 
 
 class PlaySchema(StrictSchema):

@@ -6,7 +6,7 @@ import json
 from datetime import date
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from .blueprint import Blueprint
 
 from service.errors import NotFound
 from service.leaderboard import day_board

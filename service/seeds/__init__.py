@@ -39,14 +39,26 @@ class SealedSeedError(ManilleError):
     """A day's seed was asked for before the day closed."""
 
 
+#: The days the service knows: from its epoch to a year before the calendar ends, so that every
+#: day's opening, closing and reveal times (a day either side, in any time zone) exist.
+FIRST_DAY = date(2000, 1, 1)
+LAST_DAY = date(9998, 12, 31)
+
+
 def parse_date(text: str) -> date:
-    """``YYYY-MM-DD`` (exactly that form) to a date; raises InvalidDateError."""
+    """``YYYY-MM-DD`` (exactly that form) to a date from 2000-01-01 to 9998-12-31; raises
+    InvalidDateError for anything else (a day before the service's epoch has no challenge, and
+    day ids are written with four-digit years)."""
     if isinstance(text, str) and len(text) == 10 and text[4] == "-" and text[7] == "-":
         try:
-            return date.fromisoformat(text)
+            day = date.fromisoformat(text)
         except ValueError:
             pass
-    raise InvalidDateError(f"not a date (YYYY-MM-DD): {text!r}")
+        else:
+            if FIRST_DAY <= day <= LAST_DAY:
+                return day
+            raise InvalidDateError(f"no day before {FIRST_DAY} or after {LAST_DAY}: {text!r}")
+    raise InvalidDateError(f"not a date (YYYY-MM-DD): {text[:32] if isinstance(text, str) else text!r}")
 
 
 def daily_seed(secret: bytes, day: date) -> bytes:

@@ -117,7 +117,15 @@ def test_dates(client, rclient):
     err(client.get("/api/v1/challenges/2026-02-30"), 404, "unknown_date")
     err(client.get("/api/v1/challenges/yesterday"), 404, "unknown_date")
     err(client.post("/api/v1/runs", json={"date": "2999-01-01"}), 404, "unknown_date")
-    err(client.post("/api/v1/runs", json={"date": "12/02/2026"}), 404, "unknown_date")
+    err(client.post("/api/v1/runs", json={"date": "12/02/2026"}), 422, "validation_error")  # a body's field
+    err(client.post("/api/v1/runs", json={"date": "0999-12-31"}), 422, "validation_error")
+    err(client.post("/api/v1/runs", json={"date": "2026-13-01"}), 422, "validation_error")
+    for day in ("0001-01-01", "1999-12-31", "9999-12-31"):  # outside the service's days: no 500
+        for path in (f"/api/v1/challenges/{day}", f"/api/v1/leaderboards/days/{day}",
+                     f"/api/v1/leaderboards/days/{day}/histogram", f"/api/v1/leaderboards/days/{day}/me"):
+            err(client.get(path), 404, "unknown_date")
+    err(client.get("/api/v1/leaderboards/weeks/0001-W01"), 404, "unknown_period")
+    err(client.get("/api/v1/leaderboards/months/0000-01"), 404, "unknown_period")
     err(client.get("/api/v1/leaderboards/days/2999-01-01"), 404, "unknown_date")
     err(client.get("/api/v1/leaderboards/weeks/2026-W54"), 404, "unknown_period")
     err(client.get("/api/v1/leaderboards/months/2026-13"), 404, "unknown_period")
@@ -197,3 +205,15 @@ def test_retried_first_play_when_the_player_leads_is_answered_exactly_again(clie
     first = client.post(url, json=body, headers=h).get_json()
     second = client.post(url, json=body, headers=h).get_json()
     assert first == second and first["events"][0] == {"type": "play", "seat": 0, "card": body["card"]}
+
+
+def test_bodies_json_cannot_hold_are_malformed_not_500(client, rclient):
+    run = client.post("/api/v1/runs", json={}).get_json()
+    hdrs = {"X-Player-Token": run["player_token"], "Content-Type": "application/json"}
+    before = snapshot(rclient)
+    deep = "[" * 7000 + "]" * 7000  # within the size limit, beyond what json nests
+    err(client.post("/api/v1/runs", data=deep, headers=hdrs), 400, "malformed_json")
+    err(client.post("/api/v1/submissions", data='{"run_id": ' + deep + "}", headers=hdrs), 400, "malformed_json")
+    huge = '{"turn": ' + "9" * 5000 + ', "card": "TS"}'  # beyond Python's integer conversion limit
+    err(client.post(f"/api/v1/runs/{run['run_id']}/plays", data=huge, headers=hdrs), 400, "malformed_json")
+    assert snapshot(rclient) == before
