@@ -73,11 +73,6 @@ class Runs:
         return key_for("ranked", day_scope(day), pid)
 
     @staticmethod
-    def day_runs_key(day: date) -> str:
-        """The day's ranked runs, in the order they were opened."""
-        return key_for("runs", day_scope(day))
-
-    @staticmethod
     def address_runs_key(day: date, ip: str) -> str:
         """The day's ranked runs opened from one client address (hashed: a key is no log)."""
         return key_for("runs", day_scope(day), "addr", path_hash(ip))
@@ -86,9 +81,6 @@ class Runs:
     def paths_key(day: date) -> str:
         """How many ranked runs of the day played each sequence of first cards (see play.lua)."""
         return key_for("paths", day_scope(day))
-
-    def ranked_runs(self, day: date) -> list[str]:
-        return self.r.lrange(self.day_runs_key(day), 0, -1)
 
     def address_runs(self, day: date, ip: str) -> list[str]:
         return self.r.lrange(self.address_runs_key(day, ip), 0, -1)
@@ -166,7 +158,7 @@ class Runs:
         args = ["1" if ranked else "0", run_id]
         for k, v in run.items():
             args += [k, v]
-        created, existing = self._open(keys=[self.key(run_id), self.ranked_key(day, pid), self.day_runs_key(day),
+        created, existing = self._open(keys=[self.key(run_id), self.ranked_key(day, pid),
                                              self.address_runs_key(day, ip[:64])], args=args)
         if not created:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
