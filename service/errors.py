@@ -52,6 +52,11 @@ class TooManyRequests(ServiceError):
         return {"Retry-After": str(self.details["retry_after"])}
 
 
+class Forbidden(ServiceError):
+    status = 403
+    code = "forbidden"
+
+
 class Unauthorized(ServiceError):
     status = 401
     code = "invalid_token"

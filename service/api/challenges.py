@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from .blueprint import Blueprint
 
 from service.errors import NotFound
 
+from .blueprint import Blueprint
 from .common import day_from, services
 from .schemas import ChallengeSchema
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 
 from flask.views import MethodView
-from .blueprint import Blueprint
 from rq import Worker
 
 from service.store import raw_client
 
+from .blueprint import Blueprint
 from .common import services
 from .schemas import HealthSchema
 

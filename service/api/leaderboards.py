@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from .blueprint import Blueprint
 
 from service.errors import NotFound, Unauthorized
 from service.leaderboard import ALL_TIME, Board, day_board, month_board, week_board
 
+from .blueprint import Blueprint
 from .common import current_pid, day_from, services, token_from_request
 from .schemas import AroundQuerySchema, BoardPageSchema, HistogramSchema, PageQuerySchema
 

@@ -12,33 +12,21 @@ from __future__ import annotations
 import hmac
 import logging
 
-import marshmallow as ma
 from flask import request
 from flask.views import MethodView
-from .blueprint import Blueprint
-from marshmallow import fields, validate
 
-from service.errors import ServiceError
+from service.errors import Forbidden, Unauthorized
 from service.ops import Ops
 
+from .blueprint import Blueprint
 from .common import day_from, services
-from .schemas import StrictSchema
+from .schemas import (AuditSchema, JobSchema, OpsListQuerySchema, OpsSubmissionDetailSchema,
+                      OpsSubmissionListSchema, ReasonSchema, RebuildSchema, SeedSchema)
 
 PREFIX = "/ops"
 blp = Blueprint("ops", __name__, description="Ops: review, flags, actions (bearer MANILLE_OPS_TOKEN)")
 log = logging.getLogger("service.ops")
 SECURITY = [{"opsToken": []}]
-MAX_LIST = 1000
-
-
-class OpsUnauthorized(ServiceError):
-    status = 401
-    code = "ops_unauthorized"
-
-
-class OpsForbidden(ServiceError):
-    status = 403
-    code = "ops_forbidden"
 
 
 def ops_user() -> str:
@@ -54,10 +42,10 @@ def _authenticate() -> None:
     given = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
     if not given:
         log.warning("ops: no token from %s for %s %s", request.remote_addr, request.method, request.path)
-        raise OpsUnauthorized("an ops bearer token is required (Authorization: Bearer …)")
+        raise Unauthorized("an ops bearer token is required (Authorization: Bearer …)", code="ops_unauthorized")
     if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
         log.warning("ops: wrong token from %s for %s %s", request.remote_addr, request.method, request.path)
-        raise OpsForbidden("this token may not use the ops API")
+        raise Forbidden("this token may not use the ops API", code="ops_forbidden")
 
 
 def _ops() -> Ops:
@@ -65,77 +53,9 @@ def _ops() -> Ops:
     return Ops(s.redis, s.settings)
 
 
-class ListQuerySchema(StrictSchema):
-    limit = fields.Integer(load_default=500, validate=validate.Range(1, MAX_LIST))
-    offset = fields.Integer(load_default=0, validate=validate.Range(0, 100_000_000))
-
-
-class ReasonSchema(StrictSchema):
-    reason = fields.String(required=True, validate=validate.Length(1, 1000))
-
-
-class FlagSchema(ma.Schema):
-    code = fields.String(required=True, metadata={"description": "explored | many_runs | speed | outlier"})
-    evidence = fields.Dict(required=True)
-
-
-class OpsSubmissionSchema(ma.Schema):
-    class Meta:
-        unknown = ma.INCLUDE
-
-    submission_id = fields.String(required=True)
-    run_id = fields.String()
-    player = fields.String()
-    nickname = fields.String()
-    date = fields.String()
-    status = fields.String(required=True)
-    score = fields.Integer(allow_none=True)
-    flags = fields.List(fields.Nested(FlagSchema), required=True,
-                        metadata={"description": "suspicions with their evidence; empty when clean"})
-    created_at = fields.String()
-    verified_at = fields.String(allow_none=True)
-    address = fields.String()
-    submit_address = fields.String()
-    user_agent = fields.String()
-    decision = fields.String(allow_none=True)
-    decision_reason = fields.String(allow_none=True)
-
-
-class OpsSubmissionListSchema(ma.Schema):
-    submissions = fields.List(fields.Nested(OpsSubmissionSchema), required=True)
-
-
-class OpsSubmissionDetailSchema(OpsSubmissionSchema):
-    cards = fields.List(fields.String())
-    play_times_ms = fields.List(fields.Integer())
-    address_runs = fields.List(fields.String())
-    token_runs = fields.List(fields.String())
-    record = fields.Dict(allow_none=True)
-    reason = fields.Dict(allow_none=True)
-
-
-class SeedSchema(ma.Schema):
-    date = fields.String()
-    seed = fields.String()
-
-
-class AuditEntrySchema(ma.Schema):
-    id = fields.String()
-    who = fields.String()
-    at = fields.String()
-    action = fields.String()
-    target = fields.String()
-    why = fields.String()
-    details = fields.String()
-
-
-class AuditSchema(ma.Schema):
-    entries = fields.List(fields.Nested(AuditEntrySchema))
-
-
 @blp.route("/days/<string:day>/submissions")
 class DaySubmissions(MethodView):
-    @blp.arguments(ListQuerySchema, location="query")
+    @blp.arguments(OpsListQuerySchema, location="query")
     @blp.response(200, OpsSubmissionListSchema)
     @blp.doc(security=SECURITY)
     def get(self, query, day):
@@ -151,18 +71,6 @@ class DaySeed(MethodView):
         """A closed day's seed (409 ``seed_sealed`` before); audited"""
         parsed = day_from(day)
         return {"date": parsed.isoformat(), "seed": _ops().seed(parsed, ops_user())}
-
-
-class JobSchema(ma.Schema):
-    job_id = fields.String(required=True)
-    status = fields.String(required=True, metadata={"description": "queued, started, finished, failed …"})
-    description = fields.String(allow_none=True)
-    result = fields.Raw(allow_none=True, metadata={"description": "once finished: the job's report"})
-    status_url = fields.String()
-
-
-class RebuildSchema(StrictSchema):
-    reason = fields.String(load_default="", validate=validate.Length(max=1000))
 
 
 def _queued(job_id: str) -> dict:
@@ -235,7 +143,7 @@ class Restore(MethodView):
 
 @blp.route("/audit")
 class Audit(MethodView):
-    @blp.arguments(ListQuerySchema, location="query")
+    @blp.arguments(OpsListQuerySchema, location="query")
     @blp.response(200, AuditSchema)
     @blp.doc(security=SECURITY)
     def get(self, query):

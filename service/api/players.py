@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from .blueprint import Blueprint
 
+from .blueprint import Blueprint
 from .common import current_pid, services
 from .schemas import PlayerSchema
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from .blueprint import Blueprint
 
 from service.errors import Conflict, NotFound, Unauthorized
 from service.replay.record import build_record
 from service.runs import run_kind
 from service.runs import table as tbl
 
+from .blueprint import Blueprint
 from . import limits
 from .common import client_info, current_pid, day_from, services, token_from_request
 from .schemas import PlaySchema, RecordSchema, RunCreateSchema, RunSchema

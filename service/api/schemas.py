@@ -276,6 +276,91 @@ class PlayerSchema(ma.Schema):
     today = fields.Nested(TodaySchema, required=True)
 
 
+# -- ops ----------------------------------------------------------------------
+
+OPS_MAX_LIST = 1000
+
+
+class OpsListQuerySchema(StrictSchema):
+    limit = fields.Integer(load_default=500, validate=validate.Range(1, OPS_MAX_LIST))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 100_000_000))
+
+
+class ReasonSchema(StrictSchema):
+    reason = fields.String(required=True, validate=validate.Length(1, 1000))
+
+
+class FlagSchema(ma.Schema):
+    code = fields.String(required=True, metadata={"description": "explored | many_runs | speed | outlier"})
+    evidence = fields.Dict(required=True)
+
+
+class OpsSubmissionSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    submission_id = fields.String(required=True)
+    run_id = fields.String()
+    player = fields.String()
+    nickname = fields.String()
+    date = fields.String()
+    status = fields.String(required=True)
+    score = fields.Integer(allow_none=True)
+    flags = fields.List(fields.Nested(FlagSchema), required=True,
+                        metadata={"description": "suspicions with their evidence; empty when clean"})
+    created_at = fields.String()
+    verified_at = fields.String(allow_none=True)
+    address = fields.String()
+    submit_address = fields.String()
+    user_agent = fields.String()
+    decision = fields.String(allow_none=True)
+    decision_reason = fields.String(allow_none=True)
+
+
+class OpsSubmissionListSchema(ma.Schema):
+    submissions = fields.List(fields.Nested(OpsSubmissionSchema), required=True)
+
+
+class OpsSubmissionDetailSchema(OpsSubmissionSchema):
+    cards = fields.List(fields.String())
+    play_times_ms = fields.List(fields.Integer())
+    address_runs = fields.List(fields.String())
+    token_runs = fields.List(fields.String())
+    record = fields.Dict(allow_none=True)
+    reason = fields.Dict(allow_none=True)
+
+
+class SeedSchema(ma.Schema):
+    date = fields.String()
+    seed = fields.String()
+
+
+class AuditEntrySchema(ma.Schema):
+    id = fields.String()
+    who = fields.String()
+    at = fields.String()
+    action = fields.String()
+    target = fields.String()
+    why = fields.String()
+    details = fields.String()
+
+
+class AuditSchema(ma.Schema):
+    entries = fields.List(fields.Nested(AuditEntrySchema))
+
+
+class JobSchema(ma.Schema):
+    job_id = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "queued, started, finished, failed …"})
+    description = fields.String(allow_none=True)
+    result = fields.Raw(allow_none=True, metadata={"description": "once finished: the job's report"})
+    status_url = fields.String()
+
+
+class RebuildSchema(StrictSchema):
+    reason = fields.String(load_default="", validate=validate.Length(max=1000))
+
+
 # -- health -------------------------------------------------------------------
 
 class HealthSchema(ma.Schema):

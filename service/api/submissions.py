@@ -6,12 +6,12 @@ import json
 from datetime import date
 
 from flask.views import MethodView
-from .blueprint import Blueprint
 
 from service.errors import NotFound
 from service.leaderboard import day_board
 from service.players import normalize_nickname
 
+from .blueprint import Blueprint
 from .common import client_info, current_pid, services
 from .schemas import (RecordSchema, SubmissionAcceptedSchema, SubmissionCreateSchema,
                       SubmissionStatusSchema)
