@@ -70,6 +70,18 @@ def verified_game(client, run_worker, addr, nickname, pick=lambda turn, legal: l
     return done, sub_id
 
 
+def line_decisions(client, addr) -> list[int]:
+    """Play the line of first legal cards once to the end, unsubmitted (the searcher's first
+    look); the turns at which it had a choice."""
+    run = open_run(client, addr)
+    token, turns = run["player_token"], []
+    while run["status"] != "finished":
+        if len(run["view"]["legal"]) > 1:
+            turns.append(run["turn"])
+        run = play(client, run, token, lambda turn, legal: legal[0], addr, stop_after=run["turn"] + 1)
+    return turns
+
+
 def listing(client, day):
     r = client.get(f"/api/v1/ops/days/{day}/submissions", headers=ops())
     assert r.status_code == 200, r.get_json()
@@ -93,15 +105,7 @@ def test_ops_needs_the_bearer_token(ops_client, client, caplog):
 def test_a_search_of_the_day_from_many_addresses_is_flagged_and_held(ops_client, run_worker, rclient):
     client = ops_client
     first = lambda turn, legal: legal[0]  # noqa: E731  the line the searcher settles on
-    # find the line's decision points: play it once to the end without submitting
-    scout = open_run(client, "203.0.113.1")
-    scout_token = scout["player_token"]
-    bodies = [scout]
-    run = scout
-    while run["status"] != "finished":
-        run = play(client, run, scout_token, first, "203.0.113.1", stop_after=run["turn"] + 1)
-        bodies.append(run)
-    decisions = [b["turn"] for b in bodies[:-1] if len(b["view"]["legal"]) > 1]
+    decisions = line_decisions(client, "203.0.113.1")
     assert len(decisions) >= 7
     # probes: each from its own address and token, follow the line, branch off at one decision
     # and play on (some to the end, some a few cards more); never submitted
@@ -169,10 +173,7 @@ def test_many_runs_from_one_address_is_flagged_but_not_held(ops_client, run_work
     client = ops_client
     for _ in range(5):
         open_run(client, "10.2.0.1")
-    run = open_run(client, "10.2.0.1")
-    done = play(client, run, run["player_token"], lambda turn, legal: legal[0], "10.2.0.1")
-    sub_id = submit(client, done, run["player_token"], "Busy", "10.2.0.1")
-    run_worker()
+    done, sub_id = verified_game(client, run_worker, "10.2.0.1", "Busy")
     entry = listing(client, done["date"])[sub_id]
     many = [f for f in entry["flags"] if f["code"] == "many_runs"]
     assert many and many[0]["evidence"]["runs"] == 6 and len(many[0]["evidence"]["other_runs"]) == 5
@@ -321,14 +322,7 @@ def test_a_household_behind_one_address_is_listed_not_held(ops_client, run_worke
 
 def test_a_search_from_one_address_within_the_limits_is_held(ops_client, run_worker):
     client = ops_client  # limits off here: the 20 runs a day one address may open
-    scout_run = open_run(client, "10.8.0.1")
-    bodies = [scout_run]
-    run = scout_run
-    while run["status"] != "finished":
-        run = play(client, run, scout_run["player_token"], lambda turn, legal: legal[0], "10.8.0.1",
-                   stop_after=run["turn"] + 1)
-        bodies.append(run)
-    decisions = [b["turn"] for b in bodies[:-1] if len(b["view"]["legal"]) > 1]
+    decisions = line_decisions(client, "10.8.0.1")
     for k in decisions[:5]:  # a short search: early decisions only, stopped at the deal's end
         probe = open_run(client, "10.8.0.1")
         play(client, probe, probe["player_token"], lambda turn, legal, k=k: legal[-1] if turn == k else legal[0],
