@@ -8,6 +8,13 @@ default cores + 1), MANILLE_THREADS (threads per process, default 4), MANILLE_AC
 import multiprocessing
 import os
 
+import gunicorn.util
+
+from service.errors_http import write_server_error
+
+# A request gunicorn cannot parse is answered in the API's JSON envelope, not an HTML page.
+gunicorn.util.write_error = write_server_error
+
 bind = os.environ.get("MANILLE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
 worker_class = "gthread"

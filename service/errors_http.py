@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 import redis
-from flask import Flask, jsonify, request
+from flask import Flask, current_app, jsonify, request
 from markupsafe import escape
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -22,8 +22,9 @@ log = logging.getLogger("service.errors")
 HTTP_CODES = {
     400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
     405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "body_too_large",
-    415: "unsupported_media_type", 422: "validation_error", 429: "too_many_requests",
-    500: "internal_error", 503: "unavailable",
+    414: "uri_too_long", 415: "unsupported_media_type", 417: "expectation_failed", 422: "validation_error",
+    429: "too_many_requests", 431: "header_fields_too_large", 500: "internal_error",
+    501: "not_implemented", 503: "unavailable",
 }
 
 
@@ -31,6 +32,22 @@ def envelope(status: int, code: str, message: str, **details):
     resp = jsonify({"error": code, "message": message, **details})
     resp.status_code = status
     return resp
+
+
+def write_server_error(sock, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's answer to a request it could not parse (a request line or headers too long, a
+    bad method, a broken chunked body…), in the envelope instead of its HTML page: such a request
+    never reaches the app, and a client of /api/v1 reads JSON.  Installed by
+    ``deploy/gunicorn.conf.py`` in place of ``gunicorn.util.write_error``."""
+    import json
+
+    from gunicorn.util import write_nonblock
+
+    body = json.dumps({"error": HTTP_CODES.get(status_int, f"http_{status_int}"),
+                       "message": f"{reason}: {mesg}" if mesg else reason}).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    write_nonblock(sock, head.encode("latin1") + body)
 
 
 def handle_http_exception(error: HTTPException):
@@ -52,6 +69,8 @@ def handle_http_exception(error: HTTPException):
         return envelope(422, "validation_error", "the request does not match its schema", fields=flat)
     code = HTTP_CODES.get(status, f"http_{status}")
     message = data.get("message") or error.description or error.name
+    if status == 413 and current_app.config.get("MAX_CONTENT_LENGTH"):
+        message = f"the body is larger than the {current_app.config['MAX_CONTENT_LENGTH']} bytes accepted"
     resp = envelope(status, code, message)
     if status == 405 and getattr(error, "valid_methods", None):
         resp.headers["Allow"] = ", ".join(error.valid_methods)

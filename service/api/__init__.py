@@ -6,6 +6,8 @@ from flask import Flask
 
 from service.errors_http import ManilleApi
 
+from .blueprint import check_body
+
 from . import challenges, health, leaderboards, ops, players, runs, schemas, submissions
 
 
@@ -20,5 +22,6 @@ def init_app(app: Flask) -> ManilleApi:
     api.spec.components.security_scheme("opsToken", {"type": "http", "scheme": "bearer"})
     for module in (challenges, runs, submissions, leaderboards, players, health, ops):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
+    app.before_request(check_body)
     app.extensions["manille_api"] = api
     return api

@@ -11,6 +11,7 @@ from service.runs import table as tbl
 
 from .blueprint import Blueprint
 from . import limits
+from .links import responds, run_links
 from .common import client_info, current_pid, day_from, services, token_from_request
 from .schemas import PlaySchema, RecordSchema, RunCreateSchema, RunSchema
 
@@ -36,6 +37,7 @@ class RunList(MethodView):
     @blp.arguments(RunCreateSchema)
     @blp.response(201, RunSchema)
     @blp.doc(security=[{}] + SECURITY)  # the token is optional here: without one, one is issued
+    @blp.doc(**responds(201, **run_links("$response.body#/run_id")))
     def post(self, body):
         """Open a run: ranked on today's challenge, archive on a closed day, or a random deal
 
@@ -108,6 +110,7 @@ class RunPlays(MethodView):
     @blp.arguments(PlaySchema)
     @blp.response(200, RunSchema)
     @blp.doc(security=SECURITY)
+    @blp.doc(**responds(200, **run_links("$request.path.run_id")))
     def post(self, body, run_id):
         """Play the player's card number ``turn``; the answer narrates the bots' replies
 

@@ -12,6 +12,7 @@ from service.leaderboard import day_board
 from service.players import normalize_nickname
 
 from .blueprint import Blueprint
+from .links import link, responds
 from .common import client_info, current_pid, services
 from .schemas import (RecordSchema, SubmissionAcceptedSchema, SubmissionCreateSchema,
                       SubmissionStatusSchema)
@@ -29,6 +30,11 @@ class SubmissionList(MethodView):
     @blp.arguments(SubmissionCreateSchema)
     @blp.response(202, SubmissionAcceptedSchema)
     @blp.doc(security=[{"playerToken": []}])
+    @blp.doc(**responds(202, GetSubmission=link(
+        "get", "/submissions/{sub_id}", "its verification status",
+        parameters={"sub_id": "$response.body#/submission_id"}), GetSubmissionRecord=link(
+        "get", "/submissions/{sub_id}/record", "its record, once verified and public",
+        parameters={"sub_id": "$response.body#/submission_id"})))
     def post(self, body):
         """Submit a finished ranked run under a nickname (claimed for this token)
 

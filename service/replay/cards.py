@@ -100,8 +100,9 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> "Card":
-        """Parse ``TH``, ``th`` or ``10h``; raises InvalidCardError for anything else (or a non-string)."""
-        if isinstance(text, str) and 2 <= len(text) <= 3:
+        """Parse ``TH``, ``th`` or ``10h``; raises InvalidCardError for anything else (a non-string,
+        or a non-ASCII look-alike such as ``Tſ``, whose upper case is ``TS``)."""
+        if isinstance(text, str) and 2 <= len(text) <= 3 and text.isascii():
             rank = _RANK_TEXT.get(text[:-1].upper())
             suit = "CDHS".find(text[-1].upper())
             if rank is not None and suit >= 0:

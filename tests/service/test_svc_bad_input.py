@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from svc_helpers import SECRET, headers
 
@@ -217,3 +221,82 @@ def test_bodies_json_cannot_hold_are_malformed_not_500(client, rclient):
     huge = '{"turn": ' + "9" * 5000 + ', "card": "TS"}'  # beyond Python's integer conversion limit
     err(client.post(f"/api/v1/runs/{run['run_id']}/plays", data=huge, headers=hdrs), 400, "malformed_json")
     assert snapshot(rclient) == before
+
+
+def test_a_body_is_plain_json_or_refused_with_415(client, rclient, opened):
+    """A body in another media type used to be read as "no fields" (422 for fields it did send);
+    a compressed one would be parsed as text.  Both are 415, and change nothing."""
+    run, token = opened
+    url, h = f"/api/v1/runs/{run['run_id']}/plays", headers(token)
+    body = '{"turn": %d, "card": "%s"}' % (run["turn"], run["view"]["legal"][0])
+    before = snapshot(rclient)
+    for ctype in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                  "application/xml", None):
+        r = client.post(url, data=body, headers={**h, **({"Content-Type": ctype} if ctype else {})})
+        err(r, 415, "unsupported_media_type")
+    for encoding in ("gzip", "deflate", "br"):
+        err(client.post(url, data=body, headers={**h, "Content-Type": "application/json",
+                                                   "Content-Encoding": encoding}), 415, "unsupported_encoding")
+    err(client.post("/api/v1/runs", data="kind=random", content_type="application/x-www-form-urlencoded"),
+        415, "unsupported_media_type")
+    err(client.post("/api/v1/submissions", data=b"\xff\xfe{", headers=h, content_type="application/json"),
+        400, "malformed_json")  # not UTF-8
+    assert snapshot(rclient) == before
+    # the same body as JSON, with a charset or a +json type, is played
+    r = client.post(url, data=body, headers={**h, "Content-Type": "application/json; charset=utf-8"})
+    assert r.status_code == 200, r.get_json()
+
+
+@pytest.mark.parametrize("field,value", [
+    ("turn", -1), ("turn", 1e308), ("turn", 10.5), ("turn", "0"), ("turn", True), ("turn", None), ("turn", [0]),
+    ("turn", 10_001), ("card", None), ("card", ["TH"]), ("card", {"rank": "T"}), ("card", 7), ("card", ""),
+    ("card", "T\u0000"), ("card", "x" * 17), ("card", "Tſ"),
+])
+def test_play_fields_of_the_wrong_type_or_range_are_422(client, rclient, opened, field, value):
+    run, token = opened
+    body = {"turn": run["turn"], "card": run["view"]["legal"][0], field: value}
+    before = snapshot(rclient)
+    r = client.post(f"/api/v1/runs/{run['run_id']}/plays", json=body, headers=headers(token))
+    assert r.status_code == 422 and r.get_json()["error"] in {"validation_error", "unknown_card"}, r.get_json()
+    assert snapshot(rclient) == before
+
+
+def test_huge_and_control_filled_fields_are_422(client, rclient, opened):
+    run, token = opened
+    run = finish(client, run, token)
+    before = snapshot(rclient)
+    for nickname in ("n" * 10_000, "\x00" * 200, "a\x07b", "é" * 2000):
+        r = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": nickname},
+                        headers=headers(token))
+        assert r.status_code == 422, r.get_json()
+    err(client.post("/api/v1/submissions", json={"run_id": "r" * 10_000, "nickname": "ok"}, headers=headers(token)),
+        422, "validation_error")
+    err(client.post("/api/v1/runs", json={"date": "2026-01-0\x00"}), 422, "validation_error")
+    err(client.get("/api/v1/challenges/2026-01-0%00"), 404, "unknown_date")
+    err(client.get("/api/v1/runs/%00%ff", headers=headers(token)), 404, "run_not_found")
+    assert snapshot(rclient) == before
+
+
+POSTS = ["/api/v1/runs", "/api/v1/runs/{run}/plays", "/api/v1/submissions"]
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                           st.sampled_from(["turn", "card", "run_id", "nickname", "kind", "date", "x"]) | st.text(max_size=8),
+                           inner, max_size=4), max_leaves=10)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(path=st.sampled_from(POSTS),
+       body=st.binary(max_size=64) | JSONISH.map(lambda v: json.dumps(v).encode()),
+       ctype=st.sampled_from(["application/json", "application/json; charset=latin-1", "text/plain",
+                              "application/problem+json", "", "application/x-www-form-urlencoded"]))
+def test_any_body_is_answered_in_the_envelope_and_a_refusal_stores_nothing(app, rclient, path, body, ctype):
+    client = app.test_client()
+    run = client.post("/api/v1/runs", json={"kind": "random"}).get_json()
+    h = {"X-Player-Token": run["player_token"], **({"Content-Type": ctype} if ctype else {})}
+    before = snapshot(rclient)
+    r = client.post(path.format(run=run["run_id"]), data=body, headers=h)
+    assert r.status_code < 500, r.get_data()
+    if r.status_code >= 400:
+        out = r.get_json()
+        assert r.is_json and isinstance(out["error"], str) and isinstance(out["message"], str), r.get_data()
+        assert snapshot(rclient) == before, (r.status_code, out)

@@ -1,5 +1,7 @@
 """The API against its own OpenAPI document: schemathesis generates valid and invalid requests
-from it; no request may cause a server error, and every answer must be documented."""
+from it, one operation at a time and in chains that follow the document's links (a run's id and
+turn into its next play, a submission's id into its status).  No request may cause a server
+error, every answer must be documented, and every error must be the one JSON envelope."""
 
 from __future__ import annotations
 
@@ -13,22 +15,45 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
                                                status_code_conformance)
 
 from service.app import create_app
+from service.config import DEFAULT_LIMITS
 
 from svc_helpers import SECRET, TEST_BOTS
 
-#: A 5xx, an undocumented status or content type, or a body off its documented schema fails.
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+
+def error_envelope(ctx, response, case):
+    """Every answer of /api/v1 with status >= 400 is ``{"error": code, "message": text, ...}``
+    in JSON, 404, 405 and 413 included."""
+    if response.status_code < 400:
+        return True
+    ctype = response.headers.get("content-type", [""])
+    ctype = ctype[0] if isinstance(ctype, list) else ctype
+    assert ctype.startswith("application/json"), f"{response.status_code} answered as {ctype!r}"
+    body = response.json() if case.method.upper() != "HEAD" else {"error": "x", "message": "x"}
+    assert isinstance(body, dict) and isinstance(body.get("error"), str) and body["error"], body
+    assert isinstance(body.get("message"), str), body
+    return True
+
+
+#: A 5xx, an undocumented status or content type, a body off its documented schema, or an error
+#: outside the envelope fails.
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+          error_envelope]
 
 
 @pytest.fixture
 def app(rclient, redis_server):
+    # limits off: the fuzzing opens far more runs than a person would (limits have their own tests)
     return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                       "MANILLE_BOTS": TEST_BOTS})
+                       "MANILLE_BOTS": TEST_BOTS, **{f"MANILLE_LIMIT_{name.upper()}": "off" for name in DEFAULT_LIMITS}})
+
+
+def new_token(app) -> str:
+    return app.test_client().post("/api/v1/runs", json={"kind": "random"}).get_json()["player_token"]
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_api_matches_its_openapi_document(app, mode):
-    token = app.test_client().post("/api/v1/runs", json={}).get_json()["player_token"]
+    token = new_token(app)
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 15
@@ -47,3 +72,46 @@ def test_api_matches_its_openapi_document(app, mode):
         except Unsatisfiable:
             assert mode == GenerationMode.NEGATIVE  # nothing invalid to send (no parameters, no body)
     assert {200, 404} <= statuses and (mode == GenerationMode.POSITIVE or 422 in statuses)
+
+
+def test_document_links_chain_a_game(app):
+    """The links are real: following PlayFirstLegal from an opened run plays a whole game."""
+    client = app.test_client()
+    doc = client.get("/api/v1/openapi.json").get_json()
+    link = doc["paths"]["/api/v1/runs"]["post"]["responses"]["201"]["links"]["PlayFirstLegal"]
+    assert link["operationRef"] == "#/paths/~1api~1v1~1runs~1{run_id}~1plays/post"
+    run = client.post("/api/v1/runs", json={"kind": "random"}).get_json()
+    h = {"X-Player-Token": run["player_token"]}
+    while run["status"] == "playing":
+        r = client.post(f"/api/v1/runs/{run['run_id']}/plays", headers=h,
+                        json={"turn": run["turn"], "card": run["view"]["legal"][0]})
+        assert r.status_code == 200, r.get_json()
+        run = r.get_json()
+    assert run["status"] == "finished" and run["result"] is not None
+
+
+def test_stateful_chains_follow_the_links(app):
+    """Random walks along the links (open a run, play its legal cards, submit, follow the
+    submission), with valid and invalid requests mixed in, one player per scenario."""
+    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
+    seen: list[tuple[str, int]] = []
+
+    class Machine(schema.as_state_machine()):
+        def setup(self):
+            self.token = new_token(app)
+
+        def before_call(self, case):
+            case.headers = {**(case.headers or {}), "X-Player-Token": self.token}  # bad tokens: see above
+
+        def after_call(self, response, case):
+            super().after_call(response, case)
+            seen.append((f"{case.method} {case.path}", response.status_code))
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            case.validate_response(response, checks=CHECKS, transport_kwargs=kwargs or None)
+
+    Machine.run(settings=settings(max_examples=40, stateful_step_count=30, deadline=None, database=None,
+                                  suppress_health_check=list(HealthCheck)))
+    played = [s for op, s in seen if op == "POST /api/v1/runs/{run_id}/plays"]
+    assert played.count(200) >= 20, seen[:50]  # the chains did reach into games
+    assert ("POST /api/v1/runs", 201) in seen and {422, 404} <= set(played)
