@@ -63,7 +63,20 @@ ID = st.from_regex(r"(\d{8})-[A-Za-z0-9_-]{16}|(\d{8})-[0-9a-f]{20}", fullmatch=
 
 
 @given(ID | st.text(max_size=40) | st.integers() | st.none())
+@example("000\u06610101-" + "a" * 16).via("an Arabic-Indic digit matched \\d")
 def test_ids_name_a_day_or_nothing(text):
     """A run or submission id gives its day or None: never an exception, never a key from junk."""
     for day in (run_day(text), submission_day(text)):
         assert day is None or (isinstance(day, date) and text[:9] == day.isoformat().replace("-", "") + "-")
+
+
+@given(st.from_regex(r"2[0-9]{3}-W[0-9]{2}|2[0-9]{3}-[0-9]{2}", fullmatch=True) | st.text(max_size=10))
+@example("2\u0660\u06626-W01").via("Arabic-Indic digits")
+def test_board_periods_are_ascii_or_unknown(text):
+    from service.errors import NotFound
+    from service.leaderboard import month_board, week_board
+    try:
+        board = (week_board if "W" in text else month_board)(text)
+    except NotFound:
+        return
+    assert text.isascii() and board.id == text

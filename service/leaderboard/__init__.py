@@ -25,8 +25,8 @@ BASE_SCORE = 1000
 MAX_PAGE = 100
 MAX_RADIUS = 50
 
-WEEK_RE = re.compile(r"(2\d{3}|[3-9]\d{3})-W(\d{2})")  # years of the service's days (2000 on)
-MONTH_RE = re.compile(r"(2\d{3}|[3-9]\d{3})-(\d{2})")
+WEEK_RE = re.compile(r"(2[0-9]{3}|[3-9][0-9]{3})-W([0-9]{2})")  # years of the service's days (2000 on)
+MONTH_RE = re.compile(r"(2[0-9]{3}|[3-9][0-9]{3})-([0-9]{2})")
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ def path_hash(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
-RUN_ID_RE = re.compile(r"(\d{8})-[A-Za-z0-9_-]{16}")
+RUN_ID_RE = re.compile(r"([0-9]{8})-[A-Za-z0-9_-]{16}")  # [0-9]: \d also takes other scripts' digits
 KINDS = ("ranked", "archive", "random")
 
 

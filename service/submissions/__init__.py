@@ -22,7 +22,7 @@ from service.errors import Conflict, NotFound
 from service.runs import Runs, run_day
 from service.store import day_of_id, day_scope, key_for, raw_client
 
-SUB_ID_RE = re.compile(r"(\d{8})-[0-9a-f]{20}")
+SUB_ID_RE = re.compile(r"([0-9]{8})-[0-9a-f]{20}")  # [0-9]: \d also takes other scripts' digits
 JOB = "worker.jobs.verify_submission"
 
 
