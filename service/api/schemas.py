@@ -176,8 +176,12 @@ class RunSchema(ma.Schema):
 
 class SubmissionCreateSchema(StrictSchema):
     run_id = fields.String(required=True, validate=validate.Length(1, 64))
-    nickname = fields.String(required=True, validate=validate.Length(max=256), metadata={
-        "description": "1-24 printable characters (NFKC, stripped); claimed for this player's token"})
+    nickname = fields.String(required=True, metadata={
+        "description": "1-24 characters (grapheme clusters) of one script, nothing invisible; NFKC, "
+                       "trimmed, inner spaces made one; claimed for this player's token. Refusals "
+                       "(422): nickname_empty, nickname_too_long, nickname_control, nickname_invisible, "
+                       "nickname_unassigned, nickname_mixed_script; 409 nickname_taken (it is, or looks "
+                       "like, another player's)"})
 
 
 class SubmissionAcceptedSchema(ma.Schema):

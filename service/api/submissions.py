@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from service.errors import NotFound
 from service.leaderboard import day_board
-from service.players import normalize_nickname
+from service.players import nickname as nicknames
 
 from .blueprint import Blueprint
 from .links import link, responds
@@ -41,7 +41,7 @@ class SubmissionList(MethodView):
         Stored and queued before the 202; a run submits once (the same id is answered again)."""
         s = services()
         pid = current_pid()
-        nickname = normalize_nickname(body["nickname"])  # 422 before anything else
+        nickname = nicknames.parse(body["nickname"])  # 422 before anything else
         sub_id, _created = s.submissions.submit(
             body["run_id"], pid, lambda: s.players.claim_nickname(pid, nickname), **client_info())
         status = s.submissions.get(sub_id)["status"]

@@ -12,6 +12,7 @@ from datetime import date
 from service.config import Settings
 from service.errors import Conflict
 from service.leaderboard import Leaderboard
+from service.players import Players
 from service.runs import Runs
 from service.store import key_for
 from service.submissions import Submissions
@@ -167,7 +168,34 @@ class Ops:
         self.audit(who, "show_seed", day.isoformat())
         return self.settings.seed(day).hex()
 
+    def nickname_claims(self):
+        """Every (pid, nickname) a player was seen to hold, oldest first: each submission's name
+        in submission order (a name is claimed before its submission is stored), then each
+        player's last name (claimed even if its submission failed to be stored)."""
+        for day in self.subs.days():
+            ids = self.subs.for_day(day)
+            pipe = self.r.pipeline(transaction=False)
+            for sub_id in ids:
+                pipe.hmget(self.subs.key(sub_id), "pid", "nickname")
+            for pid, name in pipe.execute():
+                if pid and name:
+                    yield pid, name
+        keys = list(self.r.scan_iter(match=key_for("player", "player:*"), count=1000))
+        for start in range(0, len(keys), 1000):
+            pipe = self.r.pipeline(transaction=False)
+            for key in keys[start:start + 1000]:
+                pipe.hget(key, "nickname")
+            for key, name in zip(keys[start:start + 1000], pipe.execute()):
+                if name:
+                    yield key.split("{player:", 1)[1].split("}", 1)[0], name
 
+    def rekey_nicknames(self, who: str, why: str = "") -> dict:
+        """Key every nickname claim by the current rules (``Players.rekey``): after the upgrade
+        that brought the rules, and after any upgrade of PyICU (its confusables data); audited."""
+        report = Players(self.r).rekey(self.nickname_claims())
+        self.audit(who, "rekey_nicknames", "nicknames", why, seen=report["seen"], keyed=report["keyed"],
+                   refused=report["refused"], conflicts=len(report["conflicts"]))
+        return report
 
     def reverify(self, day: date, progress=None) -> dict:
         """Replay every submission of ``day`` again from its seed and cards, changing nothing, and

@@ -38,6 +38,9 @@ def add_parser(sub) -> None:
     b.add_argument("--reason", default="")
     d = osub.add_parser("seed", help="a closed day's seed")
     d.add_argument("date")
+    k = osub.add_parser("rekey-nicknames", help="key every nickname claim by the current rules (after an upgrade)")
+    k.add_argument("--reason", default="")
+    k.add_argument("--json", action="store_true")
     ops.set_defaults(func=cmd_ops)
 
 
@@ -99,5 +102,16 @@ def _run(ops: Ops, args) -> int:
         return 0
     if c == "seed":
         print(ops.seed(parse_date(args.date), _who()))
+        return 0
+    if c == "rekey-nicknames":
+        print("reading every submission and player…", file=sys.stderr)
+        report = ops.rekey_nicknames(_who(), args.reason)
+        if args.json:
+            print(json.dumps(report, ensure_ascii=False))
+        else:
+            print(f"{report['seen']} claims seen, {report['keyed']} keyed now, {report['refused']} refused by "
+                  f"the rules (their players choose again), {len(report['conflicts'])} conflicts")
+            for x in report["conflicts"]:
+                print(f"  {x['nickname']!r} of {x['player']}: looks like a name of {x['holder']}, who keeps it")
         return 0
     raise AssertionError(c)  # pragma: no cover - argparse allows nothing else

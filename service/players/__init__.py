@@ -12,35 +12,32 @@ import re
 import secrets
 import unicodedata
 
-from service.errors import Conflict, Unauthorized, Unprocessable
-from service.store import key_for
+from service.errors import Conflict, Unauthorized
+from service.store import key_for, load_script
+
+from . import nickname as nicknames
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")
-NICKNAME_MAX = 24
+#: claim key (``nickname.keys``) -> pid: who holds each nickname.
+NICKNAME_OWNERS = key_for("nicknames", "nicks")
 
 
 def pid_of(token: str) -> str:
     return hashlib.sha256(token.encode("ascii")).hexdigest()[:24]
 
 
-def normalize_nickname(text: str) -> str:
-    """NFKC, stripped; 1–24 characters, all printable (no control, format or separator-line
-    characters).  Raises Unprocessable ``invalid_nickname``."""
-    if not isinstance(text, str):
-        raise Unprocessable("a nickname is a string", code="invalid_nickname")
-    name = unicodedata.normalize("NFKC", text).strip()
-    if not 1 <= len(name) <= NICKNAME_MAX:
-        raise Unprocessable(f"a nickname has 1 to {NICKNAME_MAX} characters", code="invalid_nickname")
-    for ch in name:
-        cat = unicodedata.category(ch)
-        if cat[0] == "C" or cat in ("Zl", "Zp") or (cat == "Zs" and ch != " "):
-            raise Unprocessable(f"a nickname may not contain {ch!r}", code="invalid_nickname")
-    return name
+def legacy_nickname_key(name: str) -> str:
+    """Where claims made before the nickname rules (issue 10) sit: one key per SHA-256 of the
+    NFKC-stripped, case-folded name (Python's Unicode).  Read only: new claims are not written
+    there; ``manille ops rekey-nicknames`` copies them to the owners hash."""
+    folded = unicodedata.normalize("NFKC", name).strip().casefold()
+    return key_for("nickname", f"nick:{hashlib.sha256(folded.encode()).hexdigest()[:32]}")
 
 
 class Players:
     def __init__(self, client) -> None:
         self.r = client
+        self._claim = load_script(client, __file__, "claim_nickname.lua")
 
     @staticmethod
     def _key(pid: str) -> str:
@@ -67,15 +64,60 @@ class Players:
         return pid
 
     def claim_nickname(self, pid: str, nickname: str) -> str:
-        """Claim ``nickname`` (normalized) for ``pid``; raises Conflict ``nickname_taken`` if
-        another player holds it.  Returns the normalized name."""
-        name = normalize_nickname(nickname)
-        folded = name.casefold()
-        key = key_for("nickname", f"nick:{hashlib.sha256(folded.encode()).hexdigest()[:32]}")
-        if not self.r.set(key, pid, nx=True) and self.r.get(key) != pid:
-            raise Conflict(f"the nickname {name!r} belongs to another player", code="nickname_taken")
+        """Claim ``nickname`` (parsed: ``nickname.parse``) for ``pid`` and make it the player's name;
+        returns the normalised name.  Raises NicknameError (422) for a name the rules refuse, and
+        Conflict ``nickname_taken`` (409, nothing written) when another player holds a name it is
+        confusable with, or (a claim made before the rules) the same name up to case."""
+        name = nicknames.parse(nickname)
+        legacy = self.r.get(legacy_nickname_key(name))
+        if legacy is not None and legacy != pid:
+            raise self._taken(name)
+        if isinstance(self._claim_keys(pid, name), str):
+            raise self._taken(name)
         self.r.hset(self._key(pid), "nickname", name)
         return name
+
+    def _claim_keys(self, pid: str, name: str, client=None) -> int | str:
+        """The claim script's answer: keys new to ``pid``, or the other holder's pid (queued on
+        ``client`` when it is a pipeline)."""
+        return self._claim(keys=[NICKNAME_OWNERS], args=[pid, *nicknames.keys(name)], client=client)
+
+    @staticmethod
+    def _taken(name: str) -> Conflict:
+        return Conflict(f"the nickname {name!r} is taken (it is, or looks like, another player's)",
+                        code="nickname_taken")
+
+    def rekey(self, claims) -> dict:
+        """Key the claims ``(pid, nickname)`` (oldest first, each a name a player was seen to hold)
+        by the current rules, so that a look-alike of an existing claim is taken; names the rules
+        now refuse get no key (their holders choose again).  A name whose keys another player holds
+        already is a conflict, reported, and the holder keeps them: of two old claims, the older
+        holds them (oldest first), but so does a look-alike claimed since the deploy, before this
+        ran.  Idempotent.  Returns counts and the ``conflicts`` (name, its player, the holder)."""
+        report = {"seen": 0, "keyed": 0, "refused": 0, "conflicts": []}
+        batch: list[tuple[str, str]] = []
+
+        def flush() -> None:  # one round trip per batch; the scripts still run one by one, in order
+            pipe = self.r.pipeline(transaction=False)
+            for pid, name in batch:
+                self._claim_keys(pid, name, client=pipe)
+            for (pid, name), answer in zip(batch, pipe.execute()):
+                if isinstance(answer, str):
+                    report["conflicts"].append({"nickname": name, "player": pid, "holder": answer})
+                elif answer:
+                    report["keyed"] += 1
+            batch.clear()
+
+        for pid, raw in dict.fromkeys(claims):
+            report["seen"] += 1
+            try:
+                batch.append((pid, nicknames.parse(raw)))
+            except nicknames.NicknameError:
+                report["refused"] += 1
+            if len(batch) >= 500:
+                flush()
+        flush()
+        return report
 
     def profile(self, pid: str) -> dict:
         """What is stored of a player: ``created_at`` and the last ``nickname`` claimed."""

@@ -2,7 +2,7 @@
 
 Every key is built by :func:`key_for`.  Each key carries a hash tag naming the scope it
 belongs to (``{day:2026-12-02}``, ``{week:2026-W49}``, ``{month:2026-12}``, ``{all}``,
-``{nick:…}``, ``{player:…}``), so that one day's keys share one Redis Cluster slot and the
+``{nicks}``, ``{nick:…}``, ``{player:…}``), so that one day's keys share one Redis Cluster slot and the
 writes of one day can be done in one MULTI or one script.
 
 The modules that own data (challenges, runs, submissions, leaderboard) call these

@@ -1,4 +1,5 @@
-"""Playing a whole game through the API, with any HTTP client that has get/post(json=, headers=)."""
+"""Playing a whole game through the API, with any HTTP client that has get/post(json=, headers=);
+what a refusal must look like (``err``) and leave behind (``snapshot``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,27 @@ TEST_BOTS = os.environ.get("MANILLE_TEST_BOTS", "expert-1")
 
 def headers(token: str) -> dict:
     return {"X-Player-Token": token}
+
+
+def snapshot(rclient):
+    """Every key and its content (RQ's worker bookkeeping aside)."""
+    out = {}
+    for key in sorted(rclient.keys("*")):
+        if key.startswith("rq:"):  # RQ's own (binary) records: their names are enough here
+            out[key] = None
+            continue
+        read = {"hash": rclient.hgetall, "string": rclient.get, "set": rclient.smembers, "stream": rclient.xrange,
+                "list": lambda k: rclient.lrange(k, 0, -1), "zset": lambda k: rclient.zrange(k, 0, -1, withscores=True)}
+        out[key] = read[rclient.type(key)](key)
+    return out
+
+
+def err(r, status, code):
+    """The JSON error envelope of a test-client answer, checked for its status and code."""
+    body = r.get_json()
+    assert r.status_code == status, body
+    assert r.is_json and body["error"] == code and isinstance(body["message"], str), body
+    return body
 
 
 def play_game(post, run: dict, token: str, pick=lambda legal: legal[0], bodies: list | None = None) -> dict:

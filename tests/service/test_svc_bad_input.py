@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from svc_helpers import SECRET, headers
+from svc_helpers import SECRET, err, headers, snapshot
 
 
 @pytest.fixture
@@ -17,27 +17,6 @@ def opened(client):
     assert r.status_code == 201
     run = r.get_json()
     return run, run.pop("player_token")
-
-
-def snapshot(rclient):
-    """Every key and its content (RQ's worker bookkeeping aside)."""
-    out = {}
-    for key in sorted(rclient.keys("*")):
-        if key.startswith("rq:"):  # RQ's own (binary) records: their names are enough here
-            out[key] = None
-            continue
-        kind = rclient.type(key)
-        out[key] = (rclient.hgetall(key) if kind == "hash" else rclient.get(key) if kind == "string"
-                    else rclient.lrange(key, 0, -1) if kind == "list" else rclient.smembers(key)
-                    if kind == "set" else rclient.zrange(key, 0, -1, withscores=True))
-    return out
-
-
-def err(r, status, code):
-    body = r.get_json()
-    assert r.status_code == status, body
-    assert r.is_json and body["error"] == code and isinstance(body["message"], str), body
-    return body
 
 
 def play_until_illegal_exists(client, run, token):
@@ -149,14 +128,16 @@ def finish(client, run, token):
     return run
 
 
-@pytest.mark.parametrize("nickname", ["", "   ", "x" * 25, "bad\x00name", "tab\there", "new\nline",
-                                      "zero\u200bwidth", "rtl\u202emark"])
-def test_bad_nicknames(client, rclient, opened, nickname):
+@pytest.mark.parametrize("nickname, code", [
+    ("", "nickname_empty"), ("   ", "nickname_empty"), ("x" * 25, "nickname_too_long"),
+    ("bad\x00name", "nickname_control"), ("tab\there", "nickname_control"), ("new\nline", "nickname_control"),
+    ("zero\u200bwidth", "nickname_invisible"), ("rtl\u202emark", "nickname_invisible")])
+def test_bad_nicknames(client, rclient, opened, nickname, code):
     run, token = opened
     run = finish(client, run, token)
     before = snapshot(rclient)
     err(client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": nickname},
-                    headers=headers(token)), 422, "invalid_nickname")
+                    headers=headers(token)), 422, code)
     assert snapshot(rclient) == before
 
 

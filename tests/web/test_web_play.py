@@ -66,6 +66,14 @@ def test_keyboard_only_daily_game_then_rank_matches_the_board(page, site):
     box = nickname_box(page)
     box_id = box.get_attribute("id")
     assert box_id and page.locator(f'label[for="{box_id}"]').filter(has_text="Nickname").count() == 1
+    # A name the server refuses: its reason in words, and the form stays for another try.
+    page.watch.allow(r"HTTP 422: POST \S+/api/v1/submissions$")
+    page.watch.allow(r"console error: Failed to load resource: the server responded with a status of 422 .*/api/v1/submissions")
+    for refused, reason in (("\u0410lice", "do not mix alphabets"), ("al\u200bice", "zero-width spaces")):
+        box.fill(refused)
+        box.press("Enter")
+        expect(page.locator("#nick-error")).to_contain_text(reason)
+        expect(box).to_be_focused()
     nickname = f"sl-{uuid.uuid4().hex[:8]}"
     rank, total = submit_nickname_and_wait_rank(page, nickname, keyboard=True)
     expect(page.get_by_role("dialog")).to_have_count(0)

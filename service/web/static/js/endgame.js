@@ -126,8 +126,17 @@ async function follow(box, run, subId) {
   await verified(box, run, sub);
 }
 
+// The server's refusal of a nickname, by code (README, "Nicknames"), in the page's language.
+const NICK_ERRORS = {
+  nickname_empty: "nickEmpty", nickname_too_long: "nickTooLong", nickname_control: "nickControl",
+  nickname_invisible: "nickInvisible", nickname_unassigned: "nickUnassigned",
+  nickname_mixed_script: "nickMixedScript", nickname_taken: "nicknameTaken",
+};
+
 function nicknameForm(box, run, game) {
-  const input = h("input", { id: "nickname", name: "nickname", type: "text", maxlength: 24,
+  // The server counts characters as a reader does (grapheme clusters) and decides; 96 code
+  // units only stops a paste of a page.
+  const input = h("input", { id: "nickname", name: "nickname", type: "text", maxlength: 96,
     autocomplete: "nickname", required: true, spellcheck: "false", "aria-describedby": "nick-help nick-error" });
   input.value = store.get(NICK_KEY) || (game.me && game.me.nickname) || "";
   const error = h("p", { id: "nick-error", class: "error", role: "alert" });
@@ -139,8 +148,8 @@ function nicknameForm(box, run, game) {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const nickname = input.value.trim();
-    if (!nickname || nickname.length > 24) {
-      error.textContent = t("badNickname");
+    if (!nickname) {
+      error.textContent = t("nickEmpty");
       input.focus();
       return;
     }
@@ -151,8 +160,7 @@ function nicknameForm(box, run, game) {
       await follow(box, run, answer.submission_id);
     } catch (err) {
       form.querySelector("button").disabled = false;
-      error.textContent = { invalid_nickname: t("badNickname"), nickname_taken: t("nicknameTaken") }[err.code]
-        || t("errorGeneric", { message: err.message });
+      error.textContent = NICK_ERRORS[err.code] ? t(NICK_ERRORS[err.code]) : t("errorGeneric", { message: err.message });
       input.focus();
     }
   });
