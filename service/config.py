@@ -38,7 +38,7 @@ DEFAULT_LIMITS = {
     "ranked_runs": "6 per 10 minutes;20 per day",
     "runs_per_token": "60 per hour;400 per day",
     "runs_per_address": "200 per hour;2000 per day",
-    "plays_per_token": "120 per minute;3600 per hour",
+    "plays_per_token": "240 per minute;3600 per hour",
     "plays_per_address": "600 per minute;12000 per hour",
     "submissions_per_token": "5 per hour;10 per day",
     "submissions_per_address": "30 per hour;100 per day",

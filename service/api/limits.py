@@ -15,12 +15,13 @@ nothing.
                       one, so this is how many players one address may bring in a day.
 ``runs_per_token``    runs of any kind opened by one player token (free play included).
 ``runs_per_address``  runs of any kind opened from one client address.
-``plays_per_token``   cards played by one token (default 120 a minute, 3600 an hour).  A person
-                      plays a card a second at the very most, even at ``?speed=instant`` where the
-                      bots answer at once: 2 a second kept up for a minute, or one a second for a
-                      whole hour, is beyond anyone; 3600 an hour is also more than the 60 games an
-                      hour ``runs_per_token`` lets open (56 cards each).  A script, by contrast,
-                      plays hundreds a second: each play is a few bot moves of CPU (4 ms measured)
+``plays_per_token``   cards played by one token (default 240 a minute, 3600 an hour).  At
+                      ``?speed=instant`` the bots answer at once and a quick clicker may play a
+                      game (up to 56 cards) in half a minute; 4 cards a second kept up for a minute
+                      (the browser tests' robot plays two games in a row in under a minute, 112
+                      cards), or one a second for a whole hour, is beyond anyone; 3600 an hour is
+                      also more than the 60 games an hour ``runs_per_token`` lets open.  A script,
+                      by contrast, plays hundreds a second: each play is a few bot moves of CPU
                       and is stored for good.
 ``plays_per_address`` cards played from one address (default 600 a minute, 12000 an hour): a
                       classroom of 30 each playing a card every 3 seconds, and just over the
