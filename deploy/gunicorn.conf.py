@@ -6,8 +6,8 @@ MANILLE_WORKER_CONNECTIONS (connections per gevent process, default 1000), MANIL
 (threads per gthread process, default 4), MANILLE_ACCESS_LOG (a path, or "-" for stdout; default off).
 
 gevent, because a client sending its request slowly holds the thread reading it: with gthread's
-3 x 4 threads, 12 slow connections (a slowloris) take the service down (measured by
-scripts/slow_clients.py).  A gevent worker gives each connection a greenlet, so slow ones cost a
+3 x 4 threads, 40 slow connections (a slowloris) left the service answering almost nothing
+(scripts/slow_clients.py).  A gevent worker gives each connection a greenlet, so slow ones cost a
 little memory each and hold nothing else up; gunicorn patches the standard library (sockets, locks)
 before the app is loaded, so redis-py, RQ's enqueue and Flask-Limiter wait cooperatively.  The
 app's work is short and CPU-bound (a play is a few bot moves), which one event loop per process

@@ -36,15 +36,17 @@ nothing.
 
 A request answered from what is stored counts nothing and is never refused: the same turn and card
 played again (a retry after a lost answer; the page repeats it until it gets one), or a run
-submitted again (its existing submission id).  Such a repeat stores nothing and costs what a GET
-of the run costs (3.7 ms measured, against 4.2 ms for a new play and 6.9 ms for GET /runs/<id>),
-and a page that retries must get its answer even at the limit.
+submitted again (its existing submission id).  Such a repeat stores nothing and costs less than
+a GET of the run (medians by scripts/bench_limits.py on 2 cores: a repeat 2.3 ms, GET /runs/<id>
+4.2 ms, a new play 4.1 ms with its limits and 2.9 ms without), and a page that retries must get
+its answer even at the limit.
 
 GETs (boards, a run, a submission's status) have no limit here: they store nothing, a page polls a
 submission's status every 0.7 s until it is verified, and a classroom polls from one address.  A
 flood of requests of any kind is the proxy's to bound per address, in memory and before the app
-(``deploy/nginx.conf``: 50 requests a second, bursts of 200, 20 at a time); a limit here costs
-Redis round trips on every request, more than the cheapest GETs cost themselves.
+(``deploy/nginx.conf``: 50 requests a second, bursts of 200, 20 at a time).  A limit here costs
+its Redis round trips on every request: the two on plays add 1.2 ms to a play, more than a whole
+page of a board costs (1.0 ms).
 """
 
 from __future__ import annotations
