@@ -19,6 +19,7 @@ CHROMIUM ?= $(or $(MANILLE_CHROMIUM),/usr/bin/chromium)
 
 test: $(STAMP)
 	@test -x $(CHROMIUM) || echo "make test: no Chromium at $(CHROMIUM): the browser tests (tests/web) are SKIPPED; install Debian's chromium package to run them"
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || echo "make test: no nginx: the proxy test (tests/service/test_svc_nginx.py) is SKIPPED; install Debian's nginx package to run it"
 	$(PY) -m pytest -q
 
 # Redis (embedded, AOF under ./var/, unless REDIS_URL is set), an RQ worker and gunicorn on

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Benchmark the running service on this machine (not a test; bounded, stops by itself).
 
-    MANILLE_LIMIT_RANKED_RUNS=off MANILLE_LIMIT_RUNS_PER_ADDRESS=off make run &   # another terminal
+    MANILLE_LIMIT_RANKED_RUNS=off MANILLE_LIMIT_RUNS_PER_ADDRESS=off MANILLE_LIMIT_PLAYS_PER_ADDRESS=off \
+        MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS=off make run &   # another terminal
     .venv/bin/python scripts/bench_service.py
 
-(every client of the benchmark comes from 127.0.0.1: with the default limits on opening runs
-per address, it would meet 429 after a few runs)
+(every client of the benchmark comes from 127.0.0.1: with the default limits per address on
+opening runs, plays and submissions, it would meet 429 after a few runs)
 
 Reports:
 - plays per second with several concurrent clients, and p50/p99 latency of one play

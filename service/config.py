@@ -9,7 +9,9 @@
                      finished; the seed is revealed only when the grace ends (default 1800)
 ``MANILLE_TRUSTED_PROXIES``  how many proxy hops in front may be trusted for the client address
                      (X-Forwarded-For); 0 (default): the socket's address
-``MANILLE_LIMIT_RANKED_RUNS``, ``MANILLE_LIMIT_RUNS_PER_TOKEN``, ``MANILLE_LIMIT_RUNS_PER_ADDRESS``
+``MANILLE_LIMIT_RANKED_RUNS``, ``MANILLE_LIMIT_RUNS_PER_TOKEN``, ``MANILLE_LIMIT_RUNS_PER_ADDRESS``,
+``MANILLE_LIMIT_PLAYS_PER_TOKEN``, ``MANILLE_LIMIT_PLAYS_PER_ADDRESS``,
+``MANILLE_LIMIT_SUBMISSIONS_PER_TOKEN``, ``MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS``
                      rate limits (see ``service.api.limits``), e.g. "12 per hour;30 per day";
                      "off" removes one
 ``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
@@ -30,11 +32,16 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_BOTS = "expert-1"
 QUEUE_NAME = "verify"
 #: A household, a café or a classroom behind one address brings several players a day; a search of
-#: the day's game needs dozens of runs (48 in the attack measured before these limits).
+#: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
+#: figure: ``service.api.limits``.
 DEFAULT_LIMITS = {
     "ranked_runs": "6 per 10 minutes;20 per day",
     "runs_per_token": "60 per hour;400 per day",
     "runs_per_address": "200 per hour;2000 per day",
+    "plays_per_token": "240 per minute;3600 per hour",
+    "plays_per_address": "600 per minute;12000 per hour",
+    "submissions_per_token": "5 per hour;10 per day",
+    "submissions_per_address": "30 per hour;100 per day",
 }
 
 

@@ -5,14 +5,48 @@ A run of an open day is an exact simulator of that day's game (the bots are dete
 opening ranked runs in bulk is how the day's game tree gets searched.  The limits make that
 expensive without costing an honest newcomer anything: a first run needs no account, no waiting
 and no puzzle, and is ranked.  Each limit is configuration (``Settings.limits``, strings such as
-``"12 per hour;30 per day"``); all of a limit's windows must have room, else 429
-``too_many_requests`` in the JSON envelope with ``Retry-After`` (seconds until the first window
-that is full has room again), and nothing is counted.
+``"12 per hour;30 per day"``, defaults in ``service.config.DEFAULT_LIMITS``); all of a limit's
+windows must have room, else 429 ``too_many_requests`` in the JSON envelope with ``Retry-After``
+(seconds until the first window that is full has room again), and nothing is counted.  Only
+requests that succeed count: a refused one (limited, or invalid for any other reason) counts
+nothing.
 
 ``ranked_runs``       ranked runs of an open day opened from one client address.  Each player has
                       one, so this is how many players one address may bring in a day.
 ``runs_per_token``    runs of any kind opened by one player token (free play included).
 ``runs_per_address``  runs of any kind opened from one client address.
+``plays_per_token``   cards played by one token (default 240 a minute, 3600 an hour).  At
+                      ``?speed=instant`` the bots answer at once and a quick clicker may play a
+                      game (up to 56 cards) in half a minute; 4 cards a second kept up for a minute
+                      (the browser tests' robot plays two games in a row in under a minute, 112
+                      cards), or one a second for a whole hour, is beyond anyone; 3600 an hour is
+                      also more than the 60 games an hour ``runs_per_token`` lets open.  A script,
+                      by contrast, plays hundreds a second: each play is a few bot moves of CPU
+                      and is stored for good.
+``plays_per_address`` cards played from one address (default 600 a minute, 12000 an hour): a
+                      classroom of 30 each playing a card every 3 seconds, and just over the
+                      200 games an hour ``runs_per_address`` lets open.  At 600 a minute one
+                      address takes at most about 5 % of one core.
+``submissions_per_token``    submissions by one token (default 5 an hour, 10 a day).  A player
+                      submits the day's one ranked run, two around midnight (the grace period).
+``submissions_per_address``  submissions from one address (default 30 an hour, 100 a day): looser
+                      than ``ranked_runs`` (each submission is a ranked run's), so it binds only
+                      when that one is raised or players change address between play and submit;
+                      raise both together for a school.  Each submission is a verification job.
+
+A request answered from what is stored counts nothing and is never refused: the same turn and card
+played again (a retry after a lost answer; the page repeats it until it gets one), or a run
+submitted again (its existing submission id).  Such a repeat stores nothing and costs less than
+a GET of the run (medians by scripts/bench_limits.py on 2 cores: a repeat 2.3 ms, GET /runs/<id>
+4.2 ms, a new play 4.1 ms with its limits and 2.9 ms without), and a page that retries must get
+its answer even at the limit.
+
+GETs (boards, a run, a submission's status) have no limit here: they store nothing, a page polls a
+submission's status every 0.7 s until it is verified, and a classroom polls from one address.  A
+flood of requests of any kind is the proxy's to bound per address, in memory and before the app
+(``deploy/nginx.conf``: 50 requests a second, bursts of 200, 20 at a time).  A limit here costs
+its Redis round trips on every request: the two on plays add 1.2 ms to a play, more than a whole
+page of a board costs (1.0 ms).
 """
 
 from __future__ import annotations
@@ -72,3 +106,20 @@ def check(*limits: tuple[str, str]):
         for name, key, item in wanted:
             strategy.hit(item, NAMESPACE, name, key)
     return count
+
+
+class Admission:
+    """The limits of a request that learns only partway whether it needs them (a repeat answered
+    from what is stored does not): ``check`` when it does (TooManyRequests if full), ``count``
+    once it succeeded, which counts only if ``check`` was called."""
+
+    def __init__(self, *limits: tuple[str, str]) -> None:
+        self.limits = limits
+        self._count = None
+
+    def check(self) -> None:
+        self._count = check(*self.limits)
+
+    def count(self) -> None:
+        if self._count is not None:
+            self._count()

@@ -115,9 +115,15 @@ class RunPlays(MethodView):
         """Play the player's card number ``turn``; the answer narrates the bots' replies
 
         The same ``turn`` and card sent again is answered again, not played twice.
-        An illegal card is 422 ``illegal_card`` with ``obligation`` and ``legal``."""
+        An illegal card is 422 ``illegal_card`` with ``obligation`` and ``legal``.  A new play
+        counts towards the limits on plays per token and per address (429 ``too_many_requests``);
+        a repeat counts nothing and is answered even at the limit."""
         s = services()
-        result = s.runs.play(run_id, current_pid(), body["turn"], body["card"])
+        pid = current_pid()
+        admission = limits.Admission(("plays_per_token", pid), ("plays_per_address", limits.client_address()))
+        result = s.runs.play(run_id, pid, body["turn"], body["card"], admit=admission.check)
+        if not result.replayed:
+            admission.count()
         return run_json(result.run, result.table, result.table.events)
 
 

@@ -11,6 +11,7 @@ from service.errors import NotFound
 from service.leaderboard import day_board
 from service.players import nickname as nicknames
 
+from . import limits
 from .blueprint import Blueprint
 from .links import link, responds
 from .common import client_info, current_pid, services
@@ -38,12 +39,21 @@ class SubmissionList(MethodView):
     def post(self, body):
         """Submit a finished ranked run under a nickname (claimed for this token)
 
-        Stored and queued before the 202; a run submits once (the same id is answered again)."""
+        Stored and queued before the 202; a run submits once (the same id is answered again, even
+        at the limits on submissions per token and per address: 429 ``too_many_requests``)."""
         s = services()
         pid = current_pid()
         nickname = nicknames.parse(body["nickname"])  # 422 before anything else
-        sub_id, _created = s.submissions.submit(
-            body["run_id"], pid, lambda: s.players.claim_nickname(pid, nickname), **client_info())
+        admission = limits.Admission(("submissions_per_token", pid),
+                                     ("submissions_per_address", limits.client_address()))
+
+        def claim() -> str:  # only once the run may be submitted, and is not already
+            admission.check()
+            return s.players.claim_nickname(pid, nickname)
+
+        sub_id, created = s.submissions.submit(body["run_id"], pid, claim, **client_info())
+        if created:
+            admission.count()
         status = s.submissions.get(sub_id)["status"]
         return {"submission_id": sub_id, "status_url": status_url(sub_id), "status": status}
 

@@ -19,6 +19,7 @@ import hashlib
 import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -54,6 +55,7 @@ def run_day(run_id: str) -> date | None:
 class PlayResult:
     run: dict
     table: tbl.Table
+    replayed: bool = False  # the answer to a play already made, sent again (nothing new stored)
 
 
 class Runs:
@@ -203,10 +205,12 @@ class Runs:
     # -- playing -------------------------------------------------------------
 
     def play(self, run_id: str, pid: str, turn: int, card_text: str,
-             now: datetime | None = None) -> PlayResult:
+             now: datetime | None = None, admit: Callable[[], None] | None = None) -> PlayResult:
         """Play seat 0's card number ``turn`` (0-based) and let the bots answer.
 
         The same card asked again for the turn just played is answered again, not played twice.
+        ``admit`` is called once the card is known to be a new, legal play, before the bots move:
+        it may raise (a rate limit) and then nothing is stored; a repeat never calls it.
         """
         now = now or self.settings.now()
         for _attempt in range(3):
@@ -238,6 +242,8 @@ class Runs:
                                     legal=[str(c) for c in e.legal]) from None
             except GameOverError:  # pragma: no cover - status says finished first
                 raise Conflict("the game of this run is over", code="run_finished") from None
+            if admit is not None:
+                admit()
             bots = tbl.bots_until_player(table, get_bot(run["bots"]))
             new_plays = run["plays"] + str(card) + tbl.format_plays(bots)
             new_cards = run["cards"] + str(card)
@@ -257,4 +263,4 @@ class Runs:
         """The answer to the play of ``turn`` again: the events from that card on, as first sent."""
         table = self.rebuild(run, events_from=0)
         table.events = table.events[table.event_at[table.player_positions[turn]]:]
-        return PlayResult(run, table)
+        return PlayResult(run, table, replayed=True)

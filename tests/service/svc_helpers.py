@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -106,3 +109,72 @@ def live_service(redis_url: str, logs: Path, worker_argv: list[str], **env_extra
                 p.wait(15)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+class SlowClients:
+    """``n`` connections to ``host:port``, each sending a request header one byte every ``interval``
+    seconds and never finishing it (a slowloris), while the block runs.  A connection the server
+    closes (or answers: a proxy's 408) is counted in ``cut`` and opened again at once, as an
+    attacker would; ``held`` is how many are open now."""
+
+    HEAD = b"GET /api/v1/health/live HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
+
+    def __init__(self, host: str, port: int, n: int = 40, interval: float = 1.0) -> None:
+        self.address, self.n, self.interval = (host, port), n, interval
+        self.open: dict[socket.socket, int] = {}  # each connection: bytes of its header sent
+        self.cut = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._drip, daemon=True)
+
+    @property
+    def held(self) -> int:
+        return len(self.open)
+
+    def __enter__(self) -> "SlowClients":
+        self._send_one()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        for sock in self.open:
+            sock.close()
+
+    def _drip(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._send_one()
+
+    def _send_one(self) -> None:
+        for sock, sent in list(self.open.items()):
+            try:
+                readable, _, _ = select.select([sock], [], [], 0)
+                if readable:
+                    sock.recv(4096)  # closed (b"") or answered: either way the server let go
+                    raise ConnectionResetError
+                sock.send(self.HEAD[sent:sent + 1] or b"a")  # the last header line never ends
+                self.open[sock] = sent + 1
+            except OSError:
+                sock.close()
+                del self.open[sock]
+                self.cut += 1
+        while len(self.open) < self.n:
+            try:
+                sock = socket.create_connection(self.address, timeout=2)
+                sock.send(self.HEAD[:1])
+            except OSError:
+                return  # refused or not accepted in time: try again on the next tick
+            sock.setblocking(False)
+            self.open[sock] = 1
+
+
+def timed_get(session, url: str, timeout: float) -> float | None:
+    """Seconds one GET of ``url`` took to answer 200; None if it failed or took over ``timeout``."""
+    import requests
+
+    t0 = time.perf_counter()
+    try:
+        ok = session.get(url, timeout=timeout).status_code == 200
+    except requests.RequestException:
+        return None
+    return time.perf_counter() - t0 if ok else None

@@ -1,12 +1,15 @@
-"""Rate limits on opening runs: per address for ranked runs of an open day, per token and per
-address for every run; 429 in the JSON envelope with Retry-After; nothing stored or counted when
-refused; the client address through MANILLE_TRUSTED_PROXIES."""
+"""Rate limits on opening runs (per address for ranked runs of an open day, per token and per
+address for every run), on plays and on submissions (per token and per address); 429 in the JSON
+envelope with Retry-After; nothing stored or counted when refused; a repeat answered from what is
+stored neither counted nor refused; the client address through MANILLE_TRUSTED_PROXIES."""
 
 from __future__ import annotations
 
 import pytest
+from freezegun import freeze_time
 
 from service.app import create_app
+from service.runs import Runs
 
 from svc_helpers import SECRET, TEST_BOTS, headers
 
@@ -104,3 +107,124 @@ def test_a_limit_can_be_turned_off(redis_server, value):
     client = make_client(redis_server, MANILLE_LIMIT_RANKED_RUNS=value, MANILLE_LIMIT_RUNS_PER_ADDRESS=value)
     assert all(open_run(client).status_code == 201 for _ in range(30))
 
+
+
+def play(client, run, token, addr="10.0.0.1", card=None, turn=None):
+    body = {"turn": run["turn"] if turn is None else turn, "card": card or run["view"]["legal"][0]}
+    return client.post(f"/api/v1/runs/{run['run_id']}/plays", json=body, headers=headers(token),
+                       environ_base={"REMOTE_ADDR": addr})
+
+
+def finish(client, run, token, addr="10.0.0.1"):
+    while run["status"] != "finished":
+        r = play(client, run, token, addr)
+        assert r.status_code == 200, r.get_json()
+        run = r.get_json()
+    return run
+
+
+def new_player(client, addr="10.0.0.1", **body):
+    run = open_run(client, addr, **body).get_json()
+    return run, run.pop("player_token")
+
+
+def test_plays_per_token_then_429_storing_nothing_while_a_repeat_is_still_answered(redis_server, rclient):
+    client = make_client(redis_server, MANILLE_LIMIT_PLAYS_PER_TOKEN="4 per hour")
+    run, token = new_player(client, kind="random")
+    for _ in range(3):
+        last = play(client, run, token)
+        assert last.status_code == 200
+        run = last.get_json()
+    # the page lost the answer to turn 2 and sends it again, five times: answered, counted nothing
+    previous_card = rclient.hget(Runs.key(run["run_id"]), "cards")[-2:]
+    for _ in range(5):
+        repeat = play(client, run, token, card=previous_card, turn=run["turn"] - 1)
+        assert repeat.status_code == 200 and repeat.get_json() == last.get_json()
+    run = play(client, run, token).get_json()  # the 4th play: the repeats left room for it
+    stored = rclient.hgetall(Runs.key(run["run_id"]))
+    refused = play(client, run, token)
+    assert_limited(refused, "plays_per_token")
+    assert 3000 <= int(refused.headers["Retry-After"]) <= 3600
+    assert rclient.hgetall(Runs.key(run["run_id"])) == stored  # nothing played, nothing stored
+    # at the limit, the last play is still answered again
+    repeat = play(client, run, token, card=stored["cards"][-2:], turn=run["turn"] - 1)
+    assert repeat.status_code == 200 and repeat.get_json()["turn"] == run["turn"]
+    # another player from the same address plays on
+    other, other_token = new_player(client, kind="random")
+    assert play(client, other, other_token).status_code == 200
+
+
+def test_plays_per_address_whatever_the_token(redis_server):
+    client = make_client(redis_server, MANILLE_LIMIT_PLAYS_PER_ADDRESS="4 per hour")
+    players = [new_player(client, kind="random") for _ in range(2)]
+    for i in range(4):
+        run, token = players[i % 2]
+        r = play(client, run, token)
+        assert r.status_code == 200
+        players[i % 2] = (r.get_json(), token)
+    for run, token in players:
+        assert_limited(play(client, run, token), "plays_per_address")
+    run, token = players[0]
+    assert play(client, run, token, addr="10.0.0.2").status_code == 200  # the same token elsewhere
+
+
+def test_a_refused_play_counts_nothing(redis_server):
+    client = make_client(redis_server, MANILLE_LIMIT_PLAYS_PER_TOKEN="2 per hour")
+    run, token = new_player(client, kind="random")
+    illegal = sorted(set(run["view"]["hand"]) - set(run["view"]["legal"]))
+    for _ in range(3):
+        assert play(client, run, token, turn=run["turn"] + 1).status_code == 409  # wrong_turn
+        assert play(client, run, token, card="ZZ").status_code == 422  # not a card
+        if illegal:
+            assert play(client, run, token, card=illegal[0]).get_json()["error"] == "illegal_card"
+    for _ in range(2):
+        r = play(client, run, token)
+        assert r.status_code == 200
+        run = r.get_json()
+    assert_limited(play(client, run, token), "plays_per_token")
+
+
+def test_the_default_limits_let_a_player_play_two_games_in_a_row_at_machine_speed(client):
+    for _ in range(2):  # over 100 plays in a few seconds: no person is that fast
+        run, token = new_player(client, kind="random")
+        assert finish(client, run, token)["status"] == "finished"
+
+
+def submit(client, run, token, nickname, addr="10.0.0.1"):
+    return client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": nickname},
+                       headers=headers(token), environ_base={"REMOTE_ADDR": addr})
+
+
+def test_submissions_per_address_then_429_claiming_nothing_while_a_repeat_is_answered(redis_server, rclient):
+    client = make_client(redis_server, MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS="2 per hour")
+    players = [new_player(client) for _ in range(4)]
+    finished = [(finish(client, run, token), token) for run, token in players]
+    accepted = [submit(client, run, token, f"Owl{i}") for i, (run, token) in enumerate(finished[:2])]
+    assert [r.status_code for r in accepted] == [202, 202]
+    keys = set(rclient.keys("*"))
+    run, token = finished[2]
+    refused = submit(client, run, token, "Owl2")
+    assert_limited(refused, "submissions_per_address")
+    assert set(rclient.keys("*")) == keys  # no submission, no job, no nickname claimed
+    assert not rclient.hget(Runs.key(run["run_id"]), "submission")
+    # a run already submitted is answered its submission again, at the limit, counting nothing
+    again = submit(client, *finished[0], "Owl0")
+    assert again.status_code == 202
+    assert again.get_json()["submission_id"] == accepted[0].get_json()["submission_id"]
+    assert submit(client, run, token, "Owl2", addr="10.0.0.2").status_code == 202  # from elsewhere
+
+
+def test_submissions_per_token_around_midnight(redis_server):
+    """The one player who may submit twice in a short time: yesterday's run finished in the grace,
+    and today's."""
+    client = make_client(redis_server, MANILLE_LIMIT_SUBMISSIONS_PER_TOKEN="1 per hour",
+                         MANILLE_TZ="Europe/Brussels")
+    with freeze_time("2026-12-02T22:50:00+00:00"):  # 23:50 in Brussels
+        yesterday, token = new_player(client)
+    with freeze_time("2026-12-02T23:10:00+00:00"):  # 00:10: the next day, yesterday's grace running
+        yesterday = finish(client, yesterday, token)
+        today = finish(client, open_run(client, token=token).get_json(), token)
+        assert today["date"] != yesterday["date"]
+        assert submit(client, yesterday, token, "Lark").status_code == 202
+        assert_limited(submit(client, today, token, "Lark"), "submissions_per_token")
+        assert submit(client, yesterday, token, "Lark").status_code == 202  # the repeat

@@ -69,7 +69,8 @@ class LiveStack:
                    MANILLE_TZ=TZ, MANILLE_OPS_TOKEN=OPS_TOKEN, MANILLE_BIND=f"127.0.0.1:{port}",
                    WEB_CONCURRENCY=str(self.web_processes),
                    # every visitor here comes from 127.0.0.1: the per-address limits are tested elsewhere
-                   MANILLE_LIMIT_RANKED_RUNS="off", MANILLE_LIMIT_RUNS_PER_ADDRESS="off")
+                   MANILLE_LIMIT_RANKED_RUNS="off", MANILLE_LIMIT_RUNS_PER_ADDRESS="off",
+                   MANILLE_LIMIT_PLAYS_PER_ADDRESS="off", MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS="off")
         env.pop("MANILLE_SECRET_FILE", None)
         self.procs.append(subprocess.Popen(
             [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME], env=env, cwd=ROOT,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import requests
 from playwright.sync_api import expect
@@ -137,3 +138,39 @@ def test_a_play_lost_by_the_network_is_retried_with_the_same_turn(page, site):
     game.answers.append(after)
     nxt = play_one(page, game, "mouse")
     assert nxt["turn"] == turn + 2
+
+
+def test_a_play_refused_by_a_rate_limit_is_sent_again_once_it_has_room(page, site):
+    """No person meets the limits on plays, a shared address might: the page says so, waits the
+    Retry-After and sends the same turn again (the 429 as the service or the proxy answers it)."""
+    _open(page, "/free?lang=en&speed=instant")
+    game = Game()
+    watch_play_requests(page, game)
+    play_one(page, game, "mouse")
+    turn = game.last["turn"]
+
+    page.watch.allow(r"HTTP 429: POST \S+/api/v1/runs/[^/]+/plays")
+    page.watch.allow(r"console error: .*429")
+    attempts: list[tuple[float, dict]] = []
+
+    def limited_once(route):
+        attempts.append((time.monotonic(), json.loads(route.request.post_data or "{}")))
+        if len(attempts) == 1:
+            route.fulfill(status=429, headers={"Retry-After": "2"}, content_type="application/json",
+                          body=json.dumps({"error": "too_many_requests", "message": "too many plays",
+                                           "retry_after": 2, "limit": "plays_per_address"}))
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/runs/*/plays", limited_once)
+    expect(enabled_cards(page).first).to_be_visible()
+    card = hand_state(page)["enabled"][0]
+    with page.expect_response(lambda r: is_plays_answer(r) and r.status == 200, timeout=30_000) as info:
+        card_button(page, card).click()
+        expect(page.get_by_text(re.compile(r"cards were played from your connection.*2 s"))).to_be_visible()
+    page.unroute("**/api/v1/runs/*/plays")
+    assert [a for _, a in attempts] == [{"turn": turn, "card": card}] * 2, attempts
+    assert attempts[1][0] - attempts[0][0] >= 1.9  # the Retry-After was waited out
+    assert info.value.json()["turn"] == turn + 1
+    expect(page.get_by_text(re.compile(r"cards were played from your connection"))).to_have_count(0)
+    wait_hand_matches(page, info.value.json()["view"])

@@ -33,6 +33,9 @@ export class NetworkError extends Error {
 }
 
 export const isTransient = (e) => e instanceof NetworkError || (e instanceof ApiError && e.status >= 500);
+// A rate limit (the service's or the proxy's): seconds until it has room, else null.
+export const limitedFor = (e) => (e instanceof ApiError && e.status === 429
+  ? Math.max(1, Number(e.body.retry_after) || 1) : null);
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function once(method, path, body) {
@@ -56,14 +59,16 @@ async function once(method, path, body) {
   return data;
 }
 
-// GETs are safe to repeat; a POST is retried only where the server makes it idempotent (plays).
+// GETs are safe to repeat (also after a short rate limit: a polling page must not stop); a POST is
+// retried only where the server makes it idempotent (plays).
 export async function request(method, path, body, { retries = method === "GET" ? 3 : 0 } = {}) {
   for (let attempt = 0; ; attempt++) {
     try {
       return await once(method, path, body);
     } catch (e) {
-      if (!isTransient(e) || attempt >= retries) throw e;
-      await sleep(400 * 2 ** attempt);
+      const limited = limitedFor(e);
+      if (attempt >= retries || !(isTransient(e) || (limited !== null && limited <= 10))) throw e;
+      await sleep(limited !== null ? limited * 1000 : 400 * 2 ** attempt);
     }
   }
 }

@@ -108,7 +108,7 @@ async function follow(box, run, subId) {
       sub = await api.get(`/submissions/${subId}`);
       if (sub.status !== "queued") break;
     } catch (e) {
-      if (e instanceof ApiError && e.status < 500) throw e;
+      if (e instanceof ApiError && e.status < 500 && e.status !== 429) throw e;
     }
     await sleep(POLL_MS);
   }

@@ -1,5 +1,5 @@
 // The run loop: open or resume a run, animate what the server narrates, play, retry, finish.
-import { api, ApiError, isTransient, sleep, token } from "./api.js";
+import { api, ApiError, isTransient, limitedFor, sleep, token } from "./api.js";
 import { announce, setStatus } from "./announcer.js";
 import { store } from "./dom.js";
 import { cardNameInSentence, suitName } from "./cards.js";
@@ -238,6 +238,7 @@ export class Game {
   }
 
   // Retries the same turn and card until the server answers: it answers a repeat, never plays twice.
+  // A limit on plays (no person meets it; a shared address might) is waited out, then the card goes.
   async send(turn, card) {
     let delay = 500;
     for (;;) {
@@ -246,6 +247,12 @@ export class Game {
         setStatus("");
         return answer;
       } catch (e) {
+        const limited = limitedFor(e);
+        if (limited !== null) {
+          setStatus(t("playsTooFast", { seconds: num(limited) }));
+          await sleep(limited * 1000);
+          continue;
+        }
         if (!isTransient(e)) {
           setStatus("");
           throw e;

@@ -39,6 +39,7 @@ export default {
   tapAgain: "Tap the card again to play it.",
 
   tooMany: "Too many games were started from your connection today. Try again in {minutes} min, or play free games meanwhile.",
+  playsTooFast: "Many cards were played from your connection in a short time; your card goes in {seconds} s.",
   errorGeneric: "Something went wrong: {message}",
   offline: "The server cannot be reached. Check your connection and reload the page.",
   reconnecting: "Reconnecting…",

@@ -40,6 +40,7 @@ export default {
   tapAgain: "Touchez la carte une seconde fois pour la jouer.",
 
   tooMany: "Trop de parties ont été lancées depuis votre connexion. Réessayez dans {minutes} min, ou jouez des parties libres en attendant.",
+  playsTooFast: "Beaucoup de cartes ont été jouées depuis votre connexion en peu de temps ; votre carte part dans {seconds} s.",
   errorGeneric: "Un problème est survenu : {message}",
   offline: "Le serveur est injoignable. Vérifiez la connexion et rechargez la page.",
   reconnecting: "Reconnexion…",

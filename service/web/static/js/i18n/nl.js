@@ -39,6 +39,7 @@ export default {
   tapAgain: "Tik nog eens op de kaart om ze te spelen.",
 
   tooMany: "Er werden te veel partijen gestart vanaf uw verbinding. Probeer het over {minutes} min opnieuw, of speel intussen vrije partijen.",
+  playsTooFast: "Er werden in korte tijd veel kaarten gespeeld vanaf uw verbinding; uw kaart vertrekt over {seconds} s.",
   errorGeneric: "Er ging iets mis: {message}",
   offline: "De server is onbereikbaar. Controleer de verbinding en laad de pagina opnieuw.",
   reconnecting: "Opnieuw verbinden…",
