@@ -48,6 +48,31 @@ def write_server_error(sock, status_int: int, reason: str, mesg: str) -> None:
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n\r\n")
     write_nonblock(sock, head.encode("latin1") + body)
+    linger(sock)
+
+
+#: What is read and dropped of a refused request before its connection closes, at most.
+DRAIN_BYTES, DRAIN_SECONDS = 1 << 20, 1.0
+
+
+def linger(sock) -> None:
+    """Read and drop what the client is still sending before the socket closes: closing with
+    unread bytes makes the kernel send a reset, which can destroy the answer before the client
+    reads it (a client that sent a 9 KB request line saw "connection reset", not the 414)."""
+    import socket
+    import time
+
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        sock.settimeout(DRAIN_SECONDS)
+        deadline, drained = time.monotonic() + DRAIN_SECONDS, 0
+        while drained < DRAIN_BYTES and time.monotonic() < deadline:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            drained += len(chunk)
+    except OSError:
+        pass
 
 
 def handle_http_exception(error: HTTPException):

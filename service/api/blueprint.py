@@ -21,6 +21,7 @@ from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from service.errors import ServiceError
+from service.errors_http import DRAIN_BYTES
 
 API_PREFIX = "/api/"
 
@@ -40,6 +41,17 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = JsonParser()
 
 
+def drain(stream) -> None:
+    """Read and drop the rest of a refused body (up to DRAIN_BYTES), so that the connection does
+    not close on unread bytes, which resets it and can lose the 413 on its way to the client."""
+    left = DRAIN_BYTES
+    try:
+        while left > 0 and (chunk := stream.read(min(65536, left))):
+            left -= len(chunk)
+    except Exception:  # noqa: BLE001 - a broken body: the answer is sent all the same
+        pass
+
+
 def check_body() -> None:
     """``before_request`` of the API: refuse a body that is not plain, readable JSON (see above)."""
     if not request.path.startswith(API_PREFIX):
@@ -52,8 +64,11 @@ def check_body() -> None:
         if request.content_length is None and limit is not None and len(body) >= limit \
                 and request.environ["wsgi.input"].read(1):
             raise RequestEntityTooLarge()
+    except RequestEntityTooLarge:
+        drain(request.environ["wsgi.input"])
+        raise
     except HTTPException:
-        raise  # 413 from werkzeug, already in the envelope's terms
+        raise
     except Exception as e:  # noqa: BLE001 - the server's body reader: bad chunk sizes, early EOF…
         raise ServiceError(f"the request body could not be read: {type(e).__name__}", code="malformed_body",
                            status=400) from None

@@ -1,7 +1,8 @@
 """Requests too broken for the app to see, sent over a raw socket to gunicorn as ``make run``
 starts it: a request line or headers beyond the limits, a broken chunked body, a bad method or
 version.  Each is answered in the API's JSON envelope (gunicorn's HTML page replaced), with the
-right status, and the server plays on."""
+right status, read by the client in full (not lost to a reset while it was still sending), and
+the server plays on."""
 
 from __future__ import annotations
 
@@ -63,6 +64,7 @@ def envelope(status: int, hdrs: dict, body: bytes) -> dict:
              b"zz\r\n{}\r\n0\r\n\r\n"), 400, "malformed_body"),
     (request("POST", "/api/v1/runs", {"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
              b"".join(b"1000\r\n" + b" " * 4096 + b"\r\n" for _ in range(6)) + b"0\r\n\r\n"), 413, "body_too_large"),
+    (request("POST", "/api/v1/runs", {"Content-Type": "application/json"}, b" " * 200_000), 413, "body_too_large"),
     (request("G\x01T", "/api/v1/health/live"), 400, "bad_request"),
     (request("GET", "/api/v1/health/live", version="HTTP/9.9"), 400, "bad_request"),
     (request("GET", "/api/v1/health/\x00live"), 400, "bad_request"),
