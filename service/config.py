@@ -17,6 +17,12 @@
 ``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
                      the flags that keep a submission off the boards until ops decide (default explored)
 ``MANILLE_OPS_TOKEN`` the bearer token of the ops API and ``manille ops``; unset: ops API closed
+``REDIS_SENTINELS``  "host:port,host:port": find the Redis master through these Sentinels (the
+                     master named ``REDIS_SENTINEL_SERVICE``, default manille); ``REDIS_URL`` then
+                     gives only the database and password
+``MANILLE_METRICS_TOKEN``  bearer token of ``/metrics``; unset: ``/metrics`` answers loopback only
+``MANILLE_LOG_FORMAT`` json (default) or text, read by ``service.telemetry.logs`` before any
+                     Settings exist (gunicorn's master, the worker)
 """
 
 from __future__ import annotations
@@ -27,9 +33,11 @@ from datetime import date, datetime, timezone
 
 from service.flags import FlagSettings
 from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, daily_seed, secret_from_env
+from service.store import connect, parse_sentinels
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_BOTS = "expert-1"
+DEFAULT_SENTINEL_SERVICE = "manille"
 QUEUE_NAME = "verify"
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
@@ -66,12 +74,16 @@ class Settings:
     limits: dict = field(default_factory=lambda: dict(DEFAULT_LIMITS))
     flags: FlagSettings = field(default_factory=FlagSettings)
     ops_token: str = ""
+    redis_sentinels: str = ""
+    redis_sentinel_service: str = DEFAULT_SENTINEL_SERVICE
+    metrics_token: str = ""
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
         from bots.registry import get_challenge_bot
 
         get_challenge_bot(self.bots)  # an unknown id, or a measurement bot such as oracle-1: refused now
+        parse_sentinels(self.redis_sentinels)  # a malformed REDIS_SENTINELS: refused now
         self.clock = DayClock(self.tz, self.grace_seconds)
 
     @classmethod
@@ -86,11 +98,19 @@ class Settings:
             "limits": limits_from_env(environ),
             "flags": FlagSettings.from_env(environ),
             "ops_token": (environ.get("MANILLE_OPS_TOKEN") or "").strip(),
+            "redis_sentinels": (environ.get("REDIS_SENTINELS") or "").strip(),
+            "redis_sentinel_service": (environ.get("REDIS_SENTINEL_SERVICE") or "").strip()
+            or DEFAULT_SENTINEL_SERVICE,
+            "metrics_token": (environ.get("MANILLE_METRICS_TOKEN") or "").strip(),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):
             values["secret"] = values["secret"].encode("utf-8")
         return cls(**values)
+
+    def redis(self):
+        """A text client of the service's Redis: ``REDIS_URL``, or the master the Sentinels name."""
+        return connect(self.redis_url, sentinels=self.redis_sentinels, service=self.redis_sentinel_service)
 
     # -- days ----------------------------------------------------------------
 

@@ -16,7 +16,8 @@ from rq import Queue, SimpleWorker, Worker
 
 import worker.jobs  # noqa: F401 - preload the engine and the bots before forking
 from service.config import QUEUE_NAME, Settings
-from service.store import connect, raw_client
+from service.store import raw_client
+from service.telemetry import logs
 
 
 def main(argv=None) -> int:
@@ -29,9 +30,12 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.url:
         os.environ["REDIS_URL"] = args.url
-    Settings.from_env()  # fail now, not in the first job, if MANILLE_SECRET is missing
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
-    conn = raw_client(connect(os.environ.get("REDIS_URL") or Settings().redis_url))
+    settings = Settings.from_env()  # fail now, not in the first job, if MANILLE_SECRET is missing
+    # MANILLE_LOG_FORMAT lines, secrets scrubbed; a line per verdict (worker.jobs), RQ's own
+    # bookkeeping only when it goes wrong.
+    logs.configure()
+    logging.getLogger("worker").setLevel(logging.INFO)
+    conn = raw_client(settings.redis())
     cls = SimpleWorker if args.simple else Worker
     w = cls([Queue(q, connection=conn) for q in args.queues], connection=conn, name=args.name)
     w.work(burst=args.burst, logging_level="WARNING")

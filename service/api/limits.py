@@ -67,8 +67,24 @@ limiter = Limiter(key_func=lambda: request.remote_addr or "unknown", key_prefix=
                   strategy="moving-window")
 
 
+def storage_uri(settings) -> tuple[str, dict]:
+    """Flask-Limiter's storage: the service's Redis, or its master through the Sentinels (counted
+    on the master only: a replica's lag would let a burst through)."""
+    if not settings.redis_sentinels:
+        return settings.redis_url, {}
+    import redis
+
+    url = redis.connection.parse_url(settings.redis_url)
+    options = {"use_replicas": False, "db": int(url.get("db") or 0),
+               "sentinel_kwargs": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}}
+    options.update({k: url[k] for k in ("username", "password") if url.get(k)})
+    return f"redis+sentinel://{settings.redis_sentinels}/{settings.redis_sentinel_service}", options
+
+
 def init_app(app: Flask) -> None:
-    app.config.setdefault("RATELIMIT_STORAGE_URI", app.extensions["manille"].settings.redis_url)
+    uri, options = storage_uri(app.extensions["manille"].settings)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", uri)
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", options)
     limiter.init_app(app)
 
 

@@ -16,6 +16,7 @@ from datetime import date
 from pathlib import Path
 
 import redis
+from redis.sentinel import Sentinel, SentinelConnectionPool
 
 PREFIX = "manille"
 
@@ -55,17 +56,54 @@ def key_for(kind: str, scope: str, *parts: str) -> str:
     return f"{PREFIX}:{{{scope}}}:{kind}{tail}"
 
 
-def connect(url: str) -> redis.Redis:
-    """A client with replies decoded as text (every value stored is text)."""
-    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+#: Sentinel answers within this, or the next one is asked (a sentinel host down costs no more).
+SENTINEL_TIMEOUT = 0.5
+
+
+def parse_sentinels(text: str) -> list[tuple[str, int]]:
+    """``"host:port,host:port"`` (``REDIS_SENTINELS``) as pairs; ValueError for a malformed entry."""
+    out = []
+    for item in (text or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, sep, port = item.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ValueError(f"not host:port in REDIS_SENTINELS: {item!r}")
+        out.append((host.strip("[]"), int(port)))
+    return out
+
+
+def connect(url: str, *, sentinels: str = "", service: str = "") -> redis.Redis:
+    """A client with replies decoded as text (every value stored is text).
+
+    With ``sentinels`` (``REDIS_SENTINELS``), a client of the master that the Sentinels name for
+    ``service`` (``REDIS_SENTINEL_SERVICE``), found again after a failover; ``url`` then gives
+    only the database number and the password."""
+    if not sentinels:
+        return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+    kwargs = redis.connection.parse_url(url)
+    auth = {k: kwargs[k] for k in ("username", "password") if kwargs.get(k)}
+    # The Sentinels take the same password as Redis (or none), as Flask-Limiter's storage assumes.
+    sentinel = Sentinel(parse_sentinels(sentinels), sentinel_kwargs={
+        "socket_timeout": SENTINEL_TIMEOUT, "socket_connect_timeout": SENTINEL_TIMEOUT, **auth})
+    return sentinel.master_for(service, db=int(kwargs.get("db") or 0), decode_responses=True,
+                               health_check_interval=30, **auth)
 
 
 def _twin(client: redis.Redis, decode: bool) -> redis.Redis:
+    """Another client of the same class and server (or Sentinel master) with ``decode`` replies."""
     pool = client.connection_pool
     kwargs = dict(pool.connection_kwargs)
     kwargs["decode_responses"] = decode
-    return redis.Redis(connection_pool=redis.ConnectionPool(
-        connection_class=pool.connection_class, max_connections=pool.max_connections, **kwargs))
+    if isinstance(pool, SentinelConnectionPool):
+        kwargs.pop("connection_pool", None)  # the pool's own proxy: the new pool makes its own
+        new_pool = SentinelConnectionPool(pool.service_name, pool.sentinel_manager, is_master=pool.is_master,
+                                          connection_class=pool.connection_class, **kwargs)
+    else:
+        new_pool = redis.ConnectionPool(connection_class=pool.connection_class,
+                                        max_connections=pool.max_connections, **kwargs)
+    return type(client)(connection_pool=new_pool)
 
 
 def raw_client(client: redis.Redis) -> redis.Redis:
@@ -94,4 +132,4 @@ def load_script(client: redis.Redis, package_file: str, name: str):
     return client.register_script(source)
 
 
-__all__ = ["PREFIX", "connect", "raw_client", "text_client", "day_of_id", "day_scope", "key_for", "load_script", "month_id", "week_id"]
+__all__ = ["PREFIX", "connect", "parse_sentinels", "raw_client", "text_client", "day_of_id", "day_scope", "key_for", "load_script", "month_id", "week_id"]
