@@ -30,7 +30,8 @@ MIN_SECRET = 8
 
 _PATTERNS = re.compile(
     r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{64}(?![0-9A-Fa-f])"           # a seed or key in hex
-    r"|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])"   # a player token (token_urlsafe(24))
+    # a player token (token_urlsafe(24)); not 32 hex digits, which is a uuid (RQ's worker names)
+    r"|(?<![A-Za-z0-9_-])(?![0-9a-f]{32}(?![A-Za-z0-9_-]))[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])"
     r"|(?i:bearer)\s+[^\s\"',;]+"                             # an Authorization value
     r"|(?i:x-player-token)[\"']?\s*[:=]\s*[\"']?[^\s\"',;]+"   # a token header written out
 )
@@ -74,22 +75,20 @@ class Redactor:
 
 
 def request_id() -> str:
-    """The current request's id, ``job:<id>`` inside an RQ job, else ``-``."""
-    try:
-        from flask import g, has_request_context
-
-        if has_request_context():
-            return g.get("request_id") or "-"
-    except ImportError:  # pragma: no cover - flask is a dependency
-        pass
-    try:
-        from rq import get_current_job
-
-        job = get_current_job()
+    """The current request's id, ``job:<id>`` inside an RQ job, else ``-``.  Never imports: a
+    process without Flask (or RQ) loaded has no request (or job), and an import while a signal
+    handler raises would lose the line."""
+    flask = sys.modules.get("flask")
+    if flask is not None and flask.has_request_context():
+        return flask.g.get("request_id") or "-"
+    rq = sys.modules.get("rq")
+    if rq is not None:
+        try:
+            job = rq.get_current_job()
+        except Exception:  # noqa: BLE001 - outside a worker there is no job stack
+            job = None
         if job is not None:
             return f"job:{job.id}"
-    except Exception:  # noqa: BLE001 - outside a worker there is no job stack
-        pass
     return "-"
 
 
