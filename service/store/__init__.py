@@ -1,9 +1,11 @@
 """The one place that knows Redis key names, connections and Lua scripts.
 
 Every key is built by :func:`key_for`.  Each key carries a hash tag naming the scope it
-belongs to (``{day:2026-12-02}``, ``{week:2026-W49}``, ``{month:2026-12}``, ``{all}``,
-``{nicks}``, ``{nick:…}``, ``{player:…}``), so that one day's keys share one Redis Cluster slot and the
-writes of one day can be done in one MULTI or one script.
+belongs to (``{day:2026-12-02}``, ``{boards}``, ``{all}``, ``{nicks}``, ``{nick:…}``,
+``{player:…}``, ``{metrics}``), so that the keys of every Lua script call and every MULTI share
+one Redis Cluster slot (tests/service/test_svc_slots.py computes them): one day's runs and
+submissions, all the boards (one script writes a score to the day's, week's, month's and
+all-time boards).
 
 The modules that own data (challenges, runs, submissions, leaderboard) call these
 helpers; nothing else touches Redis.
