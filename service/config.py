@@ -17,6 +17,7 @@
 ``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
                      the flags that keep a submission off the boards until ops decide (default explored)
 ``MANILLE_OPS_TOKEN`` the bearer token of the ops API and ``manille ops``; unset: ops API closed
+                     (this and the metrics token may also come from a file: ``…_TOKEN_FILE``)
 ``REDIS_SENTINELS``  "host:port,host:port": find the Redis master through these Sentinels (the
                      master named ``REDIS_SENTINEL_SERVICE``, default manille); ``REDIS_URL`` then
                      gives only the database and password
@@ -51,6 +52,17 @@ DEFAULT_LIMITS = {
     "submissions_per_token": "5 per hour;10 per day",
     "submissions_per_address": "30 per hour;100 per day",
 }
+
+
+def token_from_env(environ, name: str) -> str:
+    """``name``'s value, else the first line of the file named by ``name_FILE`` (a Docker secret,
+    a systemd credential), else ""; a file that cannot be read is an error, not an open door."""
+    value = (environ.get(name) or "").strip()
+    path = environ.get(f"{name}_FILE")
+    if not value and path:
+        with open(path, encoding="utf-8") as f:
+            value = f.readline().strip()
+    return value
 
 
 def limits_from_env(environ) -> dict[str, str]:
@@ -97,11 +109,11 @@ class Settings:
             "trusted_proxies": int(environ.get("MANILLE_TRUSTED_PROXIES") or 0),
             "limits": limits_from_env(environ),
             "flags": FlagSettings.from_env(environ),
-            "ops_token": (environ.get("MANILLE_OPS_TOKEN") or "").strip(),
+            "ops_token": token_from_env(environ, "MANILLE_OPS_TOKEN"),
             "redis_sentinels": (environ.get("REDIS_SENTINELS") or "").strip(),
             "redis_sentinel_service": (environ.get("REDIS_SENTINEL_SERVICE") or "").strip()
             or DEFAULT_SENTINEL_SERVICE,
-            "metrics_token": (environ.get("MANILLE_METRICS_TOKEN") or "").strip(),
+            "metrics_token": token_from_env(environ, "MANILLE_METRICS_TOKEN"),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

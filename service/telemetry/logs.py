@@ -45,16 +45,18 @@ def log_format(environ=os.environ) -> str:
 
 
 def secrets_from_env(environ=os.environ) -> list[str]:
-    """The literal secrets a line must never show: the server secret (or its file's first line),
-    the ops and metrics tokens, a password in ``REDIS_URL``."""
-    found = [environ.get(name, "") for name in ("MANILLE_SECRET", "MANILLE_OPS_TOKEN", "MANILLE_METRICS_TOKEN")]
-    path = environ.get("MANILLE_SECRET_FILE")
-    if path:
-        try:
-            with open(path, encoding="utf-8") as f:
-                found.append(f.readline().strip())
-        except OSError:
-            pass
+    """The literal secrets a line must never show: the server secret, the ops and metrics tokens
+    (each, or its ``…_FILE``'s first line), a password in ``REDIS_URL``."""
+    found = []
+    for name in ("MANILLE_SECRET", "MANILLE_OPS_TOKEN", "MANILLE_METRICS_TOKEN"):
+        found.append(environ.get(name, ""))
+        path = environ.get(f"{name}_FILE")
+        if path:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    found.append(f.readline().strip())
+            except OSError:
+                pass
     m = re.match(r"[a-z+]+://[^:@/]*:([^@/]+)@", environ.get("REDIS_URL", ""))
     if m:
         found.append(m.group(1))
