@@ -142,6 +142,13 @@ def formatter(fmt: str | None = None) -> logging.Formatter:
     return (JsonFormatter if (fmt or log_format()) == "json" else TextFormatter)()
 
 
+def _no_caller_lookup() -> None:
+    """Neither format shows a line's source file: spare every log call the walk up the stack that
+    finds it (the logging HOWTO's "Optimization": ``logging._srcfile = None``), a tenth of an
+    access line's cost."""
+    logging._srcfile = None
+
+
 def configure(fmt: str | None = None, level: str | None = None, stream=None) -> None:
     """Send every logger's lines to ``stream`` (stderr) in ``fmt``: for processes that are not
     gunicorn's (the worker, scripts); gunicorn uses :func:`gunicorn_logconfig`."""
@@ -152,6 +159,7 @@ def configure(fmt: str | None = None, level: str | None = None, stream=None) -> 
         root.removeHandler(old)
     root.addHandler(handler)
     logging.captureWarnings(True)
+    _no_caller_lookup()
     root.setLevel((level or os.environ.get("MANILLE_LOG_LEVEL") or "info").upper())
 
 
@@ -162,6 +170,7 @@ def gunicorn_logconfig() -> dict:
     access line per request itself (``service.telemetry.web``), with the request id.  Python's
     warnings become log lines too."""
     logging.captureWarnings(True)
+    _no_caller_lookup()
     level = (os.environ.get("MANILLE_LOG_LEVEL") or "info").upper()
     access = "INFO" if os.environ.get("MANILLE_ACCESS_LOG") else "WARNING"
     return {

@@ -45,11 +45,20 @@ LATENCY = Histogram("manille_http_request_duration_seconds", "Time to answer an 
 PLAYS = Counter("manille_plays", "Cards played (answered 200)", registry=None)
 PLAY_ENDPOINT = "runs.RunPlays"
 
+#: (method, route, status) -> its two series: labels() checks and locks on every call, and the
+#: set of routes and statuses is small and fixed.
+_series: dict[tuple, tuple] = {}
+
+
 def observe(method: str, route: str, endpoint: str | None, status: int, seconds: float) -> None:
     """Count one answered request (called once per request, after it is answered)."""
     method = method if method in METHODS else "OTHER"
-    REQUESTS.labels(method, route, str(status)).inc()
-    LATENCY.labels(method, route).observe(seconds)
+    series = _series.get((method, route, status))
+    if series is None:
+        series = _series[(method, route, status)] = (REQUESTS.labels(method, route, str(status)),
+                                                      LATENCY.labels(method, route))
+    series[0].inc()
+    series[1].observe(seconds)
     if endpoint == PLAY_ENDPOINT and status == 200:
         PLAYS.inc()
 

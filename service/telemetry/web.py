@@ -42,9 +42,10 @@ def _end(response: Response) -> Response:
     response.headers[REQUEST_ID_HEADER] = g.request_id
     route = request.url_rule.rule if request.url_rule is not None else "unmatched"
     metrics.observe(request.method, route, request.endpoint, response.status_code, seconds)
-    access_log.info("%s %s %s", request.method, route, response.status_code, extra={
-        "method": request.method, "route": route, "status": response.status_code,
-        "duration_ms": round(seconds * 1000, 2)})
+    if access_log.isEnabledFor(logging.INFO):
+        access_log.info("%s %s %s", request.method, route, response.status_code, extra={
+            "method": request.method, "route": route, "status": response.status_code,
+            "duration_ms": round(seconds * 1000, 2)})
     return response
 
 
