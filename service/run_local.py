@@ -71,6 +71,7 @@ class Launcher:
             print(f"manille: using REDIS_URL {env['REDIS_URL']}", flush=True)
         if not env.get("MANILLE_SECRET") and not env.get("MANILLE_SECRET_FILE"):
             env["MANILLE_SECRET"] = local_secret(self.var)
+        env.setdefault("MANILLE_LOG_FORMAT", "text")  # a person reads these; production logs JSON
         bind = env.setdefault("MANILLE_BIND", "127.0.0.1:8000")
         self.spawn("worker", [sys.executable, "-m", "worker", "--url", env["REDIS_URL"],
                               "--name", f"manille-{os.getpid()}", QUEUE_NAME], env)

@@ -128,8 +128,10 @@ class TextFormatter(_Base):
     def render(self, record: logging.LogRecord) -> str:
         ts = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(record.created))
         rid = getattr(record, "request_id", None) or request_id()
-        line = f"{ts} {record.levelname:<7} {record.name} [{rid}] {record.getMessage()}"
-        extra = " ".join(f"{n}={getattr(record, n)}" for n in ACCESS_FIELDS if hasattr(record, n))
+        message = record.getMessage()
+        line = f"{ts} {record.levelname:<7} {record.name} [{rid}] {message}"
+        extra = " ".join(f"{n}={getattr(record, n)}" for n in ACCESS_FIELDS  # what the message lacks
+                         if hasattr(record, n) and str(getattr(record, n)) not in message)
         if extra:
             line += " " + extra
         if record.exc_info:
