@@ -114,6 +114,8 @@ def test_the_service_finds_the_master_through_sentinel_and_keeps_working_after_a
         board = client.get(f"/api/v1/leaderboards/days/{day}").get_json()
         assert sorted(e["nickname"] for e in board["entries"]) == ["after", "before"]
         assert redis.Redis(port=replica.port).dbsize() > 0
+        ready = client.get("/api/v1/health/ready").get_json()  # RQ's records, through the Sentinels too
+        assert ready["status"] == "ok" and ready["workers"] == 1, ready
         # A worker in this process, on a client made from the settings, sees the same master.
         settings = app.extensions["manille"].settings
         conn = raw_client(settings.redis())
