@@ -3,6 +3,11 @@
 ``rq worker`` imports a job's module in every forked work horse; importing ``worker.jobs`` (the
 engine, the bots) here first lets every fork inherit them.  ``--simple`` runs jobs in this
 process (no fork: faster, but a stuck job is not killed by its timeout).
+
+It also runs RQ's scheduler (a verification that crashed is retried after a backoff: the
+scheduler puts it back on the queue) and, with RQ's maintenance every minute, the sweep that
+marks delayed the verifications RQ will not run again by itself (``Submissions.sweep``).  Its
+Redis connection rides out a Redis restart of a few seconds in the middle of a job.
 """
 
 from __future__ import annotations
@@ -16,7 +21,39 @@ from rq import Queue, SimpleWorker, Worker
 
 import worker.jobs  # noqa: F401 - preload the engine and the bots before forking
 from service.config import QUEUE_NAME, Settings
-from service.store import connect, raw_client
+from service.store import connect, raw_client, text_client
+from service.submissions import Submissions
+
+#: RQ's registry cleanup (abandoned jobs) and the sweep, in seconds (RQ's default is 10 minutes).
+MAINTENANCE_SECONDS = 60
+#: Connection retries, 0.1 s apart doubling up to 1 s: 3.5 s without Redis before a command fails
+#: (longer would hold a stopping worker as long when Redis is gone for good).
+REDIS_RETRIES = 6
+
+log = logging.getLogger("worker")
+
+
+class Sweeping:
+    """RQ's maintenance, then the sweep of the verifications that would otherwise stay queued."""
+
+    def run_maintenance_tasks(self):
+        super().run_maintenance_tasks()
+        try:
+            marked = Submissions(text_client(self.connection), Settings.from_env()).sweep()
+        except Exception:  # noqa: BLE001 - a failed sweep must not stop the worker; the next one runs
+            log.exception("sweep of pending verifications failed")
+            return
+        if marked:
+            log.warning("verifications marked delayed (requeue with `manille ops requeue`): %s",
+                        " ".join(marked))
+
+
+class SweepingWorker(Sweeping, Worker):
+    pass
+
+
+class SweepingSimpleWorker(Sweeping, SimpleWorker):
+    pass
 
 
 def main(argv=None) -> int:
@@ -29,12 +66,13 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.url:
         os.environ["REDIS_URL"] = args.url
-    Settings.from_env()  # fail now, not in the first job, if MANILLE_SECRET is missing
+    settings = Settings.from_env()  # fail now, not in the first job, if MANILLE_SECRET is missing
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
-    conn = raw_client(connect(os.environ.get("REDIS_URL") or Settings().redis_url))
-    cls = SimpleWorker if args.simple else Worker
-    w = cls([Queue(q, connection=conn) for q in args.queues], connection=conn, name=args.name)
-    w.work(burst=args.burst, logging_level="WARNING")
+    conn = raw_client(connect(settings.redis_url, retries=REDIS_RETRIES))
+    cls = SweepingSimpleWorker if args.simple else SweepingWorker
+    w = cls([Queue(q, connection=conn) for q in args.queues], connection=conn, name=args.name,
+            maintenance_interval=MAINTENANCE_SECONDS)
+    w.work(burst=args.burst, logging_level="WARNING", with_scheduler=True)
     return 0
 
 

@@ -101,12 +101,21 @@ async function verified(box, run, sub) {
 }
 
 async function follow(box, run, subId) {
-  box.replaceChildren(h("p", { class: "verifying", role: "status" }, t("verifying")));
   let sub;
+  let shown = "";
+  // queued, or delayed (its verification crashed and will run again: the game is kept)
+  const waiting = (status) => {
+    if (status === shown) return;
+    shown = status;
+    box.replaceChildren(h("p", { class: "verifying", role: "status" },
+      t(status === "delayed" ? "verifyDelayed" : "verifying")));
+  };
+  waiting("queued");
   for (;;) {
     try {
       sub = await api.get(`/submissions/${subId}`);
-      if (sub.status !== "queued") break;
+      if (sub.status !== "queued" && sub.status !== "delayed") break;
+      waiting(sub.status);
     } catch (e) {
       if (e instanceof ApiError && e.status < 500) throw e;
     }

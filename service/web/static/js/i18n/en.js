@@ -76,6 +76,7 @@ export default {
   badNickname: "A nickname has 1 to 24 characters.",
   nicknameTaken: "That nickname is taken. Choose another one.",
   verifying: "Being verified…",
+  verifyDelayed: "Verification is delayed: it will be retried, and your game is safe.",
   underReview: "Your game is valid (score {score}) and will join the leaderboard once our team has reviewed it.",
   disqualified: "Your game (score {score}) was taken off the leaderboard after review.",
   rejected: "Your game could not be verified ({why}).",

@@ -77,6 +77,7 @@ export default {
   badNickname: "Un pseudo compte de 1 à 24 caractères.",
   nicknameTaken: "Ce pseudo est déjà pris. Choisissez-en un autre.",
   verifying: "Vérification en cours…",
+  verifyDelayed: "La vérification a pris du retard : elle sera relancée, votre partie est en sécurité.",
   underReview: "Votre partie est valide (score {score}) ; elle rejoindra le classement après vérification par notre équipe.",
   disqualified: "Votre partie (score {score}) a été retirée du classement après vérification.",
   rejected: "Votre partie n'a pas pu être vérifiée ({why}).",

@@ -76,6 +76,7 @@ export default {
   badNickname: "Een bijnaam telt 1 tot 24 tekens.",
   nicknameTaken: "Die bijnaam is al in gebruik. Kies een andere.",
   verifying: "Wordt gecontroleerd…",
+  verifyDelayed: "De controle is vertraagd: ze wordt opnieuw uitgevoerd, uw spel is veilig.",
   underReview: "Uw spel is geldig (score {score}) en komt in het klassement zodra ons team het nagekeken heeft.",
   disqualified: "Uw spel (score {score}) werd na controle uit het klassement gehaald.",
   rejected: "Uw spel kon niet worden gecontroleerd ({why}).",
