@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 
 from rq import Queue, SimpleWorker, Worker
@@ -22,7 +23,7 @@ from rq import Queue, SimpleWorker, Worker
 import worker.jobs  # noqa: F401 - preload the engine and the bots before forking
 from service.config import QUEUE_NAME, Settings
 from service.store import connect, raw_client, text_client
-from service.submissions import Submissions
+from service.submissions import JOB, Submissions
 
 #: RQ's registry cleanup (abandoned jobs) and the sweep, in seconds (RQ's default is 10 minutes).
 MAINTENANCE_SECONDS = 60
@@ -34,18 +35,32 @@ log = logging.getLogger("worker")
 
 
 class Sweeping:
-    """RQ's maintenance, then the sweep of the verifications that would otherwise stay queued."""
+    """RQ's maintenance, then the sweep of the verifications that would otherwise stay queued; a
+    verification whose work horse died with no retry left is marked delayed at once."""
+
+    def submissions(self) -> Submissions:
+        return Submissions(text_client(self.connection), Settings.from_env())
 
     def run_maintenance_tasks(self):
         super().run_maintenance_tasks()
         try:
-            marked = Submissions(text_client(self.connection), Settings.from_env()).sweep()
+            marked = self.submissions().sweep()
         except Exception:  # noqa: BLE001 - a failed sweep must not stop the worker; the next one runs
             log.exception("sweep of pending verifications failed")
             return
         if marked:
             log.warning("verifications marked delayed (requeue with `manille ops requeue`): %s",
                         " ".join(marked))
+
+    def handle_work_horse_killed(self, job, retpid, ret_val, rusage):
+        super().handle_work_horse_killed(job, retpid, ret_val, rusage)
+        if job.func_name == JOB and not job.retries_left:  # RQ fails it now, and runs no callback
+            how = f"killed by {signal.Signals(os.WTERMSIG(ret_val)).name}" if os.WIFSIGNALED(ret_val or 0) \
+                else f"exit status {ret_val}"
+            try:
+                self.submissions().mark_delayed(job.args[0], f"its work horse died ({how}) and no retry is left")
+            except Exception:  # noqa: BLE001 - the sweep marks it later; RQ must go on failing the job
+                log.exception("could not mark %s delayed", job.id)
 
 
 class SweepingWorker(Sweeping, Worker):
