@@ -127,13 +127,11 @@ def _expert_agreement(settings: Settings, client, day: date) -> dict:
 
 
 def reverify_day(day_text: str) -> int:
-    """Enqueue a verification of every submission of a day (ops); returns how many."""
+    """Enqueue a verification of every submission of a day (ops); returns how many (not those
+    RQ already has on their way)."""
     settings, client = _context()
     subs = Submissions(client, settings)
-    ids = subs.for_day(date.fromisoformat(day_text))
-    for sub_id in ids:
-        subs.requeue(sub_id)
-    return len(ids)
+    return sum(subs.requeue(sub_id) for sub_id in subs.for_day(date.fromisoformat(day_text)))
 
 
 #: The rebuild flag lapses this long after the rebuild last showed progress (if it died).

@@ -14,7 +14,7 @@ from service.errors import Conflict
 from service.leaderboard import Leaderboard
 from service.runs import Runs
 from service.store import key_for
-from service.submissions import Submissions
+from service.submissions import PENDING_STATUSES, Submissions
 
 AUDIT = key_for("audit", "all")
 LIST_FIELDS = ("id", "run_id", "pid", "nickname", "date", "status", "score", "flags", "created_at",
@@ -208,7 +208,7 @@ class Ops:
         differences, checked = [], 0
         for i, sub_id in enumerate(ids):
             sub = self.subs.get(sub_id)
-            if sub["status"] == "queued":
+            if sub["status"] in PENDING_STATUSES:  # no verdict to compare with yet
                 continue
             cards = [sub["cards"][j:j + 2] for j in range(0, len(sub["cards"]), 2)]
             try:

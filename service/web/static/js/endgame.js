@@ -8,6 +8,7 @@ import { num, signed, t, teamName } from "./i18n.js";
 
 const NICK_KEY = "manille.nickname";
 const POLL_MS = 700;
+const DELAYED_POLL_MS = 5000; // a delayed verification waits for a retry or for ops: minutes
 
 function reasoning(deals, totals) {
   const list = h("ol", { class: "deal-lines" });
@@ -119,7 +120,7 @@ async function follow(box, run, subId) {
     } catch (e) {
       if (e instanceof ApiError && e.status < 500) throw e;
     }
-    await sleep(POLL_MS);
+    await sleep(shown === "delayed" ? DELAYED_POLL_MS : POLL_MS);
   }
   if (sub.status === "rejected") {
     const why = sub.reason && (sub.reason.obligation || sub.reason.code || sub.reason.error);
