@@ -55,9 +55,12 @@ def retry_from_env(text: str | None) -> tuple[int, ...]:
         return DEFAULT_VERIFY_RETRY
     if text.lower() == "off":
         return ()
-    intervals = tuple(int(part) for part in text.split(","))
+    try:
+        intervals = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        intervals = (-1,)
     if any(i < 0 for i in intervals):
-        raise ValueError(f"MANILLE_VERIFY_RETRY: negative interval in {text!r}")
+        raise ValueError(f"MANILLE_VERIFY_RETRY: {text!r} is not whole seconds >= 0, comma-separated, or off")
     return intervals
 
 

@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 import collections
-import ctypes
 import os
 import secrets
 import signal
@@ -34,6 +33,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from service.config import QUEUE_NAME
+from service.procs import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, children_of, die_with, prctl
 from service.redis_server import RedisServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,26 +44,6 @@ DEFAULT_REDIS_DEAD_SECONDS = 10.0
 #: How long a stop waits for a child before killing it: a clean stop, and one without Redis
 #: (a worker then cannot say goodbye to it).
 STOP_SECONDS, QUICK_STOP_SECONDS = 30.0, 3.0
-
-PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
-try:
-    _libc = ctypes.CDLL(None, use_errno=True)
-    _prctl = _libc.prctl
-except (OSError, AttributeError):  # not Linux: the parent is polled, children are not adopted
-    _prctl = None
-
-
-def prctl(option: int, value: int) -> bool:
-    return _prctl is not None and _prctl(option, value, 0, 0, 0) == 0
-
-
-def die_with(parent: int):
-    """A ``preexec_fn``: the child gets SIGTERM when ``parent`` dies (exits now if it already has)."""
-    def preexec() -> None:
-        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-        if os.getppid() != parent:
-            os._exit(1)
-    return preexec
 
 
 def local_secret(var: Path) -> str:
@@ -88,19 +68,6 @@ def wait_http(url: str, proc: subprocess.Popen, timeout: float = 30.0) -> bool:
         except OSError:
             time.sleep(0.2)
     return False
-
-
-def children_of(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux /proc; elsewhere none)."""
-    found = []
-    for entry in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = entry.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(entry.parent.name))
-    return found
 
 
 def exit_text(code: int) -> str:
@@ -133,6 +100,15 @@ class Launcher:
     def request_stop(self, signum, _frame) -> None:
         """The signal handler: the watch loop does the stopping, outside the handler."""
         self.stop_signal = signal.Signals(signum).name
+
+    def child_exited(self, _signum, _frame) -> None:
+        """SIGCHLD: a dead worker's process group is killed at once.  Its RQ scheduler (a forked
+        child) holds a copy of the worker's Redis connection, still blocked in BLMOVE on the
+        queue: alive, it would take the next job into a socket nobody reads (RQ's cleanup of its
+        intermediate queue gives it back only minutes later)."""
+        worker = self.procs.get("worker")
+        if worker is not None and not self.stopped and worker.poll() is not None:
+            self.signal_group(worker.pid, signal.SIGKILL)
 
     def start(self) -> int:
         env = dict(os.environ)
@@ -203,18 +179,18 @@ class Launcher:
             if worker.poll() is not None and not self.restart_worker(worker):
                 self.stop()
                 return 1
-            self.reap_adopted()
             time.sleep(0.2)
 
     def redis_problem(self) -> str | None:
         """Why Redis counts as dead, or None: the embedded server exited, or no answer to PING for
-        ``dead_after`` seconds (a PING a second)."""
+        ``dead_after`` seconds (a PING a second, when adopted processes that exited are reaped too)."""
         if self.redis is not None and self.redis.proc is not None and self.redis.proc.poll() is not None:
             return f"the embedded redis-server exited ({exit_text(self.redis.proc.returncode)})"
         now = time.monotonic()
         if now - self.last_ping < 1.0:
             return None
         self.last_ping = now
+        self.reap_adopted()  # as seldom: it reads /proc
         try:
             self.pinger.ping()
             self.last_answer = time.monotonic()
@@ -226,7 +202,7 @@ class Launcher:
 
     def restart_worker(self, worker: subprocess.Popen) -> bool:
         """Start a dead worker again, unless it died too often lately (then say so: False)."""
-        self.signal_group(worker.pid, signal.SIGTERM)  # its scheduler process, if left behind
+        self.signal_group(worker.pid, signal.SIGKILL)  # its scheduler, if SIGCHLD came too late
         now = time.monotonic()
         while self.restarts and now - self.restarts[0] > WORKER_WINDOW:
             self.restarts.popleft()
@@ -316,6 +292,7 @@ def main() -> int:
         return 0
     signal.signal(signal.SIGINT, launcher.request_stop)
     signal.signal(signal.SIGTERM, launcher.request_stop)
+    signal.signal(signal.SIGCHLD, launcher.child_exited)
     try:
         if launcher.start():
             return 1

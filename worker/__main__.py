@@ -22,6 +22,7 @@ from rq import Queue, SimpleWorker, Worker
 
 import worker.jobs  # noqa: F401 - preload the engine and the bots before forking
 from service.config import QUEUE_NAME, Settings
+from service.procs import PR_SET_PDEATHSIG, prctl
 from service.store import connect, raw_client, text_client
 from service.submissions import JOB, Submissions
 
@@ -32,6 +33,18 @@ MAINTENANCE_SECONDS = 60
 REDIS_RETRIES = 6
 
 log = logging.getLogger("worker")
+
+
+_forking_horse = False
+
+
+def _scheduler_dies_with_worker() -> None:
+    """In a child forked by the worker: RQ's scheduler gets SIGTERM when the worker dies, even by
+    kill -9, rather than live on holding a copy of the worker's Redis connection, blocked in
+    BLMOVE, which would take the next job into a socket nobody reads.  A work horse is left to
+    finish its job."""
+    if not _forking_horse:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 class Sweeping:
@@ -51,6 +64,14 @@ class Sweeping:
         if marked:
             log.warning("verifications marked delayed (requeue with `manille ops requeue`): %s",
                         " ".join(marked))
+
+    def fork_work_horse(self, job, queue):
+        global _forking_horse
+        _forking_horse = True
+        try:
+            super().fork_work_horse(job, queue)
+        finally:
+            _forking_horse = False
 
     def handle_work_horse_killed(self, job, retpid, ret_val, rusage):
         super().handle_work_horse_killed(job, retpid, ret_val, rusage)
@@ -84,6 +105,7 @@ def main(argv=None) -> int:
     settings = Settings.from_env()  # fail now, not in the first job, if MANILLE_SECRET is missing
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     conn = raw_client(connect(settings.redis_url, retries=REDIS_RETRIES))
+    os.register_at_fork(after_in_child=_scheduler_dies_with_worker)
     cls = SweepingSimpleWorker if args.simple else SweepingWorker
     w = cls([Queue(q, connection=conn) for q in args.queues], connection=conn, name=args.name,
             maintenance_interval=MAINTENANCE_SECONDS)

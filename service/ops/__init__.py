@@ -90,6 +90,7 @@ class Ops:
             "score": int(sub["score"]) if sub.get("score") else None,
             "flags": json.loads(sub["flags"]) if sub.get("flags") else [],
             "decision": sub.get("ops_decision") or None, "decision_reason": sub.get("ops_reason") or None,
+            "delayed_at": sub.get("delayed_at") or None, "delay_reason": sub.get("delay_reason") or None,
             "cards": [sub["cards"][i:i + 2] for i in range(0, len(sub.get("cards", "")), 2)],
             "play_times_ms": [int(t) for t in sub.get("times", "").split(",") if t],
             "run_created_at": sub.get("run_created_at"), "run_finished_at": sub.get("run_finished_at"),

@@ -25,7 +25,7 @@ from rq.job import Job
 from service.app import create_app
 from service.config import QUEUE_NAME
 from service.redis_server import RedisServer
-from service.run_local import children_of
+from service.procs import children_of
 from service.runs import Runs
 from service.store import connect, day_scope, key_for, raw_client
 from service.submissions import PENDING, Submissions
@@ -315,6 +315,38 @@ def test_a_worker_killed_outright_mid_job_leaves_the_job_to_rqs_cleanup_and_anot
         finally:
             second.terminate()
             second.wait(20)
+
+
+def test_an_idle_worker_killed_with_kill_9_strands_no_job(own_redis, tmp_path):
+    """Its RQ scheduler dies with it (PR_SET_PDEATHSIG): alive, it would hold the worker's Redis
+    connection, still blocked in BLMOVE, and take the next job into a socket nobody reads."""
+    rclient, conn = connect(own_redis.url), raw_client(connect(own_redis.url))
+    with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url), **BASE_ENV) as base:
+        api, accepted = Api(base), {}
+        parent = worker_pid(conn)
+        scheduler = wait_for_child(parent)
+        os.kill(parent, signal.SIGKILL)  # the worker's process alone
+        deadline = time.monotonic() + 10
+        while running(scheduler):
+            assert time.monotonic() < deadline, "the scheduler outlived its worker"
+            time.sleep(0.05)
+        finished_game(api, "Stranded", accepted)
+        second = subprocess.Popen(worker_argv(own_redis.url) + ["--name", "second"], cwd=ROOT,
+                                  env=dict(os.environ, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS),
+                                  stdout=open(tmp_path / "second.log", "w"), stderr=subprocess.STDOUT)
+        try:
+            assert_each_counted_once(api, rclient, accepted)
+        finally:
+            second.terminate()
+            second.wait(20)
+
+
+def wait_for_child(parent: int) -> int:
+    deadline = time.monotonic() + 20
+    while not children_of(parent):
+        assert time.monotonic() < deadline, "the worker started no scheduler"
+        time.sleep(0.05)
+    return children_of(parent)[0]
 
 
 # -- Redis stopped and restarted; Redis paused ----------------------------------------------------

@@ -16,7 +16,8 @@ import pytest
 import requests
 
 from service.redis_server import RedisServer, free_port
-from service.run_local import WORKER_RESTARTS, children_of
+from service.procs import children_of
+from service.run_local import WORKER_RESTARTS
 
 from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
 
@@ -142,7 +143,7 @@ def assert_all_gone(pids: set[int], timeout: float = 15) -> None:
     assert not left, f"left running: {left}"
 
 
-def verified_game(base: str, nickname: str) -> tuple[str, int]:
+def verified_game(base: str, nickname: str, log: Path | None = None) -> tuple[str, int]:
     s = requests.Session()
 
     def post(path, body, hdrs=None):
@@ -156,7 +157,7 @@ def verified_game(base: str, nickname: str) -> tuple[str, int]:
     status, accepted = post("/api/v1/submissions", {"run_id": run["run_id"], "nickname": nickname}, headers(token))
     assert status == 202, accepted
     sub = wait_for(lambda: (lambda b: b if b["status"] not in ("queued", "delayed") else None)(
-        s.get(base + accepted["status_url"], timeout=20).json()), 60, "the verification")
+        s.get(base + accepted["status_url"], timeout=20).json()), 60, "the verification", log)
     assert sub["status"] == "verified" and sub["score"] == done["result"]["rank_score"], sub
     return accepted["submission_id"], sub["score"]
 
@@ -168,7 +169,7 @@ def test_a_worker_killed_with_kill_9_is_started_again_and_verification_goes_on(l
     second = wait_for(lambda: (lambda p: p if p and p != first else None)(run.child("-m worker")), 20,
                       "a new worker", run.log)
     assert "the worker exited (killed by SIGKILL); starting it again" in run.output()
-    verified_game(run.base, "Phoenix")
+    verified_game(run.base, "Phoenix", run.log)
     assert run.child("-m worker") == second
     everything = run.all_pids()
     run.proc.send_signal(signal.SIGTERM)
