@@ -7,7 +7,8 @@ process (no fork: faster, but a stuck job is not killed by its timeout).
 It also runs RQ's scheduler (a verification that crashed is retried after a backoff: the
 scheduler puts it back on the queue) and, with RQ's maintenance every minute, the sweep that
 marks delayed the verifications RQ will not run again by itself (``Submissions.sweep``).  Its
-Redis connection rides out a Redis restart of a few seconds in the middle of a job.
+Redis connection rides out a Redis restart of a few seconds in the middle of a job; its
+scheduler dies with it, even when it is killed with -9 (Linux).
 """
 
 from __future__ import annotations
@@ -39,12 +40,12 @@ _forking_horse = False
 
 
 def _scheduler_dies_with_worker() -> None:
-    """In a child forked by the worker: RQ's scheduler gets SIGTERM when the worker dies, even by
+    """In a child forked by the worker: RQ's scheduler is killed when the worker dies, even by
     kill -9, rather than live on holding a copy of the worker's Redis connection, blocked in
-    BLMOVE, which would take the next job into a socket nobody reads.  A work horse is left to
-    finish its job."""
+    BLMOVE, which would take the next job into a socket nobody reads (SIGKILL: at once; the
+    scheduler lock it held lapses in a minute).  A work horse is left to finish its job."""
     if not _forking_horse:
-        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class Sweeping:

@@ -112,7 +112,9 @@ class RunPlays(MethodView):
         """Play the player's card number ``turn``; the answer narrates the bots' replies
 
         The same ``turn`` and card sent again is answered again, not played twice.
-        An illegal card is 422 ``illegal_card`` with ``obligation`` and ``legal``."""
+        An illegal card is 422 ``illegal_card`` with ``obligation`` and ``legal``.  503
+        ``play_unconfirmed``: Redis took the play and never answered; it may have been played:
+        send the same turn and card again."""
         s = services()
         result = s.runs.play(run_id, current_pid(), body["turn"], body["card"])
         return run_json(result.run, result.table, result.table.events)
