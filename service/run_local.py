@@ -105,7 +105,8 @@ class Launcher:
         """SIGCHLD: a dead worker's process group is killed at once.  Its RQ scheduler (a forked
         child) holds a copy of the worker's Redis connection, still blocked in BLMOVE on the
         queue: alive, it would take the next job into a socket nobody reads (RQ's cleanup of its
-        intermediate queue gives it back only minutes later)."""
+        intermediate queue gives it back only minutes later).  ``python -m worker`` has it die
+        with the worker too; this also covers a worker started otherwise."""
         worker = self.procs.get("worker")
         if worker is not None and not self.stopped and worker.poll() is not None:
             self.signal_group(worker.pid, signal.SIGKILL)

@@ -49,7 +49,8 @@ def verify_submission(submission_id: str) -> dict:
 def verification_failed(job, connection, exc_type, exc_value, _traceback) -> None:
     """RQ's failure callback of a verification (it raised, or a worker died with it and RQ's
     cleanup found it abandoned): once no retry is left, the submission shows ``delayed``.  A
-    work horse killed outright runs no callback: ``Submissions.sweep`` finds those."""
+    work horse killed outright runs no callback: ``python -m worker`` marks those itself, and
+    ``Submissions.sweep`` finds any left."""
     if job.retries_left:  # RQ runs it again after its backoff
         return
     why = f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"
