@@ -31,7 +31,7 @@ class Services:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.redis = connect(settings.redis_url)
+        self.redis = connect(settings.redis_url, timeout=settings.redis_timeout)
         self.players = Players(self.redis)
         self.challenges = Challenges(self.redis, settings)
         self.runs = Runs(self.redis, settings)

@@ -17,6 +17,11 @@
 ``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
                      the flags that keep a submission off the boards until ops decide (default explored)
 ``MANILLE_OPS_TOKEN`` the bearer token of the ops API and ``manille ops``; unset: ops API closed
+``MANILLE_REDIS_TIMEOUT``  seconds the web waits for a Redis answer before a 503 (default 5)
+``MANILLE_VERIFY_RETRY``  seconds before each retry of a verification that crashed, e.g.
+                     "10,60,300" (the default: three retries); "off": none
+``MANILLE_READY_MAX_QUEUED_SECONDS``  readiness is 503 while a verification has been pending
+                     longer than this (default 900); 0: never for that reason
 """
 
 from __future__ import annotations
@@ -31,6 +36,10 @@ from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, daily_seed, secret_fr
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_BOTS = "expert-1"
 QUEUE_NAME = "verify"
+DEFAULT_REDIS_TIMEOUT = 5.0
+#: Backoff of a verification that raised or whose process died: then ``delayed`` (ops requeue it).
+DEFAULT_VERIFY_RETRY = (10, 60, 300)
+DEFAULT_READY_MAX_QUEUED_SECONDS = 900
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -43,6 +52,23 @@ DEFAULT_LIMITS = {
     "submissions_per_token": "5 per hour;10 per day",
     "submissions_per_address": "30 per hour;100 per day",
 }
+
+
+def retry_from_env(text: str | None) -> tuple[int, ...]:
+    """``MANILLE_VERIFY_RETRY``: comma-separated seconds, one per retry; "off" none; ValueError if
+    not whole seconds >= 0."""
+    text = (text or "").strip()
+    if not text:
+        return DEFAULT_VERIFY_RETRY
+    if text.lower() == "off":
+        return ()
+    try:
+        intervals = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        intervals = (-1,)
+    if any(i < 0 for i in intervals):
+        raise ValueError(f"MANILLE_VERIFY_RETRY: {text!r} is not whole seconds >= 0, comma-separated, or off")
+    return intervals
 
 
 def limits_from_env(environ) -> dict[str, str]:
@@ -66,6 +92,9 @@ class Settings:
     limits: dict = field(default_factory=lambda: dict(DEFAULT_LIMITS))
     flags: FlagSettings = field(default_factory=FlagSettings)
     ops_token: str = ""
+    redis_timeout: float = DEFAULT_REDIS_TIMEOUT
+    verify_retry: tuple = DEFAULT_VERIFY_RETRY
+    ready_max_queued_seconds: int = DEFAULT_READY_MAX_QUEUED_SECONDS
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
@@ -86,6 +115,10 @@ class Settings:
             "limits": limits_from_env(environ),
             "flags": FlagSettings.from_env(environ),
             "ops_token": (environ.get("MANILLE_OPS_TOKEN") or "").strip(),
+            "redis_timeout": float(environ.get("MANILLE_REDIS_TIMEOUT") or DEFAULT_REDIS_TIMEOUT),
+            "verify_retry": retry_from_env(environ.get("MANILLE_VERIFY_RETRY")),
+            "ready_max_queued_seconds": int(environ.get("MANILLE_READY_MAX_QUEUED_SECONDS")
+                                            or DEFAULT_READY_MAX_QUEUED_SECONDS),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

@@ -16,6 +16,8 @@ from datetime import date
 from pathlib import Path
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 PREFIX = "manille"
 
@@ -55,9 +57,19 @@ def key_for(kind: str, scope: str, *parts: str) -> str:
     return f"{PREFIX}:{{{scope}}}:{kind}{tail}"
 
 
-def connect(url: str) -> redis.Redis:
-    """A client with replies decoded as text (every value stored is text)."""
-    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+def connect(url: str, *, timeout: float | None = None, retries: int = 3) -> redis.Redis:
+    """A client with replies decoded as text (every value stored is text).
+
+    A command unanswered after ``timeout`` seconds (None: redis-py's 5) raises TimeoutError at
+    once: redis-py's default would resend it ten times, holding a request past gunicorn's
+    timeout, and a resent write may apply twice.  A refused or broken connection is retried
+    ``retries`` times, 0.1 s apart doubling up to 1 s: a Redis restart of a moment passes
+    unseen; the web keeps that short, the worker long."""
+    options = {"socket_timeout": timeout, "socket_connect_timeout": timeout} if timeout else {}
+    retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), retries,
+                  supported_errors=(redis.ConnectionError,))
+    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30, retry=retry,
+                                **options)
 
 
 def _twin(client: redis.Redis, decode: bool) -> redis.Redis:
