@@ -23,7 +23,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 # Redis (embedded, AOF under ./var/, unless REDIS_URL is set), an RQ worker and gunicorn on
-# http://127.0.0.1:8000; Ctrl-C stops all three.
+# http://127.0.0.1:8000, supervised (service/run_local.py); Ctrl-C stops all three.
 run: $(STAMP)
 	$(PY) -m service.run_local
 

@@ -31,7 +31,7 @@ class Services:
 
     def __init__(self, settings: Settings, client=None) -> None:
         self.settings = settings
-        self.redis = client if client is not None else settings.redis()
+        self.redis = client if client is not None else settings.redis(timeout=settings.redis_timeout)
         self.players = Players(self.redis)
         self.challenges = Challenges(self.redis, settings)
         self.runs = Runs(self.redis, settings)

@@ -24,6 +24,11 @@
 ``MANILLE_METRICS_TOKEN``  bearer token of ``/metrics``; unset: ``/metrics`` answers loopback only
 ``MANILLE_LOG_FORMAT`` json (default) or text, read by ``service.telemetry.logs`` before any
                      Settings exist (gunicorn's master, the worker)
+``MANILLE_REDIS_TIMEOUT``  seconds the web waits for a Redis answer before a 503 (default 5)
+``MANILLE_VERIFY_RETRY``  seconds before each retry of a verification that crashed, e.g.
+                     "10,60,300" (the default: three retries); "off": none
+``MANILLE_READY_MAX_QUEUED_SECONDS``  readiness is 503 while a verification has been pending
+                     longer than this (default 900); 0: never for that reason
 """
 
 from __future__ import annotations
@@ -40,6 +45,10 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_BOTS = "expert-1"
 DEFAULT_SENTINEL_SERVICE = "manille"
 QUEUE_NAME = "verify"
+DEFAULT_REDIS_TIMEOUT = 5.0
+#: Backoff of a verification that raised or whose process died: then ``delayed`` (ops requeue it).
+DEFAULT_VERIFY_RETRY = (10, 60, 300)
+DEFAULT_READY_MAX_QUEUED_SECONDS = 900
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -63,6 +72,23 @@ def token_from_env(environ, name: str) -> str:
         with open(path, encoding="utf-8") as f:
             value = f.readline().strip()
     return value
+
+
+def retry_from_env(text: str | None) -> tuple[int, ...]:
+    """``MANILLE_VERIFY_RETRY``: comma-separated seconds, one per retry; "off" none; ValueError if
+    not whole seconds >= 0."""
+    text = (text or "").strip()
+    if not text:
+        return DEFAULT_VERIFY_RETRY
+    if text.lower() == "off":
+        return ()
+    try:
+        intervals = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        intervals = (-1,)
+    if any(i < 0 for i in intervals):
+        raise ValueError(f"MANILLE_VERIFY_RETRY: {text!r} is not whole seconds >= 0, comma-separated, or off")
+    return intervals
 
 
 def limits_from_env(environ) -> dict[str, str]:
@@ -89,6 +115,9 @@ class Settings:
     redis_sentinels: str = ""
     redis_sentinel_service: str = DEFAULT_SENTINEL_SERVICE
     metrics_token: str = ""
+    redis_timeout: float = DEFAULT_REDIS_TIMEOUT
+    verify_retry: tuple = DEFAULT_VERIFY_RETRY
+    ready_max_queued_seconds: int = DEFAULT_READY_MAX_QUEUED_SECONDS
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
@@ -114,15 +143,21 @@ class Settings:
             "redis_sentinel_service": (environ.get("REDIS_SENTINEL_SERVICE") or "").strip()
             or DEFAULT_SENTINEL_SERVICE,
             "metrics_token": token_from_env(environ, "MANILLE_METRICS_TOKEN"),
+            "redis_timeout": float(environ.get("MANILLE_REDIS_TIMEOUT") or DEFAULT_REDIS_TIMEOUT),
+            "verify_retry": retry_from_env(environ.get("MANILLE_VERIFY_RETRY")),
+            "ready_max_queued_seconds": int(environ.get("MANILLE_READY_MAX_QUEUED_SECONDS")
+                                            or DEFAULT_READY_MAX_QUEUED_SECONDS),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):
             values["secret"] = values["secret"].encode("utf-8")
         return cls(**values)
 
-    def redis(self):
-        """A text client of the service's Redis: ``REDIS_URL``, or the master the Sentinels name."""
-        return connect(self.redis_url, sentinels=self.redis_sentinels, service=self.redis_sentinel_service)
+    def redis(self, *, timeout: float | None = None, retries: int = 3):
+        """A text client of the service's Redis (``REDIS_URL``, or the master the Sentinels name),
+        with ``service.store.connect``'s ``timeout`` and ``retries``."""
+        return connect(self.redis_url, timeout=timeout, retries=retries, sentinels=self.redis_sentinels,
+                       service=self.redis_sentinel_service)
 
     # -- days ----------------------------------------------------------------
 

@@ -60,3 +60,16 @@ class Forbidden(ServiceError):
 class Unauthorized(ServiceError):
     status = 401
     code = "invalid_token"
+
+
+class Unavailable(ServiceError):
+    """The data store failed the request; ``retry_after`` seconds (also sent as Retry-After).  The
+    code says whether the request may nevertheless have been applied (``play_unconfirmed``,
+    ``submission_unconfirmed``: repeat it, it is idempotent)."""
+
+    status = 503
+    code = "unavailable"
+
+    @property
+    def headers(self) -> dict:
+        return {"Retry-After": str(self.details.get("retry_after", 1))}

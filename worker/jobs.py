@@ -28,13 +28,18 @@ log = logging.getLogger("worker.jobs")
 _settings: Settings | None = None
 
 
-def _context():
+def _env_settings() -> Settings:
     global _settings
     if _settings is None:
         _settings = Settings.from_env()
+    return _settings
+
+
+def _context():
+    settings = _env_settings()
     job = get_current_job()
-    client = text_client(job.connection) if job is not None else _settings.redis()
-    return _settings, client
+    client = text_client(job.connection) if job is not None else settings.redis()
+    return settings, client
 
 
 def verify_submission(submission_id: str) -> dict:
@@ -45,6 +50,17 @@ def verify_submission(submission_id: str) -> dict:
     count_verdict(client, out)
     log.info("submission %s: %s", submission_id, out["status"])
     return out
+
+
+def verification_failed(job, connection, exc_type, exc_value, _traceback) -> None:
+    """RQ's failure callback of a verification (it raised, or a worker died with it and RQ's
+    cleanup found it abandoned): once no retry is left, the submission shows ``delayed``.  A
+    work horse killed outright runs no callback: ``python -m worker`` marks those itself, and
+    ``Submissions.sweep`` finds any left."""
+    if job.retries_left:  # RQ runs it again after its backoff
+        return
+    why = f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"
+    Submissions(text_client(connection), _env_settings()).mark_delayed(job.args[0], why)
 
 
 def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool = False) -> dict:
@@ -118,13 +134,11 @@ def _expert_agreement(settings: Settings, client, day: date) -> dict:
 
 
 def reverify_day(day_text: str) -> int:
-    """Enqueue a verification of every submission of a day (ops); returns how many."""
+    """Enqueue a verification of every submission of a day (ops); returns how many (not those
+    RQ already has on their way)."""
     settings, client = _context()
     subs = Submissions(client, settings)
-    ids = subs.for_day(date.fromisoformat(day_text))
-    for sub_id in ids:
-        subs.requeue(sub_id)
-    return len(ids)
+    return sum(subs.requeue(sub_id) for sub_id in subs.for_day(date.fromisoformat(day_text)))
 
 
 #: The rebuild flag lapses this long after the rebuild last showed progress (if it died).

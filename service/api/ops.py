@@ -20,8 +20,9 @@ from service.ops import Ops
 
 from .blueprint import Blueprint
 from .common import day_from, services
-from .schemas import (AuditSchema, JobSchema, OpsListQuerySchema, OpsSubmissionDetailSchema,
-                      OpsSubmissionListSchema, ReasonSchema, RebuildSchema, SeedSchema)
+from .schemas import (AuditSchema, JobSchema, OpsListQuerySchema, OpsPendingQuerySchema,
+                      OpsSubmissionDetailSchema, OpsSubmissionListSchema, OpsSubmissionsQuerySchema,
+                      ReasonSchema, OptionalReasonSchema, RequeueListSchema, RequeueSchema, SeedSchema)
 
 PREFIX = "/ops"
 blp = Blueprint("ops", __name__, description="Ops: review, flags, actions (bearer MANILLE_OPS_TOKEN)")
@@ -55,12 +56,35 @@ def _ops() -> Ops:
 
 @blp.route("/days/<string:day>/submissions")
 class DaySubmissions(MethodView):
-    @blp.arguments(OpsListQuerySchema, location="query")
+    @blp.arguments(OpsSubmissionsQuerySchema, location="query")
     @blp.response(200, OpsSubmissionListSchema)
     @blp.doc(security=SECURITY)
     def get(self, query, day):
-        """Every submission of a day, in submission order, with status, score and flags"""
-        return {"submissions": _ops().submissions(day_from(day), query["limit"], query["offset"])}
+        """Every submission of a day, in submission order, with status, score and flags
+        (``status=delayed``: only those)"""
+        return {"submissions": _ops().submissions(day_from(day), query["limit"], query["offset"],
+                                                  query.get("status"))}
+
+
+@blp.route("/pending")
+class Pending(MethodView):
+    @blp.arguments(OpsPendingQuerySchema, location="query")
+    @blp.response(200, OpsSubmissionListSchema)
+    @blp.doc(security=SECURITY)
+    def get(self, query):
+        """Every verification without a verdict, of any day, oldest first (``status=delayed``:
+        those whose verification crashed and waits for a requeue)"""
+        return {"submissions": _ops().pending(query.get("status"))}
+
+
+@blp.route("/pending/requeue")
+class RequeueDelayed(MethodView):
+    @blp.arguments(OptionalReasonSchema)
+    @blp.response(200, RequeueListSchema)
+    @blp.doc(security=SECURITY)
+    def post(self, body):
+        """Requeue every delayed verification, of any day; audited"""
+        return {"requeued": _ops().requeue_delayed(ops_user(), body["reason"])}
 
 
 @blp.route("/days/<string:day>/seed")
@@ -91,7 +115,7 @@ class DayReverify(MethodView):
 
 @blp.route("/days/<string:day>/rebuild")
 class DayRebuild(MethodView):
-    @blp.arguments(RebuildSchema)
+    @blp.arguments(OptionalReasonSchema)
     @blp.response(202, JobSchema)
     @blp.doc(security=SECURITY)
     def post(self, body, day):
@@ -139,6 +163,17 @@ class Restore(MethodView):
     def post(self, body, sub_id):
         """Put a disqualified or held game (back) on the boards; audited"""
         return _ops().restore(sub_id, ops_user(), body["reason"])
+
+
+@blp.route("/submissions/<string:sub_id>/requeue")
+class Requeue(MethodView):
+    @blp.arguments(OptionalReasonSchema)
+    @blp.response(200, RequeueSchema)
+    @blp.doc(security=SECURITY)
+    def post(self, body, sub_id):
+        """Run a submission's verification again (a delayed one; a verified one is re-verified,
+        counted once); nothing changes while RQ has it on its way; audited"""
+        return _ops().requeue(sub_id, ops_user(), body["reason"])
 
 
 @blp.route("/audit")

@@ -117,7 +117,9 @@ class RunPlays(MethodView):
         The same ``turn`` and card sent again is answered again, not played twice.
         An illegal card is 422 ``illegal_card`` with ``obligation`` and ``legal``.  A new play
         counts towards the limits on plays per token and per address (429 ``too_many_requests``);
-        a repeat counts nothing and is answered even at the limit."""
+        a repeat counts nothing and is answered even at the limit.  503 ``play_unconfirmed``:
+        Redis took the play and never answered; it may have been played: send the same turn and
+        card again."""
         s = services()
         pid = current_pid()
         admission = limits.Admission(("plays_per_token", pid), ("plays_per_address", limits.client_address()))

@@ -174,6 +174,9 @@ class RunSchema(ma.Schema):
 
 # -- submissions --------------------------------------------------------------
 
+SUBMISSION_STATUSES = ["queued", "delayed", "verified", "rejected", "held", "disqualified"]
+
+
 class SubmissionCreateSchema(StrictSchema):
     run_id = fields.String(required=True, validate=validate.Length(1, 64))
     nickname = fields.String(required=True, metadata={
@@ -195,9 +198,10 @@ class SubmissionStatusSchema(ma.Schema):
     run_id = fields.String()
     date = fields.String()
     nickname = fields.String()
-    status = fields.String(required=True, validate=validate.OneOf(
-        ["queued", "verified", "rejected", "held", "disqualified"]), metadata={
-        "description": "held: valid, kept off the boards until ops have reviewed it; "
+    status = fields.String(required=True, validate=validate.OneOf(SUBMISSION_STATUSES), metadata={
+        "description": "delayed: the verification crashed (not a rejection) and waits to be run "
+                       "again; the submission is kept; "
+                       "held: valid, kept off the boards until ops have reviewed it; "
                        "disqualified: taken off the boards by ops"})
     score = fields.Integer(allow_none=True)
     rank = fields.Integer(allow_none=True, metadata={"description": "current rank on the day's board"})
@@ -290,6 +294,15 @@ class OpsListQuerySchema(StrictSchema):
     offset = fields.Integer(load_default=0, validate=validate.Range(0, 100_000_000))
 
 
+class OpsSubmissionsQuerySchema(OpsListQuerySchema):
+    status = fields.String(validate=validate.OneOf(SUBMISSION_STATUSES),
+                           metadata={"description": "only the submissions of this status"})
+
+
+class OpsPendingQuerySchema(StrictSchema):
+    status = fields.String(validate=validate.OneOf(["queued", "delayed"]))
+
+
 class ReasonSchema(StrictSchema):
     reason = fields.String(required=True, validate=validate.Length(1, 1000))
 
@@ -319,6 +332,8 @@ class OpsSubmissionSchema(ma.Schema):
     user_agent = fields.String()
     decision = fields.String(allow_none=True)
     decision_reason = fields.String(allow_none=True)
+    delayed_at = fields.String(allow_none=True, metadata={"description": "when the verification was found crashed"})
+    delay_reason = fields.String(allow_none=True, metadata={"description": "why (the error, or the job's state)"})
 
 
 class OpsSubmissionListSchema(ma.Schema):
@@ -361,8 +376,19 @@ class JobSchema(ma.Schema):
     status_url = fields.String()
 
 
-class RebuildSchema(StrictSchema):
+class OptionalReasonSchema(StrictSchema):
     reason = fields.String(load_default="", validate=validate.Length(max=1000))
+
+
+class RequeueSchema(ma.Schema):
+    submission_id = fields.String(required=True)
+    requeued = fields.Boolean(required=True, metadata={
+        "description": "false: RQ already had it queued, scheduled for a retry or running (nothing changed)"})
+    status = fields.String(required=True)
+
+
+class RequeueListSchema(ma.Schema):
+    requeued = fields.List(fields.Nested(RequeueSchema), required=True)
 
 
 # -- health -------------------------------------------------------------------
@@ -372,3 +398,7 @@ class HealthSchema(ma.Schema):
     redis = fields.Boolean()
     workers = fields.Integer()
     last_worker_seen_seconds = fields.Float(allow_none=True)
+    pending = fields.Integer(allow_none=True, metadata={"description": "verifications without a verdict"})
+    oldest_queued_seconds = fields.Float(allow_none=True, metadata={
+        "description": "since the oldest pending verification (queued or delayed) was accepted"})
+    failed = fields.Integer(allow_none=True, metadata={"description": "jobs in RQ's failed registry of the queue"})

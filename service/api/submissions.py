@@ -40,7 +40,8 @@ class SubmissionList(MethodView):
         """Submit a finished ranked run under a nickname (claimed for this token)
 
         Stored and queued before the 202; a run submits once (the same id is answered again, even
-        at the limits on submissions per token and per address: 429 ``too_many_requests``)."""
+        at the limits on submissions per token and per address: 429 ``too_many_requests``).
+        503 ``submission_unconfirmed``: it may have been stored; submit the same run again."""
         s = services()
         pid = current_pid()
         nickname = nicknames.parse(body["nickname"])  # 422 before anything else
@@ -62,7 +63,8 @@ class SubmissionList(MethodView):
 class SubmissionById(MethodView):
     @blp.response(200, SubmissionStatusSchema)
     def get(self, sub_id):
-        """Status of a submission: queued, verified (score, current rank) or rejected (reason)"""
+        """Status of a submission: queued, delayed (its verification crashed and waits to run
+        again; kept), verified (score, current rank), rejected (reason), held or disqualified"""
         s = services()
         sub = s.submissions.get(sub_id)
         out = {

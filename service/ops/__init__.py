@@ -15,11 +15,12 @@ from service.leaderboard import Leaderboard
 from service.players import Players
 from service.runs import Runs
 from service.store import key_for
-from service.submissions import Submissions
+from service.submissions import PENDING_STATUSES, Submissions
 
 AUDIT = key_for("audit", "all")
 LIST_FIELDS = ("id", "run_id", "pid", "nickname", "date", "status", "score", "flags", "created_at",
-               "verified_at", "ip", "run_ip", "user_agent", "ops_decision", "ops_reason")
+               "verified_at", "ip", "run_ip", "user_agent", "ops_decision", "ops_reason", "delayed_at",
+               "delay_reason")
 
 
 class Ops:
@@ -45,15 +46,26 @@ class Ops:
 
     # -- reading ---------------------------------------------------------------
 
-    def submissions(self, day: date, limit: int = 500, offset: int = 0) -> list[dict]:
-        """Every submission of ``day`` (in submission order) as ops list them, with flags."""
-        ids = self.subs.for_day(day)[offset:offset + limit]
+    def submissions(self, day: date, limit: int = 500, offset: int = 0, status: str | None = None) -> list[dict]:
+        """Every submission of ``day`` (in submission order) as ops list them, with flags; only
+        those of ``status`` if given (``limit`` and ``offset`` then count those)."""
+        return self._listed(self.subs.for_day(day), limit, offset, status)
+
+    def pending(self, status: str | None = None) -> list[dict]:
+        """Every verification without a verdict, of any day, oldest first (``queued``, ``delayed``)."""
+        return self._listed([sub_id for sub_id, _at in self.subs.pending()], None, 0, status)
+
+    def _listed(self, ids: list[str], limit: int | None, offset: int, status: str | None) -> list[dict]:
+        if status is None:
+            ids = ids[offset:None if limit is None else offset + limit]
         pipe = self.r.pipeline(transaction=False)
         for sub_id in ids:
             pipe.hmget(self.subs.key(sub_id), LIST_FIELDS)
         out = []
         for sub_id, values in zip(ids, pipe.execute()):
             sub = dict(zip(LIST_FIELDS, values))
+            if status is not None and sub["status"] != status:
+                continue
             out.append({
                 "submission_id": sub_id, "run_id": sub["run_id"], "player": sub["pid"],
                 "nickname": sub["nickname"], "date": sub["date"], "status": sub["status"],
@@ -63,8 +75,9 @@ class Ops:
                 "address": sub.get("run_ip") or "", "submit_address": sub.get("ip") or "",
                 "user_agent": sub.get("user_agent") or "",
                 "decision": sub.get("ops_decision") or None, "decision_reason": sub.get("ops_reason") or None,
+                "delayed_at": sub.get("delayed_at") or None, "delay_reason": sub.get("delay_reason") or None,
             })
-        return out
+        return out if status is None else out[offset:None if limit is None else offset + limit]
 
     def submission(self, sub_id: str) -> dict:
         """One submission with everything kept for review: the game record, the server time of
@@ -78,6 +91,7 @@ class Ops:
             "score": int(sub["score"]) if sub.get("score") else None,
             "flags": json.loads(sub["flags"]) if sub.get("flags") else [],
             "decision": sub.get("ops_decision") or None, "decision_reason": sub.get("ops_reason") or None,
+            "delayed_at": sub.get("delayed_at") or None, "delay_reason": sub.get("delay_reason") or None,
             "cards": [sub["cards"][i:i + 2] for i in range(0, len(sub.get("cards", "")), 2)],
             "play_times_ms": [int(t) for t in sub.get("times", "").split(",") if t],
             "run_created_at": sub.get("run_created_at"), "run_finished_at": sub.get("run_finished_at"),
@@ -131,6 +145,18 @@ class Ops:
             "status": "verified", "ops_decision": "restored", "ops_reason": why, "counted": entry})
         self.audit(who, "restore", sub_id, why, was=sub["status"])
         return self.submission(sub_id)
+
+    def requeue(self, sub_id: str, who: str, why: str = "") -> dict:
+        """Run a submission's verification again (a delayed one, typically); audited.  Nothing
+        changes while RQ still has it queued, scheduled for a retry or running."""
+        requeued = self.subs.requeue(sub_id)
+        if requeued:
+            self.audit(who, "requeue", sub_id, why)
+        return {"submission_id": sub_id, "requeued": requeued, "status": self.subs.get(sub_id)["status"]}
+
+    def requeue_delayed(self, who: str, why: str = "") -> list[dict]:
+        """Requeue every delayed verification, of any day (see ``requeue``)."""
+        return [self.requeue(s["submission_id"], who, why) for s in self.pending("delayed")]
 
     def enqueue(self, job: str, *args, who: str, action: str, target: str, why: str = "") -> str:
         """Queue a long ops job (a day's re-verification or rebuild) for a worker; audited."""
@@ -211,7 +237,7 @@ class Ops:
         differences, checked = [], 0
         for i, sub_id in enumerate(ids):
             sub = self.subs.get(sub_id)
-            if sub["status"] == "queued":
+            if sub["status"] in PENDING_STATUSES:  # no verdict to compare with yet
                 continue
             cards = [sub["cards"][j:j + 2] for j in range(0, len(sub["cards"]), 2)]
             try:

@@ -25,6 +25,14 @@ def add_parser(sub) -> None:
     s.add_argument("date")
     s.add_argument("--limit", type=int, default=100_000)
     s.add_argument("--json", action="store_true", help="the listing as JSON {\"submissions\": [...]}")
+    s.add_argument("--status", help="only those of this status (e.g. delayed, held)")
+    p = osub.add_parser("pending", help="every verification without a verdict, of any day, oldest first")
+    p.add_argument("--delayed", action="store_true", help="only the delayed ones")
+    p.add_argument("--json", action="store_true")
+    q = osub.add_parser("requeue", help="run verifications again (delayed ones, or re-verify)")
+    q.add_argument("submission_id", nargs="*")
+    q.add_argument("--delayed", action="store_true", help="every delayed verification, of any day")
+    q.add_argument("--reason", default="")
     for name, text in (("disqualify", "take a game off every board"), ("restore", "put a game back on the boards")):
         a = osub.add_parser(name, help=text)
         a.add_argument("submission_id")
@@ -61,7 +69,7 @@ def cmd_ops(args) -> int:
         print("manille ops: MANILLE_OPS_TOKEN is not set: ops actions need it, as the service has it",
               file=sys.stderr)
         return 2
-    ops = Ops(settings.redis(), settings)
+    ops = Ops(settings.redis(timeout=settings.redis_timeout), settings)
     try:
         return _run(ops, args)
     except ServiceError as e:
@@ -71,17 +79,34 @@ def cmd_ops(args) -> int:
 
 def _run(ops: Ops, args) -> int:
     c = args.ops_command
-    if c == "submissions":
-        day = parse_date(args.date)
-        print(f"reading the submissions of {day.isoformat()}…", file=sys.stderr)
-        subs = ops.submissions(day, limit=args.limit)
+    if c in ("submissions", "pending"):
+        if c == "submissions":
+            day = parse_date(args.date)
+            print(f"reading the submissions of {day.isoformat()}…", file=sys.stderr)
+            subs = ops.submissions(day, limit=args.limit, status=args.status)
+        else:
+            subs = ops.pending("delayed" if args.delayed else None)
         if args.json:
             print(json.dumps({"submissions": subs}, ensure_ascii=False))
         else:
             for s in subs:
                 flags = ",".join(f["code"] for f in s["flags"]) or "-"
+                why = f"  ({s['delay_reason']})" if s["status"] == "delayed" and s["delay_reason"] else ""
                 print(f"{s['submission_id']}  {s['status']:<12} {s['score'] if s['score'] is not None else '-':>5}  "
-                      f"{flags:<24} {s['nickname']}")
+                      f"{flags:<24} {s['nickname']}{why}")
+        return 0
+    if c == "requeue":
+        if bool(args.submission_id) == args.delayed:
+            print("manille ops requeue: give submission ids, or --delayed", file=sys.stderr)
+            return 2
+        if args.delayed:
+            done = ops.requeue_delayed(_who(), args.reason)
+        else:
+            done = [ops.requeue(sub_id, _who(), args.reason) for sub_id in args.submission_id]
+        for d in done:
+            print(json.dumps(d))
+        print(f"{sum(d['requeued'] for d in done)} requeued, {sum(not d['requeued'] for d in done)} "
+              "already on their way", file=sys.stderr)
         return 0
     if c in ("disqualify", "restore"):
         out = getattr(ops, c)(args.submission_id, _who(), args.reason)

@@ -23,10 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 
+import redis
+
 from bots import get_bot
 from service.challenges import Challenges
 from service.config import Settings
-from service.errors import Conflict, NotFound, Unprocessable
+from service.errors import Conflict, NotFound, Unavailable, Unprocessable
 from service.replay import Card, GameOverError, IllegalPlayError, InvalidCardError
 from service.seeds import free_play_seed
 from service.store import day_of_id, day_scope, key_for, load_script
@@ -248,9 +250,17 @@ class Runs:
             new_plays = run["plays"] + str(card) + tbl.format_plays(bots)
             new_cards = run["cards"] + str(card)
             over = state.is_over
-            ok = self._play(keys=[self.key(run_id), self.paths_key(day)], args=[
-                len(run["plays"]), new_plays, new_cards, int(time.time() * 1000),
-                "1" if over else "0", now.isoformat() if over else "", run["ranked"]])
+            try:
+                ok = self._play(keys=[self.key(run_id), self.paths_key(day)], args=[
+                    len(run["plays"]), new_plays, new_cards, int(time.time() * 1000),
+                    "1" if over else "0", now.isoformat() if over else "", run["ranked"]])
+            except (redis.ConnectionError, redis.TimeoutError) as e:
+                # The script was sent and no answer came: Redis may run it yet (a paused server
+                # reads it when it resumes).  The same turn and card again answers either way.
+                raise Unavailable(
+                    "the data store did not confirm this play: it may have been played; send the "
+                    "same turn and card again (the stored answer comes back if it was)",
+                    code="play_unconfirmed", turn=turn, card=str(card), retry_after=1) from e
             if ok:
                 run.update(plays=new_plays, cards=new_cards)
                 if over:

@@ -18,6 +18,8 @@ from datetime import date
 from pathlib import Path
 
 import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 from redis.sentinel import Sentinel, SentinelConnectionPool
 
 PREFIX = "manille"
@@ -76,21 +78,32 @@ def parse_sentinels(text: str) -> list[tuple[str, int]]:
     return out
 
 
-def connect(url: str, *, sentinels: str = "", service: str = "") -> redis.Redis:
+def connect(url: str, *, timeout: float | None = None, retries: int = 3, sentinels: str = "",
+            service: str = "") -> redis.Redis:
     """A client with replies decoded as text (every value stored is text).
 
+    A command unanswered after ``timeout`` seconds (None: redis-py's 5) raises TimeoutError at
+    once: redis-py's default would resend it ten times, holding a request past gunicorn's
+    timeout, and a resent write may apply twice.  A refused or broken connection is retried
+    ``retries`` times, 0.1 s apart doubling up to 1 s: a Redis restart of a moment passes
+    unseen; the web keeps that short, the worker long.
+
     With ``sentinels`` (``REDIS_SENTINELS``), a client of the master that the Sentinels name for
-    ``service`` (``REDIS_SENTINEL_SERVICE``), found again after a failover; ``url`` then gives
-    only the database number and the password."""
+    ``service`` (``REDIS_SENTINEL_SERVICE``), found again after a failover (a retried connection
+    asks them again); ``url`` then gives only the database number and the password."""
+    options = {"socket_timeout": timeout, "socket_connect_timeout": timeout} if timeout else {}
+    retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), retries,
+                  supported_errors=(redis.ConnectionError,))
     if not sentinels:
-        return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+        return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30, retry=retry,
+                                    **options)
     kwargs = redis.connection.parse_url(url)
     auth = {k: kwargs[k] for k in ("username", "password") if kwargs.get(k)}
     # The Sentinels take the same password as Redis (or none), as Flask-Limiter's storage assumes.
     sentinel = Sentinel(parse_sentinels(sentinels), sentinel_kwargs={
         "socket_timeout": SENTINEL_TIMEOUT, "socket_connect_timeout": SENTINEL_TIMEOUT, **auth})
     return sentinel.master_for(service, db=int(kwargs.get("db") or 0), decode_responses=True,
-                               health_check_interval=30, **auth)
+                               health_check_interval=30, retry=retry, **options, **auth)
 
 
 def _twin(client: redis.Redis, decode: bool) -> redis.Redis:

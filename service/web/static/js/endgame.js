@@ -8,6 +8,7 @@ import { num, signed, t, teamName } from "./i18n.js";
 
 const NICK_KEY = "manille.nickname";
 const POLL_MS = 700;
+const DELAYED_POLL_MS = 5000; // a delayed verification waits for a retry or for ops: minutes
 
 function reasoning(deals, totals) {
   const list = h("ol", { class: "deal-lines" });
@@ -101,16 +102,25 @@ async function verified(box, run, sub) {
 }
 
 async function follow(box, run, subId) {
-  box.replaceChildren(h("p", { class: "verifying", role: "status" }, t("verifying")));
   let sub;
+  let shown = "";
+  // queued, or delayed (its verification crashed and will run again: the game is kept)
+  const waiting = (status) => {
+    if (status === shown) return;
+    shown = status;
+    box.replaceChildren(h("p", { class: "verifying", role: "status" },
+      t(status === "delayed" ? "verifyDelayed" : "verifying")));
+  };
+  waiting("queued");
   for (;;) {
     try {
       sub = await api.get(`/submissions/${subId}`);
-      if (sub.status !== "queued") break;
+      if (sub.status !== "queued" && sub.status !== "delayed") break;
+      waiting(sub.status);
     } catch (e) {
       if (e instanceof ApiError && e.status < 500 && e.status !== 429) throw e;
     }
-    await sleep(POLL_MS);
+    await sleep(shown === "delayed" ? DELAYED_POLL_MS : POLL_MS);
   }
   if (sub.status === "rejected") {
     const why = sub.reason && (sub.reason.obligation || sub.reason.code || sub.reason.error);

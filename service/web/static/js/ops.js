@@ -9,7 +9,7 @@ import { cardEl, replayViewer } from "./opsreplay.js";
 const TOKEN_KEY = "manille.ops.token";
 const USER_KEY = "manille.ops.user";
 const PAGE = 1000;
-const STATUSES = ["verified", "held", "disqualified", "rejected", "queued"];
+const STATUSES = ["verified", "held", "disqualified", "rejected", "queued", "delayed"];
 const FLAG_HELP = {
   explored: "Other runs of the day followed this game and branched off at its decision points",
   many_runs: "Many ranked runs of the day were opened from this address",

@@ -82,6 +82,7 @@ export default {
   nickMixedScript: "A nickname is written in one script: do not mix alphabets (such as Latin and Cyrillic).",
   nicknameTaken: "That nickname is taken, or looks too much like one that is. Choose another one.",
   verifying: "Being verified…",
+  verifyDelayed: "Verification is delayed: it will be retried, and your game is safe.",
   underReview: "Your game is valid (score {score}) and will join the leaderboard once our team has reviewed it.",
   disqualified: "Your game (score {score}) was taken off the leaderboard after review.",
   rejected: "Your game could not be verified ({why}).",

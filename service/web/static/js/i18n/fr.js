@@ -83,6 +83,7 @@ export default {
   nickMixedScript: "Un pseudo s'écrit dans une seule écriture : ne mélangez pas les alphabets (latin et cyrillique, par exemple).",
   nicknameTaken: "Ce pseudo est déjà pris, ou ressemble trop à un pseudo pris. Choisissez-en un autre.",
   verifying: "Vérification en cours…",
+  verifyDelayed: "La vérification a pris du retard : elle sera relancée, votre partie est en sécurité.",
   underReview: "Votre partie est valide (score {score}) ; elle rejoindra le classement après vérification par notre équipe.",
   disqualified: "Votre partie (score {score}) a été retirée du classement après vérification.",
   rejected: "Votre partie n'a pas pu être vérifiée ({why}).",

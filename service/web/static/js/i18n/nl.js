@@ -82,6 +82,7 @@ export default {
   nickMixedScript: "Een bijnaam staat in één schrift: meng geen alfabetten (zoals Latijns en Cyrillisch).",
   nicknameTaken: "Die bijnaam is al in gebruik, of lijkt er te veel op. Kies een andere.",
   verifying: "Wordt gecontroleerd…",
+  verifyDelayed: "De controle is vertraagd: ze wordt opnieuw uitgevoerd, uw spel is veilig.",
   underReview: "Uw spel is geldig (score {score}) en komt in het klassement zodra ons team het nagekeken heeft.",
   disqualified: "Uw spel (score {score}) werd na controle uit het klassement gehaald.",
   rejected: "Uw spel kon niet worden gecontroleerd ({why}).",
