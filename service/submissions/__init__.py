@@ -214,8 +214,10 @@ class Submissions:
             return []
         with self.r.pipeline(transaction=False) as pipe:
             for sub_id, _at in entries:
-                pipe.hget(self.key(sub_id) if submission_day(sub_id) else PENDING, "status")
-            statuses = pipe.execute()
+                if submission_day(sub_id):
+                    pipe.hget(self.key(sub_id), "status")
+            found = iter(pipe.execute())
+        statuses = [next(found) if submission_day(sub_id) else None for sub_id, _at in entries]
         stale = [sub_id for (sub_id, _at), status in zip(entries, statuses) if status not in PENDING_STATUSES]
         if stale:
             self.r.zrem(PENDING, *stale)

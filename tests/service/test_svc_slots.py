@@ -4,9 +4,10 @@ rebuilds) on a real Redis through a client that records each script call and tra
 sending it on; the slots are the CRC16 of each key's hash tag, as a cluster computes them.
 
 RQ's own keys (``rq:…``) are not the service's: RQ itself does not run on Redis Cluster (its
-enqueue is a MULTI over the queue, the job and the registry of queues).  They appear in one
-transaction of ours, the submission's, which stores the submission and enqueues its job at once;
-the RUNBOOK says what a cluster deployment would change there."""
+enqueue is a MULTI over the queue, the job and the registry of queues).  They meet ours in the
+transactions that store a submission (or requeue one) with its job at once, which also index it
+as pending (``{all}:pending``): those are the ones a cluster deployment would change (RUNBOOK),
+and the one-slot rule is checked on every other transaction."""
 
 from __future__ import annotations
 
@@ -149,6 +150,13 @@ def test_every_script_and_transaction_touches_one_slot(spied):
     status, archive = post("/api/v1/runs", {"date": past}, headers(token))
     assert status == 201 and archive["ranked"] is False
     post(f"/api/v1/runs/{archive['run_id']}/plays", {"turn": 0, "card": archive["view"]["legal"][0]}, headers(token))
+    # One verification that could not run (as a crash with no retry left leaves it): delayed, then
+    # requeued by ops, listed on the way.
+    delayed = subs[2][0]["submission_id"]
+    assert client.application.extensions["manille"].submissions.mark_delayed(delayed, "slot test")
+    assert client.get("/api/v1/ops/pending", headers=ops).status_code == 200
+    assert client.post(f"/api/v1/ops/submissions/{delayed}/requeue", json={"reason": "slots"},
+                       headers=ops).status_code in (200, 202)
     work()
     for sub, token in subs:
         assert client.get(sub["status_url"], headers=headers(token)).get_json()["status"] == "verified"
@@ -178,15 +186,14 @@ def test_every_script_and_transaction_touches_one_slot(spied):
         assert len(slots(keys)) == 1, f"{name} touches {len(slots(keys))} slots: {keys}"
 
     transactions = [keys for kind, _, keys in recorder.records if kind == "multi"]
-    ours = [[k for k in keys if not k.startswith("rq:")] for keys in transactions]
-    ours = [keys for keys in ours if keys]
-    assert len(ours) >= 4  # submissions, verdicts, submitted paths, the end of a rebuild
+    ours = [keys for keys in transactions if keys and not any(k.startswith("rq:") for k in keys)]
+    assert len(ours) >= 3  # verdicts, submitted paths, the end of a rebuild
     for keys in ours:
         assert len(slots(keys)) == 1, f"a MULTI touches {len(slots(keys))} slots: {keys}"
     mixed = [keys for keys in transactions if any(k.startswith("rq:") for k in keys)
              and any(not k.startswith("rq:") for k in keys)]
     assert mixed and all(any(":submission:" in k for k in keys) for keys in mixed), \
-        "RQ's keys meet ours in the submission's transaction only"
+        "RQ's keys meet ours only where a submission is stored, or requeued, with its job"
 
 
 def test_a_rebuild_clears_the_boards_of_the_layout_before_the_boards_tag(rclient):
@@ -201,3 +208,26 @@ def test_a_rebuild_clears_the_boards_of_the_layout_before_the_boards_tag(rclient
     Leaderboard(rclient).record(date(2026, 12, 2), "p" * 24, "Ada", 1100, "20261202-" + "0" * 20)
     assert Leaderboard(rclient).wipe() == len(legacy) + 18  # and the 18 keys a score writes now
     assert sorted(rclient.keys("*")) == sorted(kept)
+
+
+def test_a_verdict_left_in_the_pending_index_is_dropped_by_its_readers(client, rclient, run_worker):
+    """The verdict's MULTI and the index's ZREM are two writes (two slots): a process dying in
+    between leaves the submission in the index, which readiness and ops must not count."""
+    from service.submissions import PENDING
+
+    run = client.post("/api/v1/runs", json={}).get_json()
+    token = run.pop("player_token")
+
+    def post(path, body, hdrs):
+        r = client.post(path, json=body, headers=hdrs)
+        return r.status_code, r.get_json()
+
+    play_game(post, run, token)
+    _, sub = post("/api/v1/submissions", {"run_id": run["run_id"], "nickname": "Left"}, headers(token))
+    run_worker()
+    assert client.get(sub["status_url"]).get_json()["status"] == "verified"
+    assert rclient.zcard(PENDING) == 0
+    rclient.zadd(PENDING, {sub["submission_id"]: 1.0, "not-an-id": 2.0})  # as if the ZREM never came
+    subs = client.application.extensions["manille"].submissions
+    assert subs.pending_summary() == {"pending": 0, "oldest": None}
+    assert rclient.zcard(PENDING) == 0
