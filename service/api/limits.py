@@ -85,6 +85,9 @@ def init_app(app: Flask) -> None:
     uri, options = storage_uri(app.extensions["manille"].settings)
     app.config.setdefault("RATELIMIT_STORAGE_URI", uri)
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", options)
+    # Flask-Limiter adds each app's storage options to the ones the shared limiter already has:
+    # an app on Sentinel would leave its options to the next app made in the process (tests).
+    limiter._storage_options = {}
     limiter.init_app(app)
 
 
