@@ -8,7 +8,8 @@ apps alike but for the observability hooks (``service.telemetry.web``): one with
 served, one with them taken off.  As under gunicorn, the metrics are in multi-process mode (files
 in a temporary PROMETHEUS_MULTIPROC_DIR) and every log line is formatted as JSON and written (to
 /dev/null).  The games alternate between the apps so that both meet the same machine.  Prints the
-median and p90 of one play with and without, and what one /metrics scrape costs.
+median and p90 of one play with and without, the hooks' own time a request, and what one
+/metrics scrape costs.
 """
 
 from __future__ import annotations
@@ -33,13 +34,30 @@ from service.telemetry import logs  # noqa: E402
 from service.telemetry import web as telemetry  # noqa: E402
 
 
+#: Seconds spent inside each hook, one entry per request (the app with them).
+HOOK_TIMES: dict[str, list[float]] = {"_begin": [], "_end": []}
+
+
+def timed(hook):
+    def run(*args):
+        t0 = time.perf_counter()
+        try:
+            return hook(*args)
+        finally:
+            HOOK_TIMES[hook.__name__].append(time.perf_counter() - t0)
+    return run
+
+
 def make_app(url: str, hooks: bool):
     config = {"REDIS_URL": url, "MANILLE_SECRET": "bench-secret-0123456789",
               **{f"MANILLE_LIMIT_{n.upper()}": "off" for n in DEFAULT_LIMITS}}
     app = create_app(config)
-    if not hooks:
-        app.before_request_funcs[None].remove(telemetry._begin)
-        app.after_request_funcs[None].remove(telemetry._end)
+    before, after = app.before_request_funcs[None], app.after_request_funcs[None]
+    i, j = before.index(telemetry._begin), after.index(telemetry._end)
+    if hooks:
+        before[i], after[j] = timed(telemetry._begin), timed(telemetry._end)
+    else:
+        del before[i], after[j]
     return app
 
 
@@ -71,13 +89,19 @@ def main(argv=None) -> int:
             for client in clients.values():  # warm up: scripts loaded, imports done
                 play_game(client)
             times = {name: [] for name in apps}
-            for _ in range(args.games):
-                for name, client in clients.items():
+            for spent in HOOK_TIMES.values():
+                spent.clear()
+            for game in range(args.games):
+                order = list(clients.items()) if game % 2 == 0 else list(clients.items())[::-1]
+                for name, client in order:
                     times[name] += play_game(client)
+            hooks = {name: statistics.median(spent) for name, spent in HOOK_TIMES.items()}
             for name, ts in times.items():
                 ts.sort()
                 print(f"play {name:<7} observability: median {statistics.median(ts) * 1000:.3f} ms, "
                       f"p90 {ts[int(0.9 * len(ts))] * 1000:.3f} ms over {len(ts)} plays")
+            print(f"the hooks' own time a request: median {hooks['_begin'] * 1e6:.0f} µs before it "
+                  f"(request id) + {hooks['_end'] * 1e6:.0f} µs after it (access line, metrics)")
             diff = statistics.median(times["with"]) - statistics.median(times["without"])
             print(f"difference of the medians: {diff * 1e6:+.0f} µs a play "
                   f"({diff / statistics.median(times['without']) * 100:+.1f}%)")

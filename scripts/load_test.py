@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -73,7 +74,7 @@ def scrape(base: str) -> dict:
         if line.startswith("manille_") and "{" not in line.split(" ")[0]:
             name, value = line.rsplit(" ", 1)
             out[name] = float(value)
-        elif line.startswith("manille_verifications_total{"):
+        elif line.startswith(("manille_verifications_total{", "manille_flags_total{")):
             out[line.rsplit(" ", 1)[0]] = float(line.rsplit(" ", 1)[1])
     return out
 
@@ -117,7 +118,7 @@ def main(argv=None) -> int:
             load0 = os.getloadavg()
             print(f"load average before: {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f} ({os.cpu_count()} cores); "
                   f"{args.users} users, {args.seconds} s, against {base}", flush=True)
-            t0 = time.monotonic()
+            t0, cpu0 = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
             out = subprocess.run(
                 [str(BIN / "locust"), "-f", str(ROOT / "scripts" / "locustfile.py"), "--headless",
                  "--users", str(args.users), "--spawn-rate", str(args.spawn_rate), "--run-time", f"{args.seconds}s",
@@ -125,6 +126,8 @@ def main(argv=None) -> int:
                  "--loglevel", "WARNING"],
                 cwd=ROOT, capture_output=True, text=True, timeout=args.seconds + 120)
             elapsed = time.monotonic() - t0
+            cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            locust_cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
             load1 = os.getloadavg()
             if not (tmp / "load_stats.csv").exists():
                 print(out.stdout[-3000:], out.stderr[-3000:], file=sys.stderr)
@@ -133,9 +136,11 @@ def main(argv=None) -> int:
             time.sleep(3)  # the last submissions' verifications
             after = scrape(base)
             print(f"\nload average after: {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")
-            verified = (after.get('manille_verifications_total{status="verified"}', 0)
-                        - before.get('manille_verifications_total{status="verified"}', 0))
-            print(f"verifications during the run: {verified:.0f}; queue after: "
+            print(f"locust itself used {locust_cpu:.0f} s of CPU in {elapsed:.0f} s "
+                  f"({locust_cpu / elapsed:.2f} of the {os.cpu_count()} cores)")
+            verdicts = {k.split('"')[1]: v - before.get(k, 0) for k, v in after.items()
+                        if k.startswith("manille_verifications_total{") and v - before.get(k, 0)}
+            print(f"verifications during the run: {verdicts}; queue after: "
                   f"{after.get('manille_queue_jobs', 0):.0f} waiting, oldest "
                   f"{after.get('manille_queue_oldest_job_age_seconds', 0):.1f} s; failed jobs "
                   f"{after.get('manille_queue_failed_jobs', 0):.0f}; redis used "
