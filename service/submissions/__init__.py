@@ -3,7 +3,8 @@
 ``submit`` writes the submission, marks the run as submitted and enqueues the RQ job (job id =
 submission id) in one MULTI, watched on the run, so that what was accepted with a 202 is in
 Redis (AOF) together with its job, and a run submits once.  The worker (``worker.jobs``)
-marks it verified or rejected.
+marks it verified or rejected.  What is stored, compactly and for good: ``codec``; the game
+record is not stored but replayed when asked (``record``).
 
 Until its verdict a submission is *pending*: ``queued``, or ``delayed`` when its verification
 crashed (raised, or its process died) and RQ's retries (``Settings.verify_retry``, with
@@ -14,6 +15,7 @@ that stores the verdict.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import secrets
@@ -30,18 +32,36 @@ from service.errors import Conflict, NotFound, Unavailable
 from service.runs import Runs, run_day
 from service.store import day_of_id, day_scope, key_for, load_script, raw_client
 
+from . import codec
+
 SUB_ID_RE = re.compile(r"([0-9]{8})-[0-9a-f]{20}")  # [0-9]: \d also takes other scripts' digits
 JOB = "worker.jobs.verify_submission"
 #: Run by RQ when a verification raised or was abandoned: marks it delayed once no retry is left.
 ON_FAILURE = "worker.jobs.verification_failed"
 PENDING = key_for("pending", "all")
 PENDING_STATUSES = ("queued", "delayed")
+#: How long RQ keeps a failed verification job (and its traceback) for ops to look at.
+FAILURE_TTL = 7 * 86400
+#: Fields of old-form submissions that are derived data, dropped when a verdict is stored again.
+LEGACY_DERIVED = ("record", "counted")
 #: The job states in which RQ will still run a verification by itself.
 ON_ITS_WAY = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.STARTED, JobStatus.DEFERRED)
 
 
 def submission_day(sub_id: str) -> date | None:
     return day_of_id(SUB_ID_RE, sub_id)
+
+
+@functools.lru_cache(maxsize=256)
+def _replayed_record(seed: bytes, bots: str, cards: str) -> str:
+    """A verified game's record replayed (about 25 ms with expert-1), as compact JSON.  The last
+    few are kept (about 9 KB each): a record asked for again and again (a shared link, a page
+    reloaded) costs its replay once per process."""
+    from bots import get_bot
+    from service.replay import verify
+
+    record = verify(seed, [cards[i:i + 2] for i in range(0, len(cards), 2)], get_bot(bots), sealed=True)
+    return json.dumps(record, separators=(",", ":"))
 
 
 class Submissions:
@@ -88,15 +108,8 @@ class Submissions:
                     nickname = claim()
                     day = date.fromisoformat(run["date"])
                     sub_id = f"{day:%Y%m%d}-{secrets.token_hex(10)}"
-                    fields = {
-                        "id": sub_id, "run_id": run_id, "pid": pid, "nickname": nickname,
-                        "date": run["date"], "bots": run["bots"], "rules": run["rules"],
-                        "cards": run["cards"], "times": run["times"],
-                        "run_created_at": run["created_at"], "run_finished_at": run["finished_at"],
-                        "run_ip": run["ip"], "run_user_agent": run["user_agent"],
-                        "ip": ip[:64], "user_agent": user_agent[:256],
-                        "created_at": now.isoformat(), "status": "queued",
-                    }
+                    fields = codec.encode(run, run_id=run_id, pid=pid, nickname=nickname, ip=ip[:64],
+                                          user_agent=user_agent[:256], created_at=now.isoformat())
                     pipe.multi()
                     pipe.hset(self.key(sub_id), mapping=fields)
                     pipe.hset(run_key, "submission", sub_id)
@@ -118,18 +131,51 @@ class Submissions:
 
     def _enqueue(self, sub_id: str, pipe) -> None:
         """Queue the verification of ``sub_id`` (job id = submission id) in ``pipe``, with RQ's
-        retries with backoff and the callback that marks it delayed once they are spent."""
+        retries with backoff and the callback that marks it delayed once they are spent.
+
+        The verdict lives in the submission, so RQ keeps nothing of a verification that succeeded
+        (``result_ttl=0``: its job is deleted as it finishes; an hour of results was 6.6 KB a
+        player).  A failed one stays in RQ's failed registry, with its traceback, for a week: the
+        submission is ``delayed`` with the reason meanwhile, and ``requeue`` needs no old job."""
         intervals = list(self.settings.verify_retry)
         self.queue.enqueue_call(JOB, args=(sub_id,), job_id=sub_id, pipeline=pipe,
-                                result_ttl=3600, failure_ttl=30 * 86400, description=f"verify {sub_id}",
+                                result_ttl=0, failure_ttl=FAILURE_TTL, description=f"verify {sub_id}",
                                 retry=Retry(max=len(intervals), interval=intervals) if intervals else None,
                                 on_failure=Callback(ON_FAILURE))
 
     def get(self, sub_id: str) -> dict:
-        sub = self.r.hgetall(self.key(sub_id)) if submission_day(sub_id) else None
+        """The submission, in the one shape of ``codec.decode`` whatever form it was stored in;
+        NotFound ``submission_not_found``."""
+        day = submission_day(sub_id)
+        sub = self.r.hgetall(self.key(sub_id)) if day else None
         if not sub:
             raise NotFound("no such submission", code="submission_not_found")
-        return sub
+        return codec.decode(sub_id, day.isoformat(), sub)
+
+    def get_fields(self, sub_ids: list[str], fields: list[str]) -> list[dict]:
+        """Some fields of each submission (pipelined), decoded as ``get`` does; {} for one missing."""
+        asked = list(dict.fromkeys([*fields, codec.COMPACT_MARK]))  # the mark tells the form apart
+        pipe = self.r.pipeline(transaction=False)
+        for sub_id in sub_ids:
+            pipe.hmget(self.key(sub_id), asked)
+        out = []
+        for sub_id, values in zip(sub_ids, pipe.execute()):
+            stored = {k: v for k, v in zip(asked, values) if v is not None}
+            out.append(codec.decode(sub_id, submission_day(sub_id).isoformat(), stored) if stored else {})
+        return out
+
+    def record(self, sub: dict) -> dict:
+        """The game record (RULES §7) of a verified submission (``get``'s shape), as verification
+        produced it: the one stored by an old-form submission, else replayed from the day's seed,
+        its bot and the cards (the engine and bots are frozen: the same bytes), ``seed`` null as
+        while sealed.  Its ``rank_score`` is the stored score."""
+        if sub.get("record"):
+            return json.loads(sub["record"])
+        from service.challenges import Challenges
+
+        day = date.fromisoformat(sub["date"])
+        bots = Challenges(self.r, self.settings).stored_terms(day, create=False)["bots"]
+        return json.loads(_replayed_record(self.settings.seed(day), bots, sub["cards"]))
 
     def for_day(self, day: date) -> list[str]:
         return self.r.lrange(self.day_list_key(day), 0, -1)
@@ -141,13 +187,12 @@ class Submissions:
             found.add(date.fromisoformat(key.split("{day:", 1)[1][:10]))
         return sorted(found)
 
-    def mark_verified(self, sub_id: str, score: int, record: dict, entry: str, now: datetime, *,
-                      flags: list | None = None, status: str = "verified") -> None:
-        """A valid game: ``verified`` (on the boards, ``entry`` as counted), or ``held`` (flagged,
-        off the boards until ops decide) or ``disqualified`` (by ops)."""
-        self._mark(sub_id, now, status=status, score=score, counted=entry, reason="",
-                   flags=json.dumps(flags or [], separators=(",", ":")),
-                   record=json.dumps(record, separators=(",", ":")))
+    def mark_verified(self, sub_id: str, score: int, now: datetime, *, flags: list | None = None,
+                      status: str = "verified") -> None:
+        """A valid game: ``verified`` (on the boards), or ``held`` (flagged, off the boards until
+        ops decide) or ``disqualified`` (by ops).  The record is not kept: ``record`` replays it."""
+        self._mark(sub_id, now, status=status, score=score, reason="",
+                   flags=json.dumps(flags or [], separators=(",", ":")))
 
     def mark_rejected(self, sub_id: str, rejection: dict, now: datetime) -> None:
         self._mark(sub_id, now, status="rejected", reason=json.dumps(rejection, separators=(",", ":")))
@@ -155,11 +200,14 @@ class Submissions:
     def _mark(self, sub_id: str, now: datetime, **fields) -> None:
         """Store a verdict.  ``verified_at`` keeps the first verdict's time (it orders equal scores
         on the boards, and a re-verification or rebuild must not move a player behind later ones);
-        ``checked_at`` is the latest."""
+        ``checked_at`` is the latest.  A submission of the old form loses its stored record and
+        ``counted`` entry here (both derived), so re-verifying old days compacts them too."""
         key = self.key(sub_id)
+        at = codec.pack_time(now.isoformat())
         with self.r.pipeline(transaction=True) as pipe:
-            pipe.hset(key, mapping={**fields, "checked_at": now.isoformat()})
-            pipe.hsetnx(key, "verified_at", now.isoformat())
+            pipe.hset(key, mapping={**fields, "checked_at": at})
+            pipe.hsetnx(key, "verified_at", at)
+            pipe.hdel(key, *LEGACY_DERIVED)
             pipe.zrem(PENDING, sub_id)
             pipe.execute()
 
@@ -193,7 +241,7 @@ class Submissions:
                         job.delete(pipeline=pipe)  # out of the failed registry, its old state gone
                     if status in PENDING_STATUSES:
                         pipe.hset(key, "status", "queued")
-                        pipe.zadd(PENDING, {sub_id: datetime.fromisoformat(created).timestamp()})
+                        pipe.zadd(PENDING, {sub_id: datetime.fromisoformat(codec.unpack_time(created)).timestamp()})
                     self._enqueue(sub_id, pipe)
                     pipe.execute()
                     return True
