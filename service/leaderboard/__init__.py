@@ -48,7 +48,9 @@ class Board:
 
     @property
     def names_key(self) -> str:
-        return key_for("names", self.scope)
+        """A day's board keeps each player's name of that day; the week, month and all-time boards
+        show the latest, so they share the all-time board's (one entry a player, not three)."""
+        return key_for("names", self.scope if self.kind == "day" else "all")
 
     @property
     def days_key(self) -> str | None:
@@ -123,17 +125,15 @@ class Leaderboard:
         return bool(self._unrecord(keys=self._keys(day), args=[pid, score, score - BASE_SCORE, SHIFT]))
 
     def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str, *,
-               rebuilding: bool = False) -> tuple[bool, str]:
-        """Put a verified score on the day, week, month and all-time boards, once.
-
-        Returns (counted now, the submission id and sequence that the day counted).  Raises
-        BoardsRebuilding while a rebuild runs, unless ``rebuilding`` (the rebuild itself).
-        """
+               rebuilding: bool = False) -> bool:
+        """Put a verified score on the day, week, month and all-time boards, once; True if
+        counted now, False if the player's score of the day was counted before.  Raises
+        BoardsRebuilding while a rebuild runs, unless ``rebuilding`` (the rebuild itself)."""
         keys, args = self._record_call(day, pid, nickname, score, submission_id)
-        counted, entry = self._record(keys=keys, args=args + ["1" if rebuilding else "0"])
+        counted = self._record(keys=keys, args=args + ["1" if rebuilding else "0"])
         if counted == -1:
             raise BoardsRebuilding(f"boards are being rebuilt; {submission_id} is deferred to the rebuild")
-        return bool(counted), entry
+        return bool(counted)
 
     def record_many(self, day: date, entries, batch: int = 1000) -> None:
         """``record`` for many (pid, nickname, score, submission id), pipelined (rebuilds, benchmarks)."""
@@ -150,7 +150,7 @@ class Leaderboard:
         (benchmark clean-up; not for real scores, whose period sums it would not undo)."""
         d, w, m = day_board(day), Board("week", week_id(day)), Board("month", month_id(day))
         pipe = self.r.pipeline(transaction=False)
-        pipe.delete(key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
+        pipe.unlink(key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
                     d.seq_key, key_for("entries", d.scope))
         for b in (w, m, ALL_TIME):
             for i in range(0, len(pids), 1000):
@@ -183,7 +183,7 @@ class Leaderboard:
                 if pipe.scard(DEFERRED):
                     return False
                 pipe.multi()
-                pipe.delete(REBUILD_FLAG)
+                pipe.delete(REBUILD_FLAG)  # a string: DEL is as quick as UNLINK
                 pipe.execute()
                 return True
             except redis.WatchError:
@@ -191,17 +191,18 @@ class Leaderboard:
 
     def wipe(self) -> int:
         """Delete every board of every period with its counted set (the first step of a rebuild from
-        the stored submissions); returns how many keys went."""
+        the stored submissions); returns how many keys went.  UNLINK: a board of a million
+        entries is freed by Redis in the background, not while every other client waits."""
         deleted = 0
         for kind in BOARD_KINDS:
             batch = []
             for key in self.r.scan_iter(match=key_for(kind, "*"), count=1000):
                 batch.append(key)
                 if len(batch) == 1000:
-                    deleted += self.r.delete(*batch)
+                    deleted += self.r.unlink(*batch)
                     batch = []
             if batch:
-                deleted += self.r.delete(*batch)
+                deleted += self.r.unlink(*batch)
         return deleted
 
     # -- reading -------------------------------------------------------------

@@ -7,6 +7,7 @@
 --       7..10  week board, days played, sequence, names
 --      11..14  month board, days played, sequence, names
 --      15..18  all-time board, days played, sequence, names
+--               (the period boards share the all-time names: Board.names_key)
 -- ARGV  1 pid  2 score  3 margin  4 shift
 -- Returns 1 removed now, 0 not counted.
 local pid = ARGV[1]
@@ -22,7 +23,8 @@ if redis.call('HINCRBY', KEYS[4], tostring(score), -1) <= 0 then
 end
 redis.call('HDEL', KEYS[6], pid)
 
--- A period board: take the margin back out; an entry left with no day goes.
+-- A period board: take the margin back out; an entry left with no day goes, and its name with it
+-- unless the name is the all-time board's (shared), which goes only with the all-time entry.
 local function take(first)
   local board, days, sequence, names = KEYS[first], KEYS[first + 1], KEYS[first + 2], KEYS[first + 3]
   local cur = redis.call('ZSCORE', board, pid)
@@ -30,7 +32,9 @@ local function take(first)
   if redis.call('HINCRBY', days, pid, -1) <= 0 then
     redis.call('ZREM', board, pid)
     redis.call('HDEL', days, pid)
-    redis.call('HDEL', names, pid)
+    if names ~= KEYS[18] or first == 15 then
+      redis.call('HDEL', names, pid)
+    end
     return
   end
   local total = math.floor(tonumber(cur) / shift) - margin
