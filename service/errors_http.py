@@ -1,7 +1,7 @@
 """The one JSON error envelope: ``{"error": "<stable_code>", "message": "...", ...details}``.
 
 Every error leaves through here: our ServiceErrors, werkzeug's HTTP errors (404, 405, 413 …),
-webargs/marshmallow validation (422) and malformed JSON (400), Redis being down (503) and any
+webargs/marshmallow validation (422) and malformed JSON (400), Redis being down or full (503) and any
 bug (500).  ``ManilleApi`` replaces flask-smorest's own error format with this one.
 """
 
@@ -123,6 +123,12 @@ def handle_redis_error(error: redis.RedisError):
     return envelope(503, "store_unavailable", "the data store is unavailable; try again")
 
 
+def handle_store_full(error: redis.RedisError):
+    """Redis at its maxmemory refuses writes (``noeviction``: no score is ever evicted)."""
+    log.error("redis is full: %s", error)
+    return envelope(503, "store_full", "the data store is full and refuses writes; try again later")
+
+
 def handle_unexpected(error: Exception):
     if isinstance(error, HTTPException):
         return handle_http_exception(error)
@@ -143,4 +149,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(ServiceError, handle_service_error)
     app.register_error_handler(redis.ConnectionError, handle_redis_error)
     app.register_error_handler(redis.TimeoutError, handle_redis_error)
+    app.register_error_handler(redis.OutOfMemoryError, handle_store_full)
     app.register_error_handler(Exception, handle_unexpected)
