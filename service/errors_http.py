@@ -123,10 +123,14 @@ def handle_redis_error(error: redis.RedisError):
     return envelope(503, "store_unavailable", "the data store is unavailable; try again")
 
 
-def handle_store_full(error: redis.RedisError):
-    """Redis at its maxmemory refuses writes (``noeviction``: no score is ever evicted)."""
-    log.error("redis is full: %s", error)
-    return envelope(503, "store_full", "the data store is full and refuses writes; try again later")
+def handle_redis_response(error: redis.ResponseError):
+    """Redis at its maxmemory refuses writes (``noeviction``: no score is ever evicted): a command
+    with OOM (OutOfMemoryError), a script with an error that says OOM (Redis 6; 7 refuses the
+    script itself).  Any other error answer is a bug."""
+    if isinstance(error, redis.OutOfMemoryError) or "OOM command not allowed" in str(error):
+        log.error("redis is full: %s", error)
+        return envelope(503, "store_full", "the data store is full and refuses writes; try again later")
+    return handle_unexpected(error)
 
 
 def handle_unexpected(error: Exception):
@@ -149,5 +153,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(ServiceError, handle_service_error)
     app.register_error_handler(redis.ConnectionError, handle_redis_error)
     app.register_error_handler(redis.TimeoutError, handle_redis_error)
-    app.register_error_handler(redis.OutOfMemoryError, handle_store_full)
+    app.register_error_handler(redis.ResponseError, handle_redis_response)
     app.register_error_handler(Exception, handle_unexpected)

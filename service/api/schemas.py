@@ -343,6 +343,9 @@ class OpsSubmissionListSchema(ma.Schema):
 class OpsSubmissionDetailSchema(OpsSubmissionSchema):
     cards = fields.List(fields.String())
     play_times_ms = fields.List(fields.Integer())
+    run_created_at = fields.String(allow_none=True)
+    run_finished_at = fields.String(allow_none=True)
+    submit_user_agent = fields.String(metadata={"description": "the submitting client's (user_agent: the run's)"})
     address_runs = fields.List(fields.String())
     token_runs = fields.List(fields.String())
     runs_kept_until = fields.String(metadata={

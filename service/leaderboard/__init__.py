@@ -18,7 +18,9 @@ import redis
 from service.errors import NotFound
 from service.store import day_scope, key_for, load_script, month_id, week_id
 
-#: Every kind of key the boards are made of (record_score.lua's KEYS): all derived data.
+#: Every kind of key the boards are made of (record_score.lua's KEYS): all derived data.  A day's
+#: ``counted`` set and ``entries`` hash are written no more (issue 11: the day's board says who is
+#: counted, the submission which game), only cleared.
 BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days")
 SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see record_score.lua)
 BASE_SCORE = 1000
@@ -283,9 +285,9 @@ class Leaderboard:
             days = [day - timedelta(days=i) for i in range(chunk)]
             pipe = self.r.pipeline(transaction=False)
             for d in days:
-                pipe.sismember(key_for("counted", day_scope(d)), pid)
+                pipe.zscore(day_board(d).key, pid)
             for i, counted in enumerate(pipe.execute()):
-                if counted:
+                if counted is not None:
                     streak += 1
                 elif not (first and i == 0):  # today not played yet does not break it
                     return streak

@@ -1,5 +1,6 @@
 -- Record one verified score on the day's board and on the week, month and all-time boards of
--- summed margins, atomically and once: the per-day "counted" set makes a second run a no-op.
+-- summed margins, atomically and once: a player already on the day's board is counted (a second
+-- run is a no-op).
 --
 -- Board scores are composite so that equal scores list the earlier one first:
 --   composite = value * shift + (shift - 1 - tie)    with 0 <= tie < shift,
@@ -8,9 +9,10 @@
 -- first is listed first.  Every composite stays below 2^53 (|value| < 2^20), so it is exact in
 -- Redis's double.
 --
--- KEYS  1 day counted set     2 day board        3 day names      4 day histogram
---       5 day sequence        6 day entries (unused: pid -> submission id and sequence,
---                               written before issue 11; the submission says it is counted)
+-- KEYS  1 day counted set   2 day board   3 day names   4 day histogram   5 day sequence
+--       6 day entries (pid -> submission id and sequence)
+--         (1 and 6 are written no more since issue 11, only cleared by unrecord_score.lua:
+--         the day's board says who is counted, the submission which game)
 --       7..10  week board, days played, sequence, names
 --      11..14  month board, days played, sequence, names
 --      15..18  all-time board, days played, sequence, names
@@ -31,7 +33,7 @@ if ARGV[7] ~= '1' and redis.call('EXISTS', KEYS[19]) == 1 then
   return -1
 end
 
-if redis.call('SADD', KEYS[1], pid) == 0 then
+if redis.call('ZSCORE', KEYS[2], pid) then
   return 0
 end
 

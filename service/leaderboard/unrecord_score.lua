@@ -1,9 +1,9 @@
 -- Take one counted score off the day's board and out of the week, month and all-time sums
--- (ops: a disqualification, a hold, a day's rebuild), atomically and once: a player not in the
--- day's counted set is left alone.  The inverse of record_score.lua.
+-- (ops: a disqualification, a hold, a day's rebuild), atomically and once: a player not on the
+-- day's board is left alone.  The inverse of record_score.lua.
 --
--- KEYS  1 day counted set  2 day board  3 day names  4 day histogram  5 day sequence (unused)
---       6 day entries
+-- KEYS  1 day counted set, 6 day entries (both written before issue 11 only: cleared)
+--       2 day board  3 day names  4 day histogram  5 day sequence (unused)
 --       7..10  week board, days played, sequence, names
 --      11..14  month board, days played, sequence, names
 --      15..18  all-time board, days played, sequence, names
@@ -13,10 +13,10 @@
 local pid = ARGV[1]
 local score, margin, shift = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 
-if redis.call('SREM', KEYS[1], pid) == 0 then
+if redis.call('ZREM', KEYS[2], pid) == 0 then
   return 0
 end
-redis.call('ZREM', KEYS[2], pid)
+redis.call('SREM', KEYS[1], pid)
 redis.call('HDEL', KEYS[3], pid)
 if redis.call('HINCRBY', KEYS[4], tostring(score), -1) <= 0 then
   redis.call('HDEL', KEYS[4], tostring(score))

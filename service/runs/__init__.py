@@ -46,6 +46,9 @@ def path_hash(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
+#: The kinds of a day's keys that go with its ranked runs (``open_run.lua`` gives them their TTL;
+#: ``paths:counted`` is ``retire_path``'s, ``paths:submitted`` written before issue 11).
+RUN_KEY_KINDS = ("run:*", "ranked:*", "runs:addr:*", "paths", "paths:counted", "paths:submitted")
 RUN_ID_RE = re.compile(r"([0-9]{8})-[A-Za-z0-9_-]{16}")  # [0-9]: \d also takes other scripts' digits
 KINDS = ("ranked", "archive", "random")
 
@@ -152,6 +155,30 @@ class Runs:
     def practice_ttl(self) -> int:
         """Seconds a practice run (archive or random) is kept from its opening."""
         return max(1, self.settings.practice_keep_hours * 3600)
+
+    def expire_untimed(self, batch: int = 500) -> dict:
+        """Keys of days' runs stored before runs expired (issue 11) have no TTL: give each the
+        TTL of its day's ranked runs, or UNLINK it when that keep is over (a practice run of those
+        days included).  Idempotent; returns how many keys got a TTL and how many went."""
+        counts = {"expiring": 0, "unlinked": 0}
+        for kind in RUN_KEY_KINDS:
+            keys = list(self.r.scan_iter(match=key_for(kind, "day:*"), count=1000))
+            for start in range(0, len(keys), batch):
+                chunk = keys[start:start + batch]
+                with self.r.pipeline(transaction=False) as pipe:
+                    for key in chunk:
+                        pipe.ttl(key)
+                    untimed = [k for k, ttl in zip(chunk, pipe.execute()) if ttl == -1]
+                    for key in untimed:
+                        ttl = self.ranked_ttl(date.fromisoformat(key.split("{day:", 1)[1][:10]))
+                        if ttl > 0:
+                            pipe.expire(key, ttl)
+                            counts["expiring"] += 1
+                        else:
+                            pipe.unlink(key)
+                            counts["unlinked"] += 1
+                    pipe.execute()
+        return counts
 
     # -- opening -------------------------------------------------------------
 

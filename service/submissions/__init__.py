@@ -39,6 +39,8 @@ JOB = "worker.jobs.verify_submission"
 #: Run by RQ when a verification raised or was abandoned: marks it delayed once no retry is left.
 ON_FAILURE = "worker.jobs.verification_failed"
 PENDING = key_for("pending", "all")
+#: Every user agent a submission names, once: digest -> text (``codec.agent_id``).
+AGENTS = key_for("agents", "all")
 PENDING_STATUSES = ("queued", "delayed")
 #: How long RQ keeps a failed verification job (and its traceback) for ops to look at.
 FAILURE_TTL = 7 * 86400
@@ -71,6 +73,7 @@ class Submissions:
         self.raw = raw_client(client)
         self.queue = Queue(settings.queue_name, connection=self.raw)
         self._delay = load_script(client, __file__, "mark_delayed.lua")
+        self._verdict = load_script(client, __file__, "store_verdict.lua")
 
     @staticmethod
     def key(sub_id: str) -> str:
@@ -108,10 +111,12 @@ class Submissions:
                     nickname = claim()
                     day = date.fromisoformat(run["date"])
                     sub_id = f"{day:%Y%m%d}-{secrets.token_hex(10)}"
-                    fields = codec.encode(run, run_id=run_id, pid=pid, nickname=nickname, ip=ip[:64],
-                                          user_agent=user_agent[:256], created_at=now.isoformat())
+                    fields, agents = codec.encode(run, run_id=run_id, pid=pid, nickname=nickname, ip=ip[:64],
+                                                  user_agent=user_agent[:256], created_at=now.isoformat())
                     pipe.multi()
                     pipe.hset(self.key(sub_id), mapping=fields)
+                    for agent, text in agents.items():
+                        pipe.hsetnx(AGENTS, agent, text)
                     pipe.hset(run_key, "submission", sub_id)
                     pipe.rpush(self.day_list_key(day), sub_id)
                     pipe.zadd(PENDING, {sub_id: now.timestamp()})
@@ -150,19 +155,23 @@ class Submissions:
         sub = self.r.hgetall(self.key(sub_id)) if day else None
         if not sub:
             raise NotFound("no such submission", code="submission_not_found")
-        return codec.decode(sub_id, day.isoformat(), sub)
+        return codec.decode(sub_id, day.isoformat(), sub, self._agents(codec.agent_ids(sub)))
 
     def get_fields(self, sub_ids: list[str], fields: list[str]) -> list[dict]:
         """Some fields of each submission (pipelined), decoded as ``get`` does; {} for one missing."""
-        asked = list(dict.fromkeys([*fields, codec.COMPACT_MARK]))  # the mark tells the form apart
+        asked = list(dict.fromkeys([*fields, codec.COMPACT_MARK, *codec.AGENT_FIELDS]))  # the form, the agents
         pipe = self.r.pipeline(transaction=False)
         for sub_id in sub_ids:
             pipe.hmget(self.key(sub_id), asked)
-        out = []
-        for sub_id, values in zip(sub_ids, pipe.execute()):
-            stored = {k: v for k, v in zip(asked, values) if v is not None}
-            out.append(codec.decode(sub_id, submission_day(sub_id).isoformat(), stored) if stored else {})
-        return out
+        stored = [{k: v for k, v in zip(asked, values) if v is not None} for values in pipe.execute()]
+        agents = self._agents([a for one in stored for a in codec.agent_ids(one)])
+        return [codec.decode(sub_id, submission_day(sub_id).isoformat(), one, agents) if one else {}
+                for sub_id, one in zip(sub_ids, stored)]
+
+    def _agents(self, ids: list[str]) -> dict:
+        """The user agents of these digests (digest -> text)."""
+        ids = list(dict.fromkeys(ids))
+        return dict(zip(ids, (text or "" for text in self.r.hmget(AGENTS, ids)))) if ids else {}
 
     def record(self, sub: dict) -> dict:
         """The game record (RULES §7) of a verified submission (``get``'s shape), as verification
@@ -198,18 +207,16 @@ class Submissions:
         self._mark(sub_id, now, status="rejected", reason=json.dumps(rejection, separators=(",", ":")))
 
     def _mark(self, sub_id: str, now: datetime, **fields) -> None:
-        """Store a verdict.  ``verified_at`` keeps the first verdict's time (it orders equal scores
-        on the boards, and a re-verification or rebuild must not move a player behind later ones);
-        ``checked_at`` is the latest.  A submission of the old form loses its stored record and
-        ``counted`` entry here (both derived), so re-verifying old days compacts them too."""
-        key = self.key(sub_id)
-        at = codec.pack_time(now.isoformat())
-        with self.r.pipeline(transaction=True) as pipe:
-            pipe.hset(key, mapping={**fields, "checked_at": at})
-            pipe.hsetnx(key, "verified_at", at)
-            pipe.hdel(key, *LEGACY_DERIVED)
-            pipe.zrem(PENDING, sub_id)
-            pipe.execute()
+        """Store a verdict (``store_verdict.lua``): ``verified_at`` keeps the first verdict's time,
+        ``checked_at`` the latest once it differs; empty fields are not kept.  An old-form
+        submission loses its stored record and ``counted`` entry here (both derived), so
+        re-verifying old days compacts them too."""
+        kept = {name: str(value) for name, value in fields.items() if value != ""}
+        drop = [name for name in fields if name not in kept] + list(LEGACY_DERIVED)
+        args = [sub_id, codec.pack_time(now.isoformat()), len(drop), *drop]
+        for name, value in kept.items():
+            args += [name, value]
+        self._verdict(keys=[self.key(sub_id), PENDING], args=args)
 
     # -- pending verifications -----------------------------------------------------
 

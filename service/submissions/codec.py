@@ -8,8 +8,12 @@ player-day, so its form is what the service's memory grows by.  Since issue 11 i
 - ``gaps``: the server time of each play, the first in ms since the epoch, then the ms since the
   one before (``1764712800123,1520,830,…``);
 - times (``created_at``, ``run_created_at``, ``run_finished_at``, ``verified_at``,
-  ``checked_at``) as whole µs since the epoch, which Redis keeps as an 8-byte integer;
-- the submitting client's ``ip`` and ``user_agent`` only when they differ from the run's;
+  ``checked_at``) as whole µs since the epoch, which Redis keeps as an 8-byte integer; no
+  ``checked_at`` until a later verdict than the first (read: ``verified_at``);
+- the client's user agent by its digest (``run_agent``; ``agent`` for the submitting client's,
+  only when it differs from the run's), each agent's text once in ``manille:{all}:agents`` (a
+  hundred-odd characters a browser, and few browsers);
+- the submitting client's ``ip`` only when it differs from the run's;
 - no ``id`` or ``date`` (in the key), no ``bots`` or ``rules`` (the day's challenge keeps them),
   no game record (recomputed from the seed when asked: ``Submissions.record``) and no ``counted``
   (the day's board has it).
@@ -22,6 +26,7 @@ both in the old shape, which is what the rest of the service reads.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timedelta, timezone
 
 from service.replay import Card
@@ -32,8 +37,10 @@ _ID_OF = {c: i for i, c in enumerate(ALPHABET)}
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 #: The fields holding a time: µs since the epoch in the compact form, ISO text in the old one.
 TIME_FIELDS = ("created_at", "run_created_at", "run_finished_at", "verified_at", "checked_at", "delayed_at")
-#: Fields of the compact form; their presence is how a stored hash is told apart.
+#: A field of the compact form only: its presence is how a stored hash is told apart.
 COMPACT_MARK = "played"
+#: The fields naming a user agent by its digest (the run's, the submitting client's).
+AGENT_FIELDS = ("run_agent", "agent")
 
 
 def pack_cards(cards: list[str]) -> str:
@@ -78,40 +85,62 @@ def unpack_time(text: str | None) -> str | None:
     return (EPOCH + timedelta(microseconds=int(text))).isoformat()
 
 
+def agent_id(user_agent: str) -> str:
+    """The digest a user agent is stored under (64 bits: no two of the world's agents share one)."""
+    return hashlib.sha256(user_agent.encode("utf-8", "replace")).hexdigest()[:16]
+
+
 def encode(run: dict, *, run_id: str, pid: str, nickname: str, ip: str, user_agent: str,
-           created_at: str) -> dict:
-    """The fields stored for a new submission of ``run`` (a run hash as ``Runs`` stores it)."""
+           created_at: str) -> tuple[dict, dict]:
+    """The fields stored for a new submission of ``run`` (a run hash as ``Runs`` stores it), and
+    the user agents they name (digest -> text) for the agents hash."""
     fields = {
         "run_id": run_id, "pid": pid, "nickname": nickname,
         COMPACT_MARK: pack_cards([run["cards"][i:i + 2] for i in range(0, len(run["cards"]), 2)]),
         "gaps": pack_times([int(t) for t in run.get("times", "").split(",") if t]),
         "run_created_at": pack_time(run.get("created_at", "")),
         "run_finished_at": pack_time(run.get("finished_at", "")),
-        "run_ip": run.get("ip", ""), "run_user_agent": run.get("user_agent", ""),
-        "created_at": pack_time(created_at), "status": "queued",
+        "run_ip": run.get("ip", ""), "created_at": pack_time(created_at), "status": "queued",
     }
+    agents = {}
+    run_agent = run.get("user_agent", "")
+    if run_agent:
+        fields["run_agent"] = agent_id(run_agent)
+        agents[fields["run_agent"]] = run_agent
     if ip != fields["run_ip"]:
         fields["ip"] = ip
-    if user_agent != fields["run_user_agent"]:
-        fields["user_agent"] = user_agent
-    return fields
+    if user_agent != run_agent:
+        fields["agent"] = agent_id(user_agent) if user_agent else ""
+        if user_agent:
+            agents[fields["agent"]] = user_agent
+    return fields, agents
 
 
-def decode(sub_id: str, day: str, stored: dict) -> dict:
+def agent_ids(stored: dict) -> list[str]:
+    """The user-agent digests a stored submission names (none in the old form)."""
+    return [stored[f] for f in AGENT_FIELDS if stored.get(f)]
+
+
+def decode(sub_id: str, day: str, stored: dict, agents: dict | None = None) -> dict:
     """A stored submission (all its fields, or those asked for) in the one shape the service
     reads: ``id``, ``date``, ``cards`` as text (two characters a card), ``times`` (ms since the
-    epoch, comma-separated), ISO times, and the submitting client's address and user agent."""
+    epoch, comma-separated), ISO times, the run's and the submitting client's address and user
+    agent (``agents``: digest -> text, for those ``agent_ids`` names)."""
     sub = dict(stored)
     sub["id"], sub["date"] = sub_id, day
+    agents = agents or {}
     if COMPACT_MARK in sub or "gaps" in sub:
         if COMPACT_MARK in sub:
             sub["cards"] = "".join(unpack_cards(sub.pop(COMPACT_MARK) or ""))
         if "gaps" in sub:
             sub["times"] = ",".join(str(t) for t in unpack_times(sub.pop("gaps") or ""))
+        if "run_agent" in sub or "agent" in sub:
+            sub["run_user_agent"] = agents.get(sub.pop("run_agent", ""), "")
+            sub["user_agent"] = agents.get(sub.pop("agent"), "") if "agent" in sub else sub["run_user_agent"]
         if sub.get("ip") is None and "run_ip" in sub:
             sub["ip"] = sub["run_ip"]
-        if sub.get("user_agent") is None and "run_user_agent" in sub:
-            sub["user_agent"] = sub["run_user_agent"]
+    if sub.get("verified_at") and not sub.get("checked_at"):
+        sub["checked_at"] = sub["verified_at"]
     for name in TIME_FIELDS:
         if name in sub:
             sub[name] = unpack_time(sub[name])
