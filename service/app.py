@@ -14,10 +14,10 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import api, errors_http, web
-from service.api import limits
 from service.challenges import Challenges
 from service.config import Settings
 from service.leaderboard import Leaderboard
+from service.limits import Limits, parse
 from service.players import Players
 from service.runs import Runs
 from service.store import connect
@@ -37,6 +37,9 @@ class Services:
         self.runs = Runs(self.redis, settings)
         self.submissions = Submissions(self.redis, settings)
         self.leaderboard = Leaderboard(self.redis)
+        self.limits = Limits(self.redis)
+        for text in settings.limits.values():
+            parse(text)  # a limit that does not parse fails now, not on the first request it counts
 
 
 def init_services(app: Flask) -> None:
@@ -69,7 +72,6 @@ def create_app(config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     errors_http.init_app(app)
     api.init_app(app)
-    limits.init_app(app)
     web.init_app(app)
     if not app.debug:
         logging.getLogger("service").setLevel(logging.INFO)

@@ -22,6 +22,8 @@
                      "10,60,300" (the default: three retries); "off": none
 ``MANILLE_READY_MAX_QUEUED_SECONDS``  readiness is 503 while a verification has been pending
                      longer than this (default 900); 0: never for that reason
+``MANILLE_PLAY_CACHE``  games in play each web process keeps so that a play need not replay the
+                     game (``service.runs.cache``; default 4096, about 30 MB); 0: none
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ DEFAULT_REDIS_TIMEOUT = 5.0
 #: Backoff of a verification that raised or whose process died: then ``delayed`` (ops requeue it).
 DEFAULT_VERIFY_RETRY = (10, 60, 300)
 DEFAULT_READY_MAX_QUEUED_SECONDS = 900
+DEFAULT_PLAY_CACHE = 4096
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -95,6 +98,7 @@ class Settings:
     redis_timeout: float = DEFAULT_REDIS_TIMEOUT
     verify_retry: tuple = DEFAULT_VERIFY_RETRY
     ready_max_queued_seconds: int = DEFAULT_READY_MAX_QUEUED_SECONDS
+    play_cache: int = DEFAULT_PLAY_CACHE
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
@@ -119,6 +123,7 @@ class Settings:
             "verify_retry": retry_from_env(environ.get("MANILLE_VERIFY_RETRY")),
             "ready_max_queued_seconds": int(environ.get("MANILLE_READY_MAX_QUEUED_SECONDS")
                                             or DEFAULT_READY_MAX_QUEUED_SECONDS),
+            "play_cache": int(environ.get("MANILLE_PLAY_CACHE") or DEFAULT_PLAY_CACHE),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

@@ -1,5 +1,5 @@
-"""Rate limits, counted in Redis through Flask-Limiter's storage so that every web process and
-machine shares them.
+"""Rate limits on the API: which requests count towards which limit, the client's address, and
+the 429.  The counting is ``service.limits`` (Redis, shared by every web process and machine).
 
 A run of an open day is an exact simulator of that day's game (the bots are deterministic), so
 opening ranked runs in bulk is how the day's game tree gets searched.  The limits make that
@@ -51,25 +51,11 @@ page of a board costs (1.0 ms).
 
 from __future__ import annotations
 
-import math
-import time
+from flask import request
 
-from flask import Flask, request
-from flask_limiter import Limiter
-from limits import parse_many
-
-from service.errors import TooManyRequests
+from service.limits import Gate, parse
 
 from .common import services
-
-NAMESPACE = "manille"
-limiter = Limiter(key_func=lambda: request.remote_addr or "unknown", key_prefix="manille-limits",
-                  strategy="moving-window")
-
-
-def init_app(app: Flask) -> None:
-    app.config.setdefault("RATELIMIT_STORAGE_URI", app.extensions["manille"].settings.redis_url)
-    limiter.init_app(app)
 
 
 def client_address() -> str:
@@ -78,34 +64,20 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
-def _duration(seconds: int) -> str:
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size:
-            n = round(seconds / size)
-            return f"{n} {unit}{'s' if n != 1 else ''}"
-    return f"{seconds} second{'s' if seconds != 1 else ''}"
+def gate(*limits: tuple[str, str]) -> Gate:
+    """The configured windows of each (limit name, subject); a limit turned off has none."""
+    configured = services().settings.limits
+    return Gate((name, subject, parse(configured.get(name) or "")) for name, subject in limits)
 
 
 def check(*limits: tuple[str, str]):
-    """Test each (limit name, key) for room; TooManyRequests if any window of any is full.
-    Returns the function that counts them, to call once the request has succeeded: a refused
-    request (limited, or invalid for any other reason) counts nothing."""
-    configured = services().settings.limits
-    strategy = limiter.limiter
-    wanted = [(name, key, item) for name, key in limits if configured.get(name)
-              for item in parse_many(configured[name])]
-    for name, key, item in wanted:
-        if not strategy.test(item, NAMESPACE, name, key):
-            reset = strategy.get_window_stats(item, NAMESPACE, name, key).reset_time
-            retry = max(1, math.ceil(reset - time.time()))
-            raise TooManyRequests(f"too many {name.replace('_', ' ')}: at most {item.amount} in "
-                                  f"{_duration(item.get_expiry())}; try again in {_duration(retry)}",
-                                  retry_after=retry, limit=name)
-
-    def count() -> None:
-        for name, key, item in wanted:
-            strategy.hit(item, NAMESPACE, name, key)
-    return count
+    """Test each (limit name, subject) for room (one round trip); TooManyRequests if any window is
+    full.  Returns the function that counts them, to call once the request has succeeded: a
+    refused request (limited, or invalid for any other reason) counts nothing."""
+    g = gate(*limits)
+    store = services().limits
+    store.check(g)
+    return lambda: store.count(g)
 
 
 class Admission:

@@ -2,8 +2,9 @@
 
 Stored in a Redis hash per run (``manille:{day:D}:run:<id>``): the day, its kind, the bot id,
 the player's cards (append-only), every card at the table (see ``table``), the time of each
-play, the client's address and user agent.  Nothing is kept in memory between requests: each
-request rebuilds the game from the seed and the stored plays.
+play, the client's address and user agent.  Redis is the truth: a play starts from the game this
+process kept after the run's last play when it still matches the stored plays (``cache``), else
+rebuilds it from the seed and the stored plays.
 
 Three kinds of run:
 
@@ -29,11 +30,15 @@ from bots import get_bot
 from service.challenges import Challenges
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable, Unprocessable
-from service.replay import Card, GameOverError, IllegalPlayError, InvalidCardError
+from service.limits import WINDOWS_LUA, Gate, Limits, now_ms
+from service.replay import Card, GameOverError, GameState, IllegalPlayError, InvalidCardError
 from service.seeds import free_play_seed
 from service.store import day_of_id, day_scope, key_for, load_script
 
 from . import table as tbl
+from .cache import GameCache
+
+NO_LIMITS = Gate(())
 
 def path_hash(text: str) -> str:
     """The field of a sequence of cards in the day's paths: as play.lua computes it."""
@@ -65,8 +70,10 @@ class Runs:
         self.r = client
         self.settings = settings
         self.challenges = Challenges(client, settings)
+        self.limits = Limits(client)
+        self.games = GameCache(settings.play_cache)
         self._open = load_script(client, __file__, "open_run.lua")
-        self._play = load_script(client, __file__, "play.lua")
+        self._play = load_script(client, __file__, "play.lua", include=[WINDOWS_LUA])
 
     @staticmethod
     def key(run_id: str) -> str:
@@ -167,6 +174,7 @@ class Runs:
         if not created:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
                            code="already_played", run_id=existing)
+        self.games.put(run_id, seed, run["plays"], table.state)
         return run, table
 
     def ranked_run_id(self, day: date, pid: str) -> str | None:
@@ -178,10 +186,23 @@ class Runs:
     def load(self, run_id: str, pid: str) -> dict:
         """The run, if it exists and belongs to ``pid``; else NotFound ``run_not_found`` (a foreign
         run is answered exactly like a missing one)."""
-        run = self.r.hgetall(self.key(run_id)) if run_day(run_id) else None
+        return self._owned(self.r.hgetall(self.key(run_id)) if run_day(run_id) else None, pid)
+
+    @staticmethod
+    def _owned(run: dict | None, pid: str) -> dict:
         if not run or not secrets.compare_digest(run.get("pid", ""), pid):
             raise NotFound("no such run for this player", code="run_not_found")
         return run
+
+    def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int) -> tuple[dict, list | None]:
+        """``load``, with the room in the play's limits read in the same round trip (None: no limits)."""
+        if not gate or not run_day(run_id):
+            return self.load(run_id, pid), None
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hgetall(self.key(run_id))
+        self.limits.queue_check(gate, pipe, now)
+        run, room = pipe.execute()
+        return self._owned(run, pid), room
 
     def seed_of(self, run: dict) -> bytes:
         """The run's seed: its own for free play, else its day's."""
@@ -206,17 +227,24 @@ class Runs:
 
     # -- playing -------------------------------------------------------------
 
+    def game(self, run_id: str, seed: bytes, plays: str) -> GameState:
+        """The game after ``plays``: the one this process kept if it matches, else replayed; the
+        caller's to play on (``games.put`` it back once the plays it reached are stored)."""
+        return self.games.take(run_id, seed, plays) or tbl.replay(seed, tbl.parse_plays(plays)).state
+
     def play(self, run_id: str, pid: str, turn: int, card_text: str,
-             now: datetime | None = None, admit: Callable[[], None] | None = None) -> PlayResult:
+             now: datetime | None = None, limits: Gate = NO_LIMITS) -> PlayResult:
         """Play seat 0's card number ``turn`` (0-based) and let the bots answer.
 
         The same card asked again for the turn just played is answered again, not played twice.
-        ``admit`` is called once the card is known to be a new, legal play, before the bots move:
-        it may raise (a rate limit) and then nothing is stored; a repeat never calls it.
+        ``limits``: a new, legal play must find room in them, else TooManyRequests before the bots
+        move, and nothing is stored; play.lua counts the play in them as it stores it (and
+        refuses it if they filled up meanwhile).  A repeat is neither refused nor counted.
         """
         now = now or self.settings.now()
         for _attempt in range(3):
-            run = self.load(run_id, pid)
+            stamp = now_ms()
+            run, room = self._load_for_play(run_id, pid, limits, stamp)
             try:
                 card = Card.parse(card_text)
             except InvalidCardError:
@@ -233,27 +261,28 @@ class Runs:
             if run["ranked"] == "1" and now >= self.settings.clock.reveals_at(day):
                 raise Conflict("this ranked run was not finished before its day's seed was published",
                                code="day_closed", reveal_at=self.settings.clock.reveals_at(day).isoformat())
-            table = self.rebuild(run)
-            state = table.state
-            table.events = []
+            seed = self.seed_of(run)
+            state = self.game(run_id, seed, run["plays"])
+            table = tbl.Table(state)
             try:
                 tbl.step(state, card, table.events, checked=True)
-            except IllegalPlayError as e:
+            except IllegalPlayError as e:  # refused before the state changed: keep it
+                self.games.put(run_id, seed, run["plays"], state)
                 raise Unprocessable(str(e), code="illegal_card", card=str(card),
                                     obligation=e.obligation.value,
                                     legal=[str(c) for c in e.legal]) from None
             except GameOverError:  # pragma: no cover - status says finished first
                 raise Conflict("the game of this run is over", code="run_finished") from None
-            if admit is not None:
-                admit()
+            if room is not None:
+                limits.verdict(room)  # full: TooManyRequests before the bots think
             bots = tbl.bots_until_player(table, get_bot(run["bots"]))
             new_plays = run["plays"] + str(card) + tbl.format_plays(bots)
             new_cards = run["cards"] + str(card)
             over = state.is_over
             try:
-                ok = self._play(keys=[self.key(run_id), self.paths_key(day)], args=[
-                    len(run["plays"]), new_plays, new_cards, int(time.time() * 1000),
-                    "1" if over else "0", now.isoformat() if over else "", run["ranked"]])
+                stored, window, wait_ms = self._play(keys=[self.key(run_id), self.paths_key(day), *limits.keys], args=[
+                    len(run["plays"]), new_plays, new_cards, stamp,
+                    "1" if over else "0", now.isoformat() if over else "", run["ranked"], *limits.args])
             except (redis.ConnectionError, redis.TimeoutError) as e:
                 # The script was sent and no answer came: Redis may run it yet (a paused server
                 # reads it when it resumes).  The same turn and card again answers either way.
@@ -261,7 +290,10 @@ class Runs:
                     "the data store did not confirm this play: it may have been played; send the "
                     "same turn and card again (the stored answer comes back if it was)",
                     code="play_unconfirmed", turn=turn, card=str(card), retry_after=1) from e
-            if ok:
+            if stored == 2:
+                raise limits.refusal(window, wait_ms)
+            if stored:
+                self.games.put(run_id, seed, new_plays, state)
                 run.update(plays=new_plays, cards=new_cards)
                 if over:
                     run.update(status="finished", finished_at=now.isoformat())

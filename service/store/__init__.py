@@ -100,10 +100,12 @@ def text_client(client: redis.Redis) -> redis.Redis:
     return twin
 
 
-def load_script(client: redis.Redis, package_file: str, name: str):
-    """Register the Lua script ``name`` that sits beside ``package_file`` (EVALSHA, loaded on demand)."""
-    source = (Path(package_file).parent / name).read_text(encoding="utf-8")
-    return client.register_script(source)
+def load_script(client: redis.Redis, package_file: str, name: str, *, include=()):
+    """Register the Lua script ``name`` that sits beside ``package_file`` (EVALSHA, loaded on demand),
+    after the Lua files ``include`` (paths): local functions that several scripts share."""
+    parts = [Path(path).read_text(encoding="utf-8") for path in include]
+    parts.append((Path(package_file).parent / name).read_text(encoding="utf-8"))
+    return client.register_script("\n".join(parts))
 
 
 __all__ = ["PREFIX", "connect", "raw_client", "text_client", "day_of_id", "day_scope", "key_for", "load_script", "month_id", "week_id"]
