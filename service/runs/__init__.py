@@ -293,7 +293,8 @@ class Runs:
             if stored == 2:
                 raise limits.refusal(window, wait_ms)
             if stored:
-                self.games.put(run_id, seed, new_plays, state)
+                if not over:
+                    self.games.put(run_id, seed, new_plays, state)
                 run.update(plays=new_plays, cards=new_cards)
                 if over:
                     run.update(status="finished", finished_at=now.isoformat())

@@ -25,6 +25,7 @@ class GameCache:
     def __init__(self, size: int) -> None:
         self.size = size
         self._games: OrderedDict[str, tuple[bytes, str, GameState]] = OrderedDict()
+        self.hits = self.misses = 0  # since the process started
 
     def __len__(self) -> int:
         return len(self._games)
@@ -33,7 +34,9 @@ class GameCache:
         """The state after ``plays`` from ``seed`` if held, now the caller's; else None."""
         entry = self._games.pop(run_id, None)
         if entry is None or entry[0] != seed or entry[1] != plays:
+            self.misses += 1
             return None
+        self.hits += 1
         return entry[2]
 
     def put(self, run_id: str, seed: bytes, plays: str, state: GameState) -> None:
