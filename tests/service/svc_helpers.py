@@ -13,12 +13,17 @@ import threading
 import time
 from pathlib import Path
 
+from service.config import DEFAULT_LIMITS
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 SECRET = "test-secret"
 #: The product plays expert-1; MANILLE_TEST_BOTS=random-1 runs the suite against the random bot.
 TEST_BOTS = os.environ.get("MANILLE_TEST_BOTS", "expert-1")
+#: App config with every rate limit off, for tests that play more than a person would from one
+#: address (the limits have their own tests).
+LIMITS_OFF = {f"MANILLE_LIMIT_{name.upper()}": "off" for name in DEFAULT_LIMITS}
 
 
 def headers(token: str) -> dict:

@@ -18,7 +18,7 @@ from service.errors import Conflict
 from service.players import NICKNAME_OWNERS, Players, pid_of
 from service.players import nickname as nn
 
-from svc_helpers import SECRET, TEST_BOTS, err, headers, play_game, snapshot
+from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, play_game, snapshot
 
 INTERNATIONAL = ["Zoë", "José", "Łukasz", "Ἀχιλλεύς", "Дмитрий", "山田太郎", "やまだ", "김민준", "عمر",
                  "O'Brien", "Jean-Luc", "Tarō 山田", "Nguyễn Văn An", "अनुष्का शर्मा", "👍🏽 Bob"]
@@ -26,10 +26,9 @@ INTERNATIONAL = ["Zoë", "José", "Łukasz", "Ἀχιλλεύς", "Дмитри�
 
 @pytest.fixture
 def client(redis_server, rclient):
-    """The app with the limits on opening runs off: these tests open many ranked runs from one address."""
+    """The app with the limits off: these tests open and play many ranked runs from one address."""
     return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_LIMIT_RANKED_RUNS": "off",
-                       "MANILLE_LIMIT_RUNS_PER_ADDRESS": "off"}).test_client()
+                       "MANILLE_BOTS": TEST_BOTS, **LIMITS_OFF}).test_client()
 
 
 @pytest.fixture

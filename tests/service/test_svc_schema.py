@@ -15,9 +15,8 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
                                                status_code_conformance)
 
 from service.app import create_app
-from service.config import DEFAULT_LIMITS
 
-from svc_helpers import SECRET, TEST_BOTS
+from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
 
 
 def error_envelope(ctx, response, case):
@@ -44,7 +43,7 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 def app(rclient, redis_server):
     # limits off: the fuzzing opens far more runs than a person would (limits have their own tests)
     return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                       "MANILLE_BOTS": TEST_BOTS, **{f"MANILLE_LIMIT_{name.upper()}": "off" for name in DEFAULT_LIMITS}})
+                       "MANILLE_BOTS": TEST_BOTS, **LIMITS_OFF})
 
 
 def new_token(app) -> str:
