@@ -5,11 +5,18 @@ Scores are stored as composites (see ``record_score.lua``) so that ``ZREVRANGE``
 scores earliest-verified first.  The rank shown is shared by equal scores (1, 2, 2, 4):
 ``1 + the number of entries with a strictly higher score``.  Writing a verified score to every
 board is one Lua script, idempotent per player and day.
+
+A page is kept in this process with its board's version, read before the page in one round trip:
+the epoch of wipes, the board's sequence and its size.  Every record raises the sequence, every
+removal raises it or lowers the size, and the sequence never goes back within an epoch (a wipe,
+which restarts it, raises the epoch): the same version is the same board, so a kept page is
+answered only while it is exactly what Redis holds (a hot page costs one small round trip).
 """
 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -24,6 +31,8 @@ SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see
 BASE_SCORE = 1000
 MAX_PAGE = 100
 MAX_RADIUS = 50
+#: Pages kept per process (the least recently read go first).
+KEPT_PAGES = 512
 
 WEEK_RE = re.compile(r"(2[0-9]{3}|[3-9][0-9]{3})-W([0-9]{2})")  # years of the service's days (2000 on)
 MONTH_RE = re.compile(r"(2[0-9]{3}|[3-9][0-9]{3})-([0-9]{2})")
@@ -87,6 +96,8 @@ def month_board(text: str) -> Board:
 ALL_TIME = Board("all", "all")
 REBUILD_FLAG = key_for("rebuilding", "all")
 DEFERRED = key_for("deferred", "all")
+#: Raised by every wipe of boards, after it: their sequences start again from nothing.
+EPOCH = key_for("epoch", "all")
 
 
 class BoardsRebuilding(Exception):
@@ -96,6 +107,7 @@ class BoardsRebuilding(Exception):
 class Leaderboard:
     def __init__(self, client) -> None:
         self.r = client
+        self._pages: OrderedDict[tuple, tuple[tuple, dict]] = OrderedDict()
         self._record = load_script(client, __file__, "record_score.lua")
         self._unrecord = load_script(client, __file__, "unrecord_score.lua")
 
@@ -158,6 +170,7 @@ class Leaderboard:
                 pipe.zrem(b.key, *chunk)
                 pipe.hdel(b.days_key, *chunk)
                 pipe.hdel(b.names_key, *chunk)
+        pipe.incr(EPOCH)  # the day's sequence is gone: pages kept of it must not match again
         pipe.execute()
 
     # -- rebuilding ----------------------------------------------------------
@@ -202,6 +215,7 @@ class Leaderboard:
                     batch = []
             if batch:
                 deleted += self.r.delete(*batch)
+        self.r.incr(EPOCH)  # after: a page read in the middle is kept under the old epoch
         return deleted
 
     # -- reading -------------------------------------------------------------
@@ -214,15 +228,26 @@ class Leaderboard:
 
     def page(self, board: Board, offset: int = 0, limit: int = 20, *, cap: int = MAX_PAGE) -> dict:
         """Entries ``offset`` … ``offset + limit − 1`` in board order, with shared ranks; ``limit``
-        is cut to ``cap``."""
+        is cut to ``cap``.  The page kept from an earlier call while the board is unchanged."""
         limit = max(1, min(limit, cap))
         offset = max(0, offset)
         pipe = self.r.pipeline(transaction=False)
+        pipe.get(EPOCH)
+        pipe.get(board.seq_key)
         pipe.zcard(board.key)
-        pipe.zrevrange(board.key, offset, offset + limit - 1, withscores=True)
-        total, items = pipe.execute()
-        return {"total": total, "offset": offset, "limit": limit,
+        version = tuple(pipe.execute())
+        kept = self._pages.get((board.key, offset, limit))
+        if kept is not None and kept[0] == version:
+            self._pages.move_to_end((board.key, offset, limit))
+            return dict(kept[1])
+        # read after the version: the page is at least as new as the version it is kept with
+        items = self.r.zrevrange(board.key, offset, offset + limit - 1, withscores=True)
+        page = {"total": version[2], "offset": offset, "limit": limit,
                 "entries": self._entries(board, items, offset)}
+        self._pages[(board.key, offset, limit)] = (version, page)
+        if len(self._pages) > KEPT_PAGES:
+            self._pages.popitem(last=False)
+        return dict(page)
 
     def _entries(self, board: Board, items, offset: int) -> list[dict]:
         if not items:

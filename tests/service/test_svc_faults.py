@@ -31,7 +31,7 @@ from service.store import connect, day_scope, key_for, raw_client
 from service.submissions import PENDING, Submissions
 from worker.__main__ import SweepingSimpleWorker
 
-from svc_helpers import LIMITS_OFF, ROOT, SECRET, TEST_BOTS, headers, live_service, play_game
+from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, live_service, play_game
 
 OPS = "ops-token-for-the-fault-tests"
 BASE_ENV = {"MANILLE_OPS_TOKEN": OPS}
@@ -574,14 +574,14 @@ def test_a_play_and_a_submission_applied_without_an_answer_say_so_and_a_retry_ge
         rclient, redis_server, run_worker):
     relay = ReplyLoss(redis_server.port)
     try:
-        # limits off: their Lua (EVALSHA too) would meet the relay's lost answer before the play's
         app = create_app({"TESTING": True, "REDIS_URL": relay.url, "MANILLE_SECRET": SECRET,
-                          "MANILLE_BOTS": TEST_BOTS, "MANILLE_REDIS_TIMEOUT": "0.5", **LIMITS_OFF})
+                          "MANILLE_BOTS": TEST_BOTS, "MANILLE_REDIS_TIMEOUT": "0.5"})
         api, accepted = Api(client=app.test_client()), {}
         run, token = new_run(api)
         run = play_cards(api, run, token, 2)  # the play script is loaded by now
         card = run["view"]["legal"][0]
-        relay.arm(app.extensions["manille"].runs._play.sha)  # play.lua's call (EVALSHA <sha>)
+        # play.lua's own call (EVALSHA <its sha>), not the limits' check read with the run
+        relay.arm(app.extensions["manille"].runs._play.sha)
         status, body, hdrs = api.call("POST", f"/api/v1/runs/{run['run_id']}/plays",
                                       {"turn": run["turn"], "card": card}, headers(token))
         assert relay.tripped.is_set()
