@@ -216,38 +216,53 @@ class Gunicorn:
             self.proc.wait()
 
 
-def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: int, redis_url: str):
-    hello_srv = Gunicorn("bench_speed:hello_app", env, logs, "hello").wait("/hello")
+def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: int, redis_url: str, rows: str):
+    """Rows 2 and 3 beside their baseline, in slices taken in turn (hello, plays, board, hello…)
+    so that the load of the machine weighs alike on each; returns submitted games for row 4."""
+    _fill_board(redis_url, board_size)
+    hello_srv = Gunicorn("bench_speed:hello_app", env, logs, "hello")
+    srv = Gunicorn("service.app:create_app()", env, logs, "web")
+    board = f"/api/v1/leaderboards/days/{BOARD_DAY}?limit=20"
+    kinds = {"hello": lambda t: load(_get_loop, [(hello_srv.port, "/hello", t)] * clients)}
+    if set("24") & set(rows):
+        kinds["plays"] = lambda t: load(_play_loop, [(srv.port, t, random.randrange(1 << 30)) for _ in range(clients)])
+    if "3" in rows:
+        kinds["board"] = lambda t: load(_get_loop, [(srv.port, board, t)] * clients)
+    got = {kind: [0.0, [], []] for kind in kinds}  # wall, latencies, finished games
     try:
-        load(_get_loop, [(hello_srv.port, "/hello", 1.0)] * clients)  # warm-up
-        wall, lats = load(_get_loop, [(hello_srv.port, "/hello", seconds)] * clients)
+        hello_srv.wait("/hello")
+        srv.wait("/api/v1/health/live")
+        for run in kinds.values():
+            run(1.0)  # warm-up
+        slices = 4
+        for _ in range(slices):
+            for kind, run in kinds.items():
+                wall, outs = run(seconds / slices)
+                got[kind][0] += wall
+                for out in outs:
+                    lat, fin = out if kind == "plays" else (out, [])
+                    got[kind][1] += lat
+                    got[kind][2] += fin
+        finished = got.get("plays", [0, [], []])[2]
+        subs = _submit(srv.port, finished[:40]) if "4" in rows else []
     finally:
         hello_srv.stop()
-    hello_lat = [t for ls in lats for t in ls]
-    hello_rps = len(hello_lat) / wall
-    print(f"   baseline: hello-world route on the same gunicorn: {hello_rps:.0f} req/s, "
-          f"p50 {ms(pct(hello_lat, 50))}, p99 {ms(pct(hello_lat, 99))} ({clients} clients)")
-
-    _fill_board(redis_url, board_size)
-    srv = Gunicorn("service.app:create_app()", env, logs, "web").wait("/api/v1/health/live")
-    try:
-        load(_play_loop, [(srv.port, 1.0, 100 + i) for i in range(clients)])  # warm-up
-        wall, outs = load(_play_loop, [(srv.port, seconds, i) for i in range(clients)])
-        lat = [t for ls, _ in outs for t in ls]
-        finished = [f for _, fs in outs for f in fs]
-        rps = len(lat) / wall
-        print(f"2. plays: {rps:.0f} plays/s = {rps / hello_rps:.3f}x hello; p50 {ms(pct(lat, 50))}, "
-              f"p99 {ms(pct(lat, 99))} ({len(lat)} plays, {len(finished)} games finished, {clients} clients)")
-        path = f"/api/v1/leaderboards/days/{BOARD_DAY}?limit=20"
-        load(_get_loop, [(srv.port, path, 1.0)] * clients)
-        wall, lats = load(_get_loop, [(srv.port, path, seconds)] * clients)
-        lat = [t for ls in lats for t in ls]
-        brps = len(lat) / wall
-        print(f"3. board top 20 ({board_size} entries): {brps:.0f} req/s = {brps / hello_rps:.2f}x hello; "
-              f"p50 {ms(pct(lat, 50))}, p99 {ms(pct(lat, 99))}")
-        subs = _submit(srv.port, finished[:40])
-    finally:
         srv.stop()
+
+    def figures(kind):
+        wall, lat, _ = got[kind]
+        return len(lat) / wall, f"p50 {ms(pct(lat, 50))}, p99 {ms(pct(lat, 99))}"
+
+    hello_rps, hello_lat = figures("hello")
+    print(f"   baseline: hello-world route on the same gunicorn: {hello_rps:.0f} req/s, {hello_lat} "
+          f"({clients} clients, {seconds:.0f} s each, in {slices} slices taken in turn)")
+    if "plays" in got:
+        rps, lat = figures("plays")
+        print(f"2. plays: {rps:.0f} plays/s = {rps / hello_rps:.3f}x hello; {lat} "
+              f"({len(got['plays'][1])} plays, {len(finished)} games finished)")
+    if "board" in got:
+        rps, lat = figures("board")
+        print(f"3. board top 20 ({board_size} entries): {rps:.0f} req/s = {rps / hello_rps:.2f}x hello; {lat}")
     return subs
 
 
@@ -312,6 +327,7 @@ def main(argv=None) -> int:
     p.add_argument("--clients", type=int, default=8)
     p.add_argument("--board-size", type=int, default=20_000)
     p.add_argument("--verifications", type=int, default=120)
+    p.add_argument("--rows", default="1234", help="which rows to measure, e.g. 23 (4 needs 2)")
     args = p.parse_args(argv)
     print(f"bench_speed: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
           f"commit {subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT, capture_output=True, text=True).stdout.strip() or '?'}")
@@ -322,10 +338,13 @@ def main(argv=None) -> int:
             secret = secrets.token_hex(16)
             env = {k: v for k, v in os.environ.items() if not k.startswith("MANILLE_")}
             env.update(REDIS_URL=server.url, MANILLE_SECRET=secret, **RAISED_LIMITS)
-            row_play_in_process(server.url, secret, args.games)
-            subs = row_http(env, tmp, args.clients, args.seconds, args.board_size, server.url)
-            print(f"4. verification jobs ({args.verifications}, over {len(subs)} submitted games):")
-            row_verify(server.url, env, subs, args.verifications)
+            if "1" in args.rows:
+                row_play_in_process(server.url, secret, args.games)
+            if set("234") & set(args.rows):
+                subs = row_http(env, tmp, args.clients, args.seconds, args.board_size, server.url, args.rows)
+            if "4" in args.rows:
+                print(f"4. verification jobs ({args.verifications}, over {len(subs)} submitted games):")
+                row_verify(server.url, env, subs, args.verifications)
         finally:
             server.stop()
     print(f"bench_speed: done, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -36,7 +36,7 @@ class Services:
         self.challenges = Challenges(self.redis, settings)
         self.runs = Runs(self.redis, settings)
         self.submissions = Submissions(self.redis, settings)
-        self.leaderboard = Leaderboard(self.redis)
+        self.leaderboard = Leaderboard(self.redis, settings.board_max_age)
         self.limits = Limits(self.redis)
         for text in settings.limits.values():
             parse(text)  # a limit that does not parse fails now, not on the first request it counts

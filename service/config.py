@@ -24,6 +24,8 @@
                      longer than this (default 900); 0: never for that reason
 ``MANILLE_PLAY_CACHE``  games in play each web process keeps so that a play need not replay the
                      game (``service.runs.cache``; default 4096, about 30 MB); 0: none
+``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
+                     that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ DEFAULT_REDIS_TIMEOUT = 5.0
 DEFAULT_VERIFY_RETRY = (10, 60, 300)
 DEFAULT_READY_MAX_QUEUED_SECONDS = 900
 DEFAULT_PLAY_CACHE = 4096
+DEFAULT_BOARD_MAX_AGE = 1.0
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -99,6 +102,7 @@ class Settings:
     verify_retry: tuple = DEFAULT_VERIFY_RETRY
     ready_max_queued_seconds: int = DEFAULT_READY_MAX_QUEUED_SECONDS
     play_cache: int = DEFAULT_PLAY_CACHE
+    board_max_age: float = DEFAULT_BOARD_MAX_AGE
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
@@ -124,6 +128,7 @@ class Settings:
             "ready_max_queued_seconds": int(environ.get("MANILLE_READY_MAX_QUEUED_SECONDS")
                                             or DEFAULT_READY_MAX_QUEUED_SECONDS),
             "play_cache": int(environ.get("MANILLE_PLAY_CACHE") or DEFAULT_PLAY_CACHE),
+            "board_max_age": float(environ.get("MANILLE_BOARD_MAX_AGE") or DEFAULT_BOARD_MAX_AGE),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

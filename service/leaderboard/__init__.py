@@ -9,13 +9,17 @@ board is one Lua script, idempotent per player and day.
 A page is kept in this process with its board's version, read before the page in one round trip:
 the epoch of wipes, the board's sequence and its size.  Every record raises the sequence, every
 removal raises it or lowers the size, and the sequence never goes back within an epoch (a wipe,
-which restarts it, raises the epoch): the same version is the same board, so a kept page is
-answered only while it is exactly what Redis holds (a hot page costs one small round trip).
+which restarts it, raises the epoch): the same version is the same board, so a kept page checked
+against the version is exactly what Redis holds.  It is answered without even that check for
+``max_age`` seconds after the last one (``MANILLE_BOARD_MAX_AGE``, default 1; 0: always
+checked): the round trip cost a hot page a third of its speed (scripts/bench_speed.py), and a
+board a second old is no loss.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -105,9 +109,11 @@ class BoardsRebuilding(Exception):
 
 
 class Leaderboard:
-    def __init__(self, client) -> None:
+    def __init__(self, client, max_age: float = 0.0) -> None:
         self.r = client
-        self._pages: OrderedDict[tuple, tuple[tuple, dict]] = OrderedDict()
+        self.max_age = max_age
+        #: (board key, offset, limit) -> (version, page, when the version was last read)
+        self._pages: OrderedDict[tuple, tuple[tuple, dict, float]] = OrderedDict()
         self._record = load_script(client, __file__, "record_score.lua")
         self._unrecord = load_script(client, __file__, "unrecord_score.lua")
 
@@ -231,20 +237,23 @@ class Leaderboard:
         is cut to ``cap``.  The page kept from an earlier call while the board is unchanged."""
         limit = max(1, min(limit, cap))
         offset = max(0, offset)
+        at, key = time.monotonic(), (board.key, offset, limit)
+        kept = self._pages.get(key)
+        if kept is not None and at - kept[2] < self.max_age:
+            return dict(kept[1])
         pipe = self.r.pipeline(transaction=False)
         pipe.get(EPOCH)
         pipe.get(board.seq_key)
         pipe.zcard(board.key)
         version = tuple(pipe.execute())
-        kept = self._pages.get((board.key, offset, limit))
         if kept is not None and kept[0] == version:
-            self._pages.move_to_end((board.key, offset, limit))
-            return dict(kept[1])
-        # read after the version: the page is at least as new as the version it is kept with
-        items = self.r.zrevrange(board.key, offset, offset + limit - 1, withscores=True)
-        page = {"total": version[2], "offset": offset, "limit": limit,
-                "entries": self._entries(board, items, offset)}
-        self._pages[(board.key, offset, limit)] = (version, page)
+            page = kept[1]
+        else:  # read after the version: the page is at least as new as the version it is kept with
+            items = self.r.zrevrange(board.key, offset, offset + limit - 1, withscores=True)
+            page = {"total": version[2], "offset": offset, "limit": limit,
+                    "entries": self._entries(board, items, offset)}
+        self._pages[key] = (version, page, at)
+        self._pages.move_to_end(key)
         if len(self._pages) > KEPT_PAGES:
             self._pages.popitem(last=False)
         return dict(page)
