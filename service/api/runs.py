@@ -121,9 +121,9 @@ class RunPlays(MethodView):
         Redis took the play and never answered; it may have been played: send the same turn and
         card again."""
         s = services()
-        pid = current_pid()
+        pid = s.players.claimed_pid(token_from_request())  # known or not: read with the run
         gate = limits.gate(("plays_per_token", pid), ("plays_per_address", limits.client_address()))
-        result = s.runs.play(run_id, pid, body["turn"], body["card"], limits=gate)
+        result = s.runs.play(run_id, pid, body["turn"], body["card"], limits=gate, players=s.players)
         return as_documented(run_json(result.run, result.table, result.table.events))
 
 

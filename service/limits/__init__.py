@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from service.errors import TooManyRequests
-from service.store import key_for, load_script
+from service.store import evalsha_on, key_for, load_script
 
 #: The shared Lua functions; a script that checks or counts windows includes it.
 WINDOWS_LUA = Path(__file__).with_name("windows.lua")
@@ -115,8 +115,13 @@ class Limits:
             gate.verdict(self._check(keys=gate.keys, args=[now or now_ms(), *gate.args]))
 
     def queue_check(self, gate: Gate, pipe, now: int) -> None:
-        """``check`` queued on ``pipe`` (a gate with windows); its reply goes to ``gate.verdict``."""
-        self._check(keys=gate.keys, args=[now, *gate.args], client=pipe)
+        """``check`` queued on ``pipe`` (a gate with windows) for ``store.pipelined_reads`` (with
+        ``self.scripts``); its reply goes to ``gate.verdict``."""
+        evalsha_on(pipe, self._check, gate.keys, [now, *gate.args])
+
+    @property
+    def scripts(self) -> tuple:
+        return (self._check,)
 
     def count(self, gate: Gate, now: int | None = None) -> None:
         """One hit in every window of ``gate`` (the request succeeded)."""

@@ -33,7 +33,7 @@ from service.errors import Conflict, NotFound, Unavailable, Unprocessable
 from service.limits import WINDOWS_LUA, Gate, Limits, now_ms
 from service.replay import Card, GameOverError, GameState, IllegalPlayError, InvalidCardError
 from service.seeds import free_play_seed
-from service.store import day_of_id, day_scope, key_for, load_script
+from service.store import day_of_id, day_scope, key_for, load_script, pipelined_reads
 
 from . import table as tbl
 from .cache import GameCache
@@ -194,15 +194,23 @@ class Runs:
             raise NotFound("no such run for this player", code="run_not_found")
         return run
 
-    def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int) -> tuple[dict, list | None]:
-        """``load``, with the room in the play's limits read in the same round trip (None: no limits)."""
-        if not gate or not run_day(run_id):
-            return self.load(run_id, pid), None
-        pipe = self.r.pipeline(transaction=False)
-        pipe.hgetall(self.key(run_id))
-        self.limits.queue_check(gate, pipe, now)
-        run, room = pipe.execute()
-        return self._owned(run, pid), room
+    def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int, players) -> tuple[dict, list | None]:
+        """``load`` in one round trip with what a play also reads: that the player is known (with
+        ``players``: Unauthorized first if not), the room in its limits (None: no limits)."""
+        day = run_day(run_id)
+
+        def queue(pipe):
+            if players is not None:
+                players.queue_known(pid, pipe)
+            if day:
+                pipe.hgetall(self.key(run_id))
+                if gate:
+                    self.limits.queue_check(gate, pipe, now)
+        replies = pipelined_reads(self.r, queue, self.limits.scripts)
+        if players is not None:
+            players.known(replies.pop(0))
+        run = replies[0] if day else None
+        return self._owned(run, pid), replies[1] if day and gate else None
 
     def seed_of(self, run: dict) -> bytes:
         """The run's seed: its own for free play, else its day's."""
@@ -233,18 +241,20 @@ class Runs:
         return self.games.take(run_id, seed, plays) or tbl.replay(seed, tbl.parse_plays(plays)).state
 
     def play(self, run_id: str, pid: str, turn: int, card_text: str,
-             now: datetime | None = None, limits: Gate = NO_LIMITS) -> PlayResult:
+             now: datetime | None = None, limits: Gate = NO_LIMITS, players=None) -> PlayResult:
         """Play seat 0's card number ``turn`` (0-based) and let the bots answer.
 
         The same card asked again for the turn just played is answered again, not played twice.
         ``limits``: a new, legal play must find room in them, else TooManyRequests before the bots
         move, and nothing is stored; play.lua counts the play in them as it stores it (and
         refuses it if they filled up meanwhile).  A repeat is neither refused nor counted.
+        ``players``: ``pid`` is a token's claim, checked known (else Unauthorized) as the run is
+        read; None: the caller checked it.
         """
         now = now or self.settings.now()
         for _attempt in range(3):
             stamp = now_ms()
-            run, room = self._load_for_play(run_id, pid, limits, stamp)
+            run, room = self._load_for_play(run_id, pid, limits, stamp, players)
             try:
                 card = Card.parse(card_text)
             except InvalidCardError:

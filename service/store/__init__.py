@@ -108,4 +108,27 @@ def load_script(client: redis.Redis, package_file: str, name: str, *, include=()
     return client.register_script("\n".join(parts))
 
 
-__all__ = ["PREFIX", "connect", "raw_client", "text_client", "day_of_id", "day_scope", "key_for", "load_script", "month_id", "week_id"]
+def pipelined_reads(client: redis.Redis, queue, scripts=()) -> list:
+    """The replies of the reads that ``queue(pipe)`` puts on a pipeline, in one round trip.  Scripts
+    go on it as bare EVALSHA (``evalsha_on``): redis-py's own way asks Redis whether they are
+    loaded (SCRIPT EXISTS) on every execute, a round trip more.  When Redis lacks one (NOSCRIPT,
+    after a restart), ``scripts`` are loaded and the reads sent again."""
+    for attempt in range(2):
+        pipe = client.pipeline(transaction=False)
+        queue(pipe)
+        try:
+            return pipe.execute()
+        except redis.exceptions.NoScriptError:
+            if attempt:
+                raise
+            for script in scripts:
+                client.script_load(script.script)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def evalsha_on(pipe, script, keys: list, args: list) -> None:
+    """``script`` (from ``load_script``) queued on ``pipe`` by its SHA alone (see ``pipelined_reads``)."""
+    pipe.evalsha(script.sha, len(keys), *keys, *args)
+
+
+__all__ = ["PREFIX", "evalsha_on", "pipelined_reads", "connect", "raw_client", "text_client", "day_of_id", "day_scope", "key_for", "load_script", "month_id", "week_id"]

@@ -301,3 +301,16 @@ def test_a_limit_that_does_not_parse_stops_the_app_at_start(redis_server, text):
         parse(text)
     with pytest.raises(ValueError):
         make_client(redis_server, MANILLE_LIMIT_PLAYS_PER_TOKEN=text)
+
+
+def test_a_play_after_redis_forgot_its_scripts_loads_them_again(redis_server, rclient):
+    """The limits are checked by a bare EVALSHA read with the run (no SCRIPT EXISTS each time):
+    after Redis lost its scripts (a restart), the play loads them and reads again."""
+    client = make_client(redis_server, MANILLE_LIMIT_PLAYS_PER_TOKEN="2 per hour")
+    run, token = new_player(client, kind="random")
+    run = play(client, run, token).get_json()
+    rclient.script_flush()
+    run = play(client, run, token).get_json()
+    assert run["turn"] == 2
+    rclient.script_flush()
+    assert_limited(play(client, run, token), "plays_per_token")  # the check ran, and counted right
