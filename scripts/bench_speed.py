@@ -51,6 +51,7 @@ BIN = Path(sys.executable).parent
 
 from flask import Flask  # noqa: E402
 
+from service.procs import children_of  # noqa: E402
 from service.redis_server import RedisServer, free_port  # noqa: E402
 
 BOARD_DAY = date(2001, 1, 1)
@@ -244,6 +245,7 @@ def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: in
                     got[kind][1] += lat
                     got[kind][2] += fin
         finished = got.get("plays", [0, [], []])[2]
+        rss = [_rss(pid) for pid in children_of(srv.proc.pid)]
         subs = _submit(srv.port, finished[:40]) if "4" in rows else []
     finally:
         hello_srv.stop()
@@ -263,7 +265,15 @@ def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: in
     if "board" in got:
         rps, lat = figures("board")
         print(f"3. board top 20 ({board_size} entries): {rps:.0f} req/s = {rps / hello_rps:.2f}x hello; {lat}")
+    print(f"   web processes' memory after: {', '.join(f'{r:.0f}' for r in sorted(rss))} MB (RSS)")
     return subs
+
+
+def _rss(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def _fill_board(redis_url: str, size: int) -> None:
@@ -284,6 +294,11 @@ def _submit(port: int, runs) -> list[str]:
 
 # -- 4. verification ------------------------------------------------------------------------
 
+#: ``python -m worker ARGS`` that says its peak memory (its own process, not a work horse's) last.
+WORKER_RSS = ("import resource, runpy, sys\nsys.argv[0] = 'worker'\ntry:\n    runpy.run_module('worker', "
+              "run_name='__main__')\nfinally:\n    print(f'{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss"
+              " / 1024:.0f} MB', file=sys.stderr)")
+
 def row_verify(redis_url: str, env: dict, ids: list[str], n: int) -> None:
     from rq import Queue, SimpleWorker
 
@@ -303,12 +318,13 @@ def row_verify(redis_url: str, env: dict, ids: list[str], n: int) -> None:
         if extra is None:
             SimpleWorker([q], connection=raw).work(burst=True, logging_level="WARNING")
         else:
-            done = subprocess.run([sys.executable, "-m", "worker", "--burst", *extra, "bench-verify"],
+            done = subprocess.run([sys.executable, "-c", WORKER_RSS, "--burst", *extra, "bench-verify"],
                                   env=dict(env, PYTHONPATH=str(ROOT)), cwd=ROOT, capture_output=True, text=True,
                                   timeout=600)
             if done.returncode != 0:
                 print(f"   {name}: not available ({done.stderr.strip().splitlines()[-1][:100]})")
                 continue
+            rss = done.stderr.strip().splitlines()[-1]
         for j in jobs:
             j.refresh()
         ok = [j for j in jobs if j.get_status() == "finished"]
@@ -317,7 +333,7 @@ def row_verify(redis_url: str, env: dict, ids: list[str], n: int) -> None:
         out[name] = n / busy
         base = out[runs[0][0]]
         print(f"   {name}: {n / busy:.1f} verifications/s = {n / busy / base:.2f}x in process "
-              f"({busy / n * 1000:.1f} ms each)")
+              f"({busy / n * 1000:.1f} ms each{'' if extra is None else f', worker peak RSS {rss}'})")
 
 
 def main(argv=None) -> int:

@@ -23,7 +23,7 @@
 ``MANILLE_READY_MAX_QUEUED_SECONDS``  readiness is 503 while a verification has been pending
                      longer than this (default 900); 0: never for that reason
 ``MANILLE_PLAY_CACHE``  games in play each web process keeps so that a play need not replay the
-                     game (``service.runs.cache``; default 4096, about 30 MB); 0: none
+                     game (``service.runs.cache``; default 1024, about 20 KB each); 0: none
 ``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
                      that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
 """
@@ -44,7 +44,7 @@ DEFAULT_REDIS_TIMEOUT = 5.0
 #: Backoff of a verification that raised or whose process died: then ``delayed`` (ops requeue it).
 DEFAULT_VERIFY_RETRY = (10, 60, 300)
 DEFAULT_READY_MAX_QUEUED_SECONDS = 900
-DEFAULT_PLAY_CACHE = 4096
+DEFAULT_PLAY_CACHE = 1024
 DEFAULT_BOARD_MAX_AGE = 1.0
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each

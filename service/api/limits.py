@@ -36,17 +36,19 @@ nothing.
 
 A request answered from what is stored counts nothing and is never refused: the same turn and card
 played again (a retry after a lost answer; the page repeats it until it gets one), or a run
-submitted again (its existing submission id).  Such a repeat stores nothing and costs less than
-a GET of the run (medians by scripts/bench_limits.py on 2 cores: a repeat 2.3 ms, GET /runs/<id>
-4.2 ms, a new play 4.1 ms with its limits and 2.9 ms without), and a page that retries must get
-its answer even at the limit.
+submitted again (its existing submission id).  Such a repeat stores nothing and costs no more than
+a GET of the run, and a page that retries must get its answer even at the limit.
+
+A play's limits cost it no round trip of their own: the room in them is read with the run, and
+``service/runs/play.lua`` counts the play as it stores it, refusing it if they filled up meanwhile
+(Flask-Limiter took 8 round trips a play, 1.2 ms).  Opening a run and submitting one check their
+limits in one round trip and count them in one more.  scripts/bench_limits.py measures a play, a
+repeat, a GET of the run and of a board with the limits on and off.
 
 GETs (boards, a run, a submission's status) have no limit here: they store nothing, a page polls a
 submission's status every 0.7 s until it is verified, and a classroom polls from one address.  A
 flood of requests of any kind is the proxy's to bound per address, in memory and before the app
-(``deploy/nginx.conf``: 50 requests a second, bursts of 200, 20 at a time).  A limit here costs
-its Redis round trips on every request: the two on plays add 1.2 ms to a play, more than a whole
-page of a board costs (1.0 ms).
+(``deploy/nginx.conf``: 50 requests a second, bursts of 200, 20 at a time).
 """
 
 from __future__ import annotations

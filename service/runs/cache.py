@@ -10,7 +10,9 @@ serve a run's last play replays it (``scripts/bench_speed.py`` measures both).
 ``take`` removes the entry: the request that took it owns the state and may play on it; a request
 for the same run in another greenlet meanwhile finds nothing and replays.  ``put`` stores a
 clone, never a state the caller still reads or changes.  Least recently used entries go first
-beyond ``size`` (``MANILLE_PLAY_CACHE``; 0 turns the cache off).  No locks: under gevent the
+beyond ``size`` (``MANILLE_PLAY_CACHE``, default 1024; 0 turns the cache off): an entry holds
+about 20 KB (a game's tricks as objects), 1024 of them about 20 MB a process.  A finished game
+is not kept: nothing more is played on it.  No locks: under gevent the
 dict operations never switch greenlets, and under threads each is atomic.
 """
 
