@@ -19,8 +19,6 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -31,6 +29,7 @@ from service.challenges import Challenges
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable, Unprocessable
 from service.limits import WINDOWS_LUA, Gate, Limits, now_ms
+from service.players import Players
 from service.replay import Card, GameOverError, GameState, IllegalPlayError, InvalidCardError
 from service.seeds import free_play_seed
 from service.store import day_of_id, day_scope, key_for, load_script, pipelined_reads
@@ -194,7 +193,8 @@ class Runs:
             raise NotFound("no such run for this player", code="run_not_found")
         return run
 
-    def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int, players) -> tuple[dict, list | None]:
+    def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int,
+                       players: Players | None) -> tuple[dict, list | None]:
         """``load`` in one round trip with what a play also reads: that the player is known (with
         ``players``: Unauthorized first if not), the room in its limits (None: no limits)."""
         day = run_day(run_id)
@@ -241,7 +241,8 @@ class Runs:
         return self.games.take(run_id, seed, plays) or tbl.replay(seed, tbl.parse_plays(plays)).state
 
     def play(self, run_id: str, pid: str, turn: int, card_text: str,
-             now: datetime | None = None, limits: Gate = NO_LIMITS, players=None) -> PlayResult:
+             now: datetime | None = None, limits: Gate = NO_LIMITS,
+             players: Players | None = None) -> PlayResult:
         """Play seat 0's card number ``turn`` (0-based) and let the bots answer.
 
         The same card asked again for the turn just played is answered again, not played twice.
@@ -290,9 +291,10 @@ class Runs:
             new_cards = run["cards"] + str(card)
             over = state.is_over
             try:
-                stored, window, wait_ms = self._play(keys=[self.key(run_id), self.paths_key(day), *limits.keys], args=[
-                    len(run["plays"]), new_plays, new_cards, stamp,
-                    "1" if over else "0", now.isoformat() if over else "", run["ranked"], *limits.args])
+                stored, window, wait_ms = self._play(
+                    keys=[self.key(run_id), self.paths_key(day), *limits.keys],
+                    args=[len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
+                          now.isoformat() if over else "", run["ranked"], *limits.args])
             except (redis.ConnectionError, redis.TimeoutError) as e:
                 # The script was sent and no answer came: Redis may run it yet (a paused server
                 # reads it when it resumes).  The same turn and card again answers either way.
