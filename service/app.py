@@ -15,10 +15,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import api, errors_http, web
 from service.telemetry import web as telemetry
-from service.api import limits
 from service.challenges import Challenges
 from service.config import Settings
 from service.leaderboard import Leaderboard
+from service.limits import Limits, parse
 from service.players import Players
 from service.runs import Runs
 from service.submissions import Submissions
@@ -36,7 +36,10 @@ class Services:
         self.challenges = Challenges(self.redis, settings)
         self.runs = Runs(self.redis, settings)
         self.submissions = Submissions(self.redis, settings)
-        self.leaderboard = Leaderboard(self.redis)
+        self.leaderboard = Leaderboard(self.redis, settings.board_max_age)
+        self.limits = Limits(self.redis)
+        for text in settings.limits.values():
+            parse(text)  # a limit that does not parse fails now, not on the first request it counts
 
 
 def init_services(app: Flask) -> None:
@@ -70,7 +73,6 @@ def create_app(config: dict | None = None) -> Flask:
     telemetry.init_app(app)  # first: its hooks wrap every other one
     errors_http.init_app(app)
     api.init_app(app)
-    limits.init_app(app)
     web.init_app(app)
     if not app.debug:  # MANILLE_LOG_LEVEL=warning also drops the access lines (a tenth of a play's time)
         logging.getLogger("service").setLevel((os.environ.get("MANILLE_LOG_LEVEL") or "info").upper())

@@ -36,6 +36,10 @@
                      opened (default 24)
 ``MANILLE_MEMORY_WARN``  readiness warns ``redis_memory`` once Redis uses this share of its
                      ``maxmemory`` (default 0.8)
+``MANILLE_PLAY_CACHE``  games in play each web process keeps so that a play need not replay the
+                     game (``service.runs.cache``; default 1024, about 20 KB each); 0: none
+``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
+                     that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ DEFAULT_READY_MAX_QUEUED_SECONDS = 900
 DEFAULT_RUN_KEEP_HOURS = 48
 DEFAULT_PRACTICE_KEEP_HOURS = 24
 DEFAULT_MEMORY_WARN = 0.8
+DEFAULT_PLAY_CACHE = 1024
+DEFAULT_BOARD_MAX_AGE = 1.0
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -131,6 +137,8 @@ class Settings:
     run_keep_hours: int = DEFAULT_RUN_KEEP_HOURS
     practice_keep_hours: int = DEFAULT_PRACTICE_KEEP_HOURS
     memory_warn: float = DEFAULT_MEMORY_WARN
+    play_cache: int = DEFAULT_PLAY_CACHE
+    board_max_age: float = DEFAULT_BOARD_MAX_AGE
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
@@ -168,6 +176,8 @@ class Settings:
             "run_keep_hours": int(environ.get("MANILLE_RUN_KEEP_HOURS") or DEFAULT_RUN_KEEP_HOURS),
             "practice_keep_hours": int(environ.get("MANILLE_PRACTICE_KEEP_HOURS") or DEFAULT_PRACTICE_KEEP_HOURS),
             "memory_warn": float(environ.get("MANILLE_MEMORY_WARN") or DEFAULT_MEMORY_WARN),
+            "play_cache": int(environ.get("MANILLE_PLAY_CACHE") or DEFAULT_PLAY_CACHE),
+            "board_max_age": float(environ.get("MANILLE_BOARD_MAX_AGE") or DEFAULT_BOARD_MAX_AGE),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

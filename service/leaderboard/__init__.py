@@ -11,11 +11,22 @@ that script writes the day's, the week's, the month's and the all-time boards at
 Cluster runs only on keys of one slot (tests/service/test_svc_slots.py).  Boards written before
 lived under their period's tag (``manille:{day:…}:board``): ``wipe`` removes those too, so one
 rebuild of the boards moves a deployment over (RUNBOOK).
+
+A page is kept in this process with its board's version, read before the page in one round trip:
+the epoch of wipes, the board's sequence and its size.  Every record raises the sequence, every
+removal raises it or lowers the size, and the sequence never goes back within an epoch (a wipe,
+which restarts it, raises the epoch): the same version is the same board, so a kept page checked
+against the version is exactly what Redis holds.  It is answered without even that check for
+``max_age`` seconds after the last one (``MANILLE_BOARD_MAX_AGE``, default 1; 0: always
+checked): the round trip cost a hot page a third of its speed (scripts/bench_speed.py), and a
+board a second old is no loss.
 """
 
 from __future__ import annotations
 
 import re
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -34,6 +45,8 @@ SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see
 BASE_SCORE = 1000
 MAX_PAGE = 100
 MAX_RADIUS = 50
+#: Pages kept per process (the least recently read go first).
+KEPT_PAGES = 512
 
 WEEK_RE = re.compile(r"(2[0-9]{3}|[3-9][0-9]{3})-W([0-9]{2})")  # years of the service's days (2000 on)
 MONTH_RE = re.compile(r"(2[0-9]{3}|[3-9][0-9]{3})-([0-9]{2})")
@@ -104,6 +117,8 @@ def month_board(text: str) -> Board:
 ALL_TIME = Board("all", "all")
 REBUILD_FLAG = board_key("rebuilding")
 DEFERRED = board_key("deferred")
+#: Raised by every wipe of boards, after it: their sequences start again from nothing.
+EPOCH = board_key("epoch")
 
 
 class BoardsRebuilding(Exception):
@@ -111,8 +126,11 @@ class BoardsRebuilding(Exception):
 
 
 class Leaderboard:
-    def __init__(self, client) -> None:
+    def __init__(self, client, max_age: float = 0.0) -> None:
         self.r = client
+        self.max_age = max_age
+        #: (board key, offset, limit) -> (version, page, when the version was last read)
+        self._pages: OrderedDict[tuple, tuple[tuple, dict, float]] = OrderedDict()
         self._record = load_script(client, __file__, "record_score.lua")
         self._unrecord = load_script(client, __file__, "unrecord_score.lua")
 
@@ -173,6 +191,7 @@ class Leaderboard:
                 pipe.zrem(b.key, *chunk)
                 pipe.hdel(b.days_key, *chunk)
                 pipe.hdel(b.names_key, *chunk)
+        pipe.incr(EPOCH)  # the day's sequence is gone: pages kept of it must not match again
         pipe.execute()
 
     # -- rebuilding ----------------------------------------------------------
@@ -221,6 +240,7 @@ class Leaderboard:
                     batch = []
             if batch:
                 deleted += self.r.unlink(*batch)
+        self.r.incr(EPOCH)  # after: a page read in the middle is kept under the old epoch
         return deleted
 
     # -- reading -------------------------------------------------------------
@@ -233,15 +253,29 @@ class Leaderboard:
 
     def page(self, board: Board, offset: int = 0, limit: int = 20, *, cap: int = MAX_PAGE) -> dict:
         """Entries ``offset`` … ``offset + limit − 1`` in board order, with shared ranks; ``limit``
-        is cut to ``cap``."""
+        is cut to ``cap``.  The page kept from an earlier call while the board is unchanged."""
         limit = max(1, min(limit, cap))
         offset = max(0, offset)
+        at, key = time.monotonic(), (board.key, offset, limit)
+        kept = self._pages.get(key)
+        if kept is not None and at - kept[2] < self.max_age:
+            return dict(kept[1])
         pipe = self.r.pipeline(transaction=False)
+        pipe.get(EPOCH)
+        pipe.get(board.seq_key)
         pipe.zcard(board.key)
-        pipe.zrevrange(board.key, offset, offset + limit - 1, withscores=True)
-        total, items = pipe.execute()
-        return {"total": total, "offset": offset, "limit": limit,
-                "entries": self._entries(board, items, offset)}
+        version = tuple(pipe.execute())
+        if kept is not None and kept[0] == version:
+            page = kept[1]
+        else:  # read after the version: the page is at least as new as the version it is kept with
+            items = self.r.zrevrange(board.key, offset, offset + limit - 1, withscores=True)
+            page = {"total": version[2], "offset": offset, "limit": limit,
+                    "entries": self._entries(board, items, offset)}
+        self._pages[key] = (version, page, at)
+        self._pages.move_to_end(key)
+        if len(self._pages) > KEPT_PAGES:
+            self._pages.popitem(last=False)
+        return dict(page)
 
     def _entries(self, board: Board, items, offset: int) -> list[dict]:
         if not items:

@@ -141,10 +141,35 @@ def text_client(client: redis.Redis) -> redis.Redis:
     return twin
 
 
-def load_script(client: redis.Redis, package_file: str, name: str):
-    """Register the Lua script ``name`` that sits beside ``package_file`` (EVALSHA, loaded on demand)."""
-    source = (Path(package_file).parent / name).read_text(encoding="utf-8")
-    return client.register_script(source)
+def load_script(client: redis.Redis, package_file: str, name: str, *, include=()):
+    """Register the Lua script ``name`` that sits beside ``package_file`` (EVALSHA, loaded on demand),
+    after the Lua files ``include`` (paths): local functions that several scripts share."""
+    parts = [Path(path).read_text(encoding="utf-8") for path in include]
+    parts.append((Path(package_file).parent / name).read_text(encoding="utf-8"))
+    return client.register_script("\n".join(parts))
 
 
-__all__ = ["PREFIX", "connect", "parse_sentinels", "raw_client", "text_client", "day_of_id", "day_scope", "key_for", "load_script", "month_id", "week_id"]
+def pipelined_reads(client: redis.Redis, queue, scripts=()) -> list:
+    """The replies of the reads that ``queue(pipe)`` puts on a pipeline, in one round trip.  Scripts
+    go on it as bare EVALSHA (``evalsha_on``): redis-py's own way asks Redis whether they are
+    loaded (SCRIPT EXISTS) on every execute, a round trip more.  When Redis lacks one (NOSCRIPT,
+    after a restart), ``scripts`` are loaded and the reads sent again."""
+    for attempt in range(2):
+        pipe = client.pipeline(transaction=False)
+        queue(pipe)
+        try:
+            return pipe.execute()
+        except redis.exceptions.NoScriptError:
+            if attempt:
+                raise
+            for script in scripts:
+                client.script_load(script.script)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def evalsha_on(pipe, script, keys: list, args: list) -> None:
+    """``script`` (from ``load_script``) queued on ``pipe`` by its SHA alone (see ``pipelined_reads``)."""
+    pipe.evalsha(script.sha, len(keys), *keys, *args)
+
+
+__all__ = ["PREFIX", "evalsha_on", "pipelined_reads", "connect", "parse_sentinels", "raw_client", "text_client", "day_of_id", "day_scope", "key_for", "load_script", "month_id", "week_id"]
