@@ -33,8 +33,9 @@ from rq.utils import as_text, parse_composite_key
 import worker.jobs  # noqa: F401 - the engine and the bots, imported once (inherited by forks)
 from service.config import QUEUE_NAME, Settings
 from service.procs import PR_SET_PDEATHSIG, alive, prctl
-from service.store import connect, raw_client, text_client
+from service.store import raw_client, text_client
 from service.submissions import JOB, Submissions
+from service.telemetry import logs
 
 #: RQ's registry cleanup (abandoned jobs) and the sweep, in seconds (RQ's default is 10 minutes).
 MAINTENANCE_SECONDS = 60
@@ -164,8 +165,11 @@ def main(argv=None) -> int:
     if args.url:
         os.environ["REDIS_URL"] = args.url
     settings = Settings.from_env()  # fail now, not in the first job, if MANILLE_SECRET is missing
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
-    conn = raw_client(connect(settings.redis_url, retries=REDIS_RETRIES))
+    # MANILLE_LOG_FORMAT lines, secrets scrubbed; a line per verdict (worker.jobs), RQ's own
+    # bookkeeping only when it goes wrong.
+    logs.configure()
+    logging.getLogger("worker").setLevel(logging.INFO)
+    conn = raw_client(settings.redis(retries=REDIS_RETRIES))
     os.register_at_fork(after_in_child=_scheduler_dies_with_worker)
     cls = SweepingWorker if args.fork else SweepingSimpleWorker
     w = cls([Queue(q, connection=conn) for q in args.queues], connection=conn, name=args.name,

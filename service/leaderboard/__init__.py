@@ -6,6 +6,12 @@ scores earliest-verified first.  The rank shown is shared by equal scores (1, 2,
 ``1 + the number of entries with a strictly higher score``.  Writing a verified score to every
 board is one Lua script, idempotent per player and day.
 
+Every board key carries one hash tag, ``{boards}`` (``manille:{boards}:board:day:2026-12-02``):
+that script writes the day's, the week's, the month's and the all-time boards at once, which Redis
+Cluster runs only on keys of one slot (tests/service/test_svc_slots.py).  Boards written before
+lived under their period's tag (``manille:{day:…}:board``): ``wipe`` removes those too, so one
+rebuild of the boards moves a deployment over (RUNBOOK).
+
 A page is kept in this process with its board's version, read before the page in one round trip:
 the epoch of wipes, the board's sequence and its size.  Every record raises the sequence, every
 removal raises it or lowers the size, and the sequence never goes back within an epoch (a wipe,
@@ -29,6 +35,8 @@ import redis
 from service.errors import NotFound
 from service.store import day_scope, key_for, load_script, month_id, week_id
 
+#: The hash tag of every board key (see above).
+BOARDS = "boards"
 #: Every kind of key the boards are made of (record_score.lua's KEYS): all derived data.
 BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days")
 SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see record_score.lua)
@@ -57,22 +65,27 @@ class Board:
 
     @property
     def key(self) -> str:
-        return key_for("board", self.scope)
+        return board_key("board", self.scope)
 
     @property
     def names_key(self) -> str:
-        return key_for("names", self.scope)
+        return board_key("names", self.scope)
 
     @property
     def days_key(self) -> str | None:
-        return None if self.kind == "day" else key_for("days", self.scope)
+        return None if self.kind == "day" else board_key("days", self.scope)
 
     @property
     def seq_key(self) -> str:
-        return key_for("seq", self.scope)
+        return board_key("seq", self.scope)
 
     def value_of(self, composite: float) -> int:
         return int(composite) // self.shift
+
+
+def board_key(kind: str, *parts: str) -> str:
+    """``manille:{boards}:<kind>[:<part>…]``: a key of the boards, all in one cluster slot."""
+    return key_for(kind, BOARDS, *parts)
 
 
 def day_board(day: date) -> Board:
@@ -98,10 +111,10 @@ def month_board(text: str) -> Board:
 
 
 ALL_TIME = Board("all", "all")
-REBUILD_FLAG = key_for("rebuilding", "all")
-DEFERRED = key_for("deferred", "all")
+REBUILD_FLAG = board_key("rebuilding")
+DEFERRED = board_key("deferred")
 #: Raised by every wipe of boards, after it: their sequences start again from nothing.
-EPOCH = key_for("epoch", "all")
+EPOCH = board_key("epoch")
 
 
 class BoardsRebuilding(Exception):
@@ -123,8 +136,8 @@ class Leaderboard:
     def _keys(day: date) -> list[str]:
         """The keys a score of ``day`` touches, in the order both scripts name them."""
         d = day_board(day)
-        keys = [key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
-                d.seq_key, key_for("entries", d.scope)]
+        keys = [board_key("counted", day_scope(day)), d.key, d.names_key, board_key("histogram", d.scope),
+                d.seq_key, board_key("entries", d.scope)]
         for b in (Board("week", week_id(day)), Board("month", month_id(day)), ALL_TIME):
             keys += [b.key, b.days_key, b.seq_key, b.names_key]
         return keys
@@ -168,8 +181,8 @@ class Leaderboard:
         (benchmark clean-up; not for real scores, whose period sums it would not undo)."""
         d, w, m = day_board(day), Board("week", week_id(day)), Board("month", month_id(day))
         pipe = self.r.pipeline(transaction=False)
-        pipe.delete(key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
-                    d.seq_key, key_for("entries", d.scope))
+        pipe.delete(board_key("counted", day_scope(day)), d.key, d.names_key, board_key("histogram", d.scope),
+                    d.seq_key, board_key("entries", d.scope))
         for b in (w, m, ALL_TIME):
             for i in range(0, len(pids), 1000):
                 chunk = pids[i:i + 1000]
@@ -210,11 +223,13 @@ class Leaderboard:
 
     def wipe(self) -> int:
         """Delete every board of every period with its counted set (the first step of a rebuild from
-        the stored submissions); returns how many keys went."""
+        the stored submissions), in this layout and the one before; returns how many keys went."""
         deleted = 0
-        for kind in BOARD_KINDS:
+        patterns = [board_key(kind) + ":*" for kind in BOARD_KINDS]
+        patterns += [key_for(kind, "*") for kind in BOARD_KINDS]  # before {boards}: manille:{day:…}:board
+        for pattern in patterns:
             batch = []
-            for key in self.r.scan_iter(match=key_for(kind, "*"), count=1000):
+            for key in self.r.scan_iter(match=pattern, count=1000):
                 batch.append(key)
                 if len(batch) == 1000:
                     deleted += self.r.delete(*batch)
@@ -316,7 +331,7 @@ class Leaderboard:
             days = [day - timedelta(days=i) for i in range(chunk)]
             pipe = self.r.pipeline(transaction=False)
             for d in days:
-                pipe.sismember(key_for("counted", day_scope(d)), pid)
+                pipe.sismember(board_key("counted", day_scope(d)), pid)
             for i, counted in enumerate(pipe.execute()):
                 if counted:
                     streak += 1
@@ -327,5 +342,5 @@ class Leaderboard:
         return streak
 
     def histogram(self, day: date) -> list[dict]:
-        raw = self.r.hgetall(key_for("histogram", day_board(day).scope))
+        raw = self.r.hgetall(board_key("histogram", day_board(day).scope))
         return [{"score": int(s), "count": int(c)} for s, c in sorted(raw.items(), key=lambda kv: int(kv[0]))]
