@@ -33,7 +33,7 @@ from rq.utils import as_text, parse_composite_key
 import worker.jobs  # noqa: F401 - the engine and the bots, imported once (inherited by forks)
 from service.config import QUEUE_NAME, Settings
 from service.procs import PR_SET_PDEATHSIG, alive, prctl
-from service.store import connect, raw_client, text_client
+from service.store import raw_client, text_client
 from service.submissions import JOB, Submissions
 from service.telemetry import logs
 

@@ -40,8 +40,8 @@ submitted again (its existing submission id).  Such a repeat stores nothing and 
 a GET of the run, and a page that retries must get its answer even at the limit.
 
 A play's limits cost it no round trip of their own: the room in them is read with the run, and
-``service/runs/play.lua`` counts the play as it stores it, refusing it if they filled up meanwhile
-(Flask-Limiter took 8 round trips a play, 1.2 ms).  Opening a run and submitting one check their
+the play is counted in the round trip that stores it (Flask-Limiter took 8 round trips a play,
+1.2 ms).  Opening a run and submitting one check their
 limits in one round trip and count them in one more.  scripts/bench_limits.py measures a play, a
 repeat, a GET of the run and of a board with the limits on and off.
 

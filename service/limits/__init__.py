@@ -10,9 +10,11 @@ amount (a list of every hit, Flask-Limiter's moving window, held up to 12,000 ti
 address's hourly plays).  The price: a hit leaves the window up to E/60 early (a minute early
 in an hour).  Retry-After is the wait until the oldest hits that fill the window have left it.
 
-Checking and counting are Lua, in one round trip each (``check.lua``, ``count.lua``); a play
-counts inside ``service/runs/play.lua``, atomically with storing it (see ``Runs.play``).  The
-time is the web process's clock (a script may not read Redis's before writing on Redis 6).
+One script call per limit (its windows share a hash tag: one cluster slot), the limits of a
+request in one pipelined round trip: ``check`` before the work, ``count`` once it succeeded (a
+play queues both beside its own reads and write, see ``Runs.play``, and takes its count back
+with ``uncount`` when the play was not stored after all).  The time is the web process's clock
+(a script may not read Redis's before writing on Redis 6).
 """
 
 from __future__ import annotations
@@ -23,13 +25,9 @@ import math
 import re
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from service.errors import TooManyRequests
-from service.store import evalsha_on, key_for, load_script
-
-#: The shared Lua functions; a script that checks or counts windows includes it.
-WINDOWS_LUA = Path(__file__).with_name("windows.lua")
+from service.store import evalsha_on, key_for, load_script, pipelined
 
 UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 WINDOW_RE = re.compile(r"\s*([0-9]+)\s*(?:per|/)\s*([0-9]+)?\s*(second|minute|hour|day)s?\s*", re.IGNORECASE)
@@ -67,36 +65,32 @@ def duration(seconds: int) -> str:
 
 
 class Gate:
-    """The windows one request must find room in: each limit ``(name, subject, windows)`` flattened
-    to the keys and arguments the scripts take (subjects hashed: a key is no log of addresses)."""
+    """The windows one request must find room in: each limit ``(name, subject, windows)`` as the
+    keys and arguments of its script call (subjects hashed: a key is no log of addresses)."""
 
     def __init__(self, limits) -> None:
-        self.keys: list[str] = []
-        self.args: list[int] = []
-        self._windows: list[tuple[str, Window]] = []
+        self.limits: list[tuple[str, list[str], list[int], tuple[Window, ...]]] = []
         for name, subject, windows in limits:
+            if not windows:
+                continue
             digest = hashlib.sha1(subject.encode()).hexdigest()[:16]
-            for w in windows:
-                self.keys.append(key_for("limit", f"{name}:{digest}", str(w.seconds)))
-                self.args += [w.amount, w.seconds * 1000]
-                self._windows.append((name, w))
+            keys = [key_for("limit", f"{name}:{digest}", str(w.seconds)) for w in windows]
+            args = [n for w in windows for n in (w.amount, w.seconds * 1000)]
+            self.limits.append((name, keys, args, windows))
 
     def __bool__(self) -> bool:
-        return bool(self.keys)
+        return bool(self.limits)
 
-    def verdict(self, reply) -> None:
-        """TooManyRequests if a script's answer ``[window index, ms]`` names a full window (index 0: room)."""
-        index, wait_ms = int(reply[0]), int(reply[1])
-        if index:
-            raise self.refusal(index, wait_ms)
-
-    def refusal(self, index: int, wait_ms: int) -> TooManyRequests:
-        """The 429 for window ``index`` (1-based, as the scripts answer) full for ``wait_ms`` more."""
-        name, w = self._windows[index - 1]
-        retry = max(1, math.ceil(wait_ms / 1000))
-        return TooManyRequests(f"too many {name.replace('_', ' ')}: at most {w.amount} in "
-                               f"{duration(w.seconds)}; try again in {duration(retry)}",
-                               retry_after=retry, limit=name)
+    def verdict(self, replies) -> None:
+        """TooManyRequests for the first limit whose check (``replies``, one per limit, each
+        ``[window, ms]``) names a full window; nothing if all have room."""
+        for (name, _keys, _args, windows), (index, wait_ms) in zip(self.limits, replies):
+            if int(index):
+                w = windows[int(index) - 1]
+                retry = max(1, math.ceil(int(wait_ms) / 1000))
+                raise TooManyRequests(f"too many {name.replace('_', ' ')}: at most {w.amount} in "
+                                      f"{duration(w.seconds)}; try again in {duration(retry)}",
+                                      retry_after=retry, limit=name)
 
 
 def now_ms() -> int:
@@ -106,27 +100,29 @@ def now_ms() -> int:
 class Limits:
     def __init__(self, client) -> None:
         self.r = client
-        self._check = load_script(client, __file__, "check.lua", include=[WINDOWS_LUA])
-        self._count = load_script(client, __file__, "count.lua", include=[WINDOWS_LUA])
+        self.script = load_script(client, __file__, "windows.lua")
+
+    def queue(self, gate: Gate, pipe, mode: str, now: int) -> None:
+        """One script call per limit of ``gate`` queued on ``pipe`` (``store.pipelined``):
+        ``check`` (the replies go to ``gate.verdict``), ``count`` or ``uncount`` at ``now``."""
+        for _name, keys, args, _windows in gate.limits:
+            evalsha_on(pipe, self.script, keys, [mode, now, *args])
+
+    def _run(self, gate: Gate, mode: str, now: int | None) -> list:
+        now = now or now_ms()
+        return pipelined(self.r, lambda pipe: self.queue(gate, pipe, mode, now), [self.script]) if gate else []
 
     def check(self, gate: Gate, now: int | None = None) -> None:
         """TooManyRequests if a window of ``gate`` is full; counts nothing."""
-        if gate:
-            gate.verdict(self._check(keys=gate.keys, args=[now or now_ms(), *gate.args]))
-
-    def queue_check(self, gate: Gate, pipe, now: int) -> None:
-        """``check`` queued on ``pipe`` (a gate with windows) for ``store.pipelined_reads`` (with
-        ``self.scripts``); its reply goes to ``gate.verdict``."""
-        evalsha_on(pipe, self._check, gate.keys, [now, *gate.args])
-
-    @property
-    def scripts(self) -> tuple:
-        return (self._check,)
+        gate.verdict(self._run(gate, "check", now))
 
     def count(self, gate: Gate, now: int | None = None) -> None:
         """One hit in every window of ``gate`` (the request succeeded)."""
-        if gate:
-            self._count(keys=gate.keys, args=[now or now_ms(), *gate.args])
+        self._run(gate, "count", now)
+
+    def uncount(self, gate: Gate, now: int) -> None:
+        """Take back the hit ``count`` made at ``now`` (what it counted was not stored after all)."""
+        self._run(gate, "uncount", now)
 
 
-__all__ = ["WINDOWS_LUA", "Gate", "Limits", "Window", "duration", "now_ms", "parse"]
+__all__ = ["Gate", "Limits", "Window", "duration", "now_ms", "parse"]

@@ -1,16 +1,20 @@
--- Moving windows of hits (service.limits), shared by the scripts that check or count them: put
--- before a script by service.store.load_script(include=...).  A window of E ms is a hash of
--- buckets of E/60 ms (field: the bucket's number, now // size; value: its hits); the last 60
--- buckets are the window.  Window i of a script is KEYS[first + i - 1] with ARGV[a], ARGV[a + 1]
--- = its amount and E, a = arg + 2 * (i - 1).
+-- The moving windows of one rate limit for one subject (service.limits): check them, count a hit,
+-- or take back a hit counted by a request that then stored nothing.  A window of E ms is a hash
+-- of buckets of E/60 ms (field: the bucket's number, now // size; value: its hits); the last 60
+-- buckets are the window.  Its keys share one hash tag: one cluster slot.
+-- KEYS the windows; ARGV[1] 'check', 'count' or 'uncount'; ARGV[2] now (ms);
+-- ARGV[3..] amount and length (ms) of each window.
+-- check: {0, 0} when every window has room for one more hit, else {i, ms until window i has};
+-- count, uncount: {0, 0}.
+local mode, now = ARGV[1], tonumber(ARGV[2])
 
-local function bucket_size(expiry)
+local function size_of(expiry)
   return math.max(1, math.floor(expiry / 60))
 end
 
 -- 0 if the window has room for one more hit at ``now``, else the ms until it has.
-local function window_wait(key, amount, expiry, now)
-  local size = bucket_size(expiry)
+local function wait(key, amount, expiry)
+  local size = size_of(expiry)
   local cur = math.floor(now / size)
   local flat = redis.call('HGETALL', key)
   local buckets, total = {}, 0
@@ -37,36 +41,31 @@ local function window_wait(key, amount, expiry, now)
   return 1
 end
 
--- One hit at ``now``; buckets that left the window are dropped, the hash expires with the window.
-local function window_hit(key, expiry, now)
-  local size = bucket_size(expiry)
-  local cur = math.floor(now / size)
-  redis.call('HINCRBY', key, string.format('%d', cur), 1)
-  if redis.call('HLEN', key) > 60 then
-    for _, field in ipairs(redis.call('HKEYS', key)) do
-      if tonumber(field) <= cur - 60 then
-        redis.call('HDEL', key, field)
+for i = 1, #KEYS do
+  local key, amount, expiry = KEYS[i], tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2])
+  local bucket = string.format('%d', math.floor(now / size_of(expiry)))
+  if mode == 'check' then
+    local ms = wait(key, amount, expiry)
+    if ms > 0 then
+      return {i, ms}
+    end
+  elseif mode == 'count' then
+    redis.call('HINCRBY', key, bucket, 1)
+    if redis.call('HLEN', key) > 60 then  -- drop the buckets that left the window
+      local cur = tonumber(bucket)
+      for _, field in ipairs(redis.call('HKEYS', key)) do
+        if tonumber(field) <= cur - 60 then
+          redis.call('HDEL', key, field)
+        end
       end
     end
-  end
-  redis.call('PEXPIRE', key, expiry)
-end
-
--- {i, ms} for the first of ``count`` windows with no room (KEYS from ``first``, ARGV from ``arg``),
--- or nil when every one has room.
-local function windows_full(first, arg, count, now)
-  for i = 1, count do
-    local a = arg + 2 * (i - 1)
-    local wait = window_wait(KEYS[first + i - 1], tonumber(ARGV[a]), tonumber(ARGV[a + 1]), now)
-    if wait > 0 then
-      return {i, wait}
+    redis.call('PEXPIRE', key, expiry)
+  elseif mode == 'uncount' then
+    if tonumber(redis.call('HGET', key, bucket) or '0') > 0 and redis.call('HINCRBY', key, bucket, -1) <= 0 then
+      redis.call('HDEL', key, bucket)
     end
-  end
-  return nil
-end
-
-local function windows_hit(first, arg, count, now)
-  for i = 1, count do
-    window_hit(KEYS[first + i - 1], tonumber(ARGV[arg + 2 * (i - 1) + 1]), now)
+  else
+    return redis.error_reply('windows.lua: unknown mode ' .. tostring(mode))
   end
 end
+return {0, 0}

@@ -29,16 +29,17 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 import redis
+from redis.exceptions import NoScriptError
 
 from bots import get_bot
 from service.challenges import Challenges
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable, Unprocessable
-from service.limits import WINDOWS_LUA, Gate, Limits, now_ms
+from service.limits import Gate, Limits, now_ms
 from service.players import Players
 from service.replay import Card, GameOverError, GameState, IllegalPlayError, InvalidCardError
 from service.seeds import free_play_seed
-from service.store import day_of_id, day_scope, key_for, load_script, pipelined_reads
+from service.store import day_of_id, day_scope, evalsha_on, key_for, load_script, pipelined
 
 from . import table as tbl
 from .cache import GameCache
@@ -81,7 +82,7 @@ class Runs:
         self.limits = Limits(client)
         self.games = GameCache(settings.play_cache)
         self._open = load_script(client, __file__, "open_run.lua")
-        self._play = load_script(client, __file__, "play.lua", include=[WINDOWS_LUA])
+        self._play = load_script(client, __file__, "play.lua")
         self._retire = load_script(client, __file__, "retire_path.lua")
 
     @staticmethod
@@ -266,13 +267,12 @@ class Runs:
                 players.queue_known(pid, pipe)
             if day:
                 pipe.hgetall(self.key(run_id))
-                if gate:
-                    self.limits.queue_check(gate, pipe, now)
-        replies = pipelined_reads(self.r, queue, self.limits.scripts)
+                self.limits.queue(gate, pipe, "check", now)
+        replies = pipelined(self.r, queue, [self.limits.script])
         if players is not None:
             players.known(replies.pop(0))
         run = replies[0] if day else None
-        return self._owned(run, pid), replies[1] if day and gate else None
+        return self._owned(run, pid), replies[1:] if day and gate else None
 
     def seed_of(self, run: dict) -> bytes:
         """The run's seed: its own for free play, else its day's."""
@@ -308,9 +308,9 @@ class Runs:
         """Play seat 0's card number ``turn`` (0-based) and let the bots answer.
 
         The same card asked again for the turn just played is answered again, not played twice.
-        ``limits``: a new, legal play must find room in them, else TooManyRequests before the bots
-        move, and nothing is stored; play.lua counts the play in them as it stores it (and
-        refuses it if they filled up meanwhile).  A repeat is neither refused nor counted.
+        ``limits``: a new, legal play must find room in them (read with the run), else
+        TooManyRequests before the bots move, and nothing is stored; it is counted in them in the
+        round trip that stores it.  A repeat is neither refused nor counted.
         ``players``: ``pid`` is a token's claim, checked known (else Unauthorized) as the run is
         read; None: the caller checked it.
         """
@@ -352,11 +352,11 @@ class Runs:
             new_plays = run["plays"] + str(card) + tbl.format_plays(bots)
             new_cards = run["cards"] + str(card)
             over = state.is_over
+            keys = [self.key(run_id), self.paths_key(day)]
+            args = [len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
+                    now.isoformat() if over else "", run["ranked"]]
             try:
-                stored, window, wait_ms = self._play(
-                    keys=[self.key(run_id), self.paths_key(day), *limits.keys],
-                    args=[len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
-                          now.isoformat() if over else "", run["ranked"], *limits.args])
+                stored = self._store(keys, args, limits, stamp)
             except (redis.ConnectionError, redis.TimeoutError) as e:
                 # The script was sent and no answer came: Redis may run it yet (a paused server
                 # reads it when it resumes).  The same turn and card again answers either way.
@@ -364,8 +364,6 @@ class Runs:
                     "the data store did not confirm this play: it may have been played; send the "
                     "same turn and card again (the stored answer comes back if it was)",
                     code="play_unconfirmed", turn=turn, card=str(card), retry_after=1) from e
-            if stored == 2:
-                raise limits.refusal(window, wait_ms)
             if stored:
                 if not over:
                     self.games.put(run_id, seed, new_plays, state)
@@ -375,6 +373,31 @@ class Runs:
                 return PlayResult(run, table)
             # somebody else appended in between: look again (it may be this very play, retried)
         raise Conflict("the run changed while playing; try again", code="wrong_turn")
+
+    def _store(self, keys: list, args: list, limits: Gate, stamp: int) -> bool:
+        """play.lua, and the play counted in its limits, in one round trip; False, and the count
+        taken back, if the run changed since it was read (nothing stored).  A script Redis lacks
+        (NOSCRIPT, after a restart) is loaded and what it should have done done again."""
+        for _attempt in range(2):
+            pipe = self.r.pipeline(transaction=False)
+            evalsha_on(pipe, self._play, keys, args)
+            self.limits.queue(limits, pipe, "count", stamp)
+            stored, *counts = pipe.execute(raise_on_error=False)
+            for reply in (stored, *counts):
+                if isinstance(reply, Exception) and not isinstance(reply, NoScriptError):
+                    raise reply
+            counted = bool(counts) and not isinstance(counts[0], NoScriptError)  # one script: all or none
+            if isinstance(stored, NoScriptError):
+                self.r.script_load(self._play.script)
+                if counted:
+                    self.limits.uncount(limits, stamp)
+                continue
+            if not stored and counted:
+                self.limits.uncount(limits, stamp)
+            elif stored and counts and not counted:
+                self.limits.count(limits, stamp)  # loads the script
+            return bool(stored)
+        raise NoScriptError("play.lua could not be loaded")
 
     def _replayed(self, run: dict, turn: int) -> PlayResult:
         """The answer to the play of ``turn`` again: the events from that card on, as first sent."""

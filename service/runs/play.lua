@@ -1,21 +1,14 @@
--- Append to a run's plays only if nobody appended since we read it (check-and-append), and only
--- if every window of the play's rate limits has room; then count the play in each.  For a ranked
--- run, also count the player's cards so far in the day's tree of paths: how many runs of the day
--- have played exactly these cards first (a hashed prefix per field), which is how a search of the
--- day's game by many runs shows (service.flags, "explored").  After service/limits/windows.lua.
--- KEYS[1] run hash, KEYS[2] the day's paths (hash), KEYS[3..] the windows of the play's limits
+-- Append to a run's plays only if nobody appended since we read it (check-and-append).  For a
+-- ranked run, also count the player's cards so far in the day's tree of paths: how many runs
+-- of the day have played exactly these cards first (a hashed prefix per field), which is how a
+-- search of the day's game by many runs shows (service.flags, "explored").
+-- KEYS[1] run hash, KEYS[2] the day's paths (hash)
 -- ARGV[1] length of plays as read, ARGV[2] new plays, ARGV[3] new seat-0 cards,
 -- ARGV[4] time of the play (ms), ARGV[5] '1' if the game is over, ARGV[6] finish time (ISO),
--- ARGV[7] '1' if the run is ranked, ARGV[8..] amount and length (ms) of each window
--- {1, 0, 0} stored; {0, 0, 0} the run changed; {2, i, ms} window i is full for ms more: nothing stored
+-- ARGV[7] '1' if the run is ranked
 local cur = redis.call('HGET', KEYS[1], 'plays')
 if not cur or string.len(cur) ~= tonumber(ARGV[1]) then
-  return {0, 0, 0}
-end
-local now = tonumber(ARGV[4])
-local full = windows_full(3, 8, #KEYS - 2, now)
-if full then
-  return {2, full[1], full[2]}
+  return 0
 end
 local times = redis.call('HGET', KEYS[1], 'times')
 if times and times ~= '' then
@@ -30,5 +23,4 @@ end
 if ARGV[7] == '1' then
   redis.call('HINCRBY', KEYS[2], string.sub(redis.sha1hex(ARGV[3]), 1, 16), 1)
 end
-windows_hit(3, 8, #KEYS - 2, now)
-return {1, 0, 0}
+return 1

@@ -141,15 +141,13 @@ def text_client(client: redis.Redis) -> redis.Redis:
     return twin
 
 
-def load_script(client: redis.Redis, package_file: str, name: str, *, include=()):
-    """Register the Lua script ``name`` that sits beside ``package_file`` (EVALSHA, loaded on demand),
-    after the Lua files ``include`` (paths): local functions that several scripts share."""
-    parts = [Path(path).read_text(encoding="utf-8") for path in include]
-    parts.append((Path(package_file).parent / name).read_text(encoding="utf-8"))
-    return client.register_script("\n".join(parts))
+def load_script(client: redis.Redis, package_file: str, name: str):
+    """Register the Lua script ``name`` that sits beside ``package_file`` (EVALSHA, loaded on demand)."""
+    source = (Path(package_file).parent / name).read_text(encoding="utf-8")
+    return client.register_script(source)
 
 
-def pipelined_reads(client: redis.Redis, queue, scripts=()) -> list:
+def pipelined(client: redis.Redis, queue, scripts=()) -> list:
     """The replies of the reads that ``queue(pipe)`` puts on a pipeline, in one round trip.  Scripts
     go on it as bare EVALSHA (``evalsha_on``): redis-py's own way asks Redis whether they are
     loaded (SCRIPT EXISTS) on every execute, a round trip more.  When Redis lacks one (NOSCRIPT,
@@ -172,4 +170,5 @@ def evalsha_on(pipe, script, keys: list, args: list) -> None:
     pipe.evalsha(script.sha, len(keys), *keys, *args)
 
 
-__all__ = ["PREFIX", "evalsha_on", "pipelined_reads", "connect", "parse_sentinels", "raw_client", "text_client", "day_of_id", "day_scope", "key_for", "load_script", "month_id", "week_id"]
+__all__ = ["PREFIX", "connect", "evalsha_on", "parse_sentinels", "pipelined", "raw_client", "text_client", "day_of_id",
+           "day_scope", "key_for", "load_script", "month_id", "week_id"]

@@ -263,26 +263,34 @@ def test_a_window_keeps_at_most_61_buckets_and_expires_with_its_length(rclient):
     t0 = 1_800_000_000_000
     for i in range(400):  # a hit every 0.7 s for 280 s: 280 buckets of 1 s touched
         limits.count(gate, now=t0 + 700 * i)
-    (key,) = gate.keys
+    [(_name, [key], _args, _windows)] = gate.limits
     assert "10.0.0.1" not in key and key.startswith("manille:{plays_per_address:")
     assert rclient.hlen(key) <= 61 and 0 < rclient.pttl(key) <= 60_000
     assert sum(int(v) for v in rclient.hvals(key)) <= 87  # the last minute's hits, one bucket more
+    limits.uncount(gate, now=t0 + 700 * 399)
+    limits.uncount(gate, now=t0 + 700 * 399)  # nothing left in that bucket: nothing taken
+    assert rclient.hget(key, str((t0 + 700 * 399) // 1000)) is None
 
 
-def test_a_play_that_finds_its_window_full_when_stored_stores_nothing(redis_server, rclient):
-    """The room read with the run may be gone when play.lua runs (another play of the same token
-    in between): play.lua checks again, atomically with the append."""
+def test_a_play_not_stored_takes_its_count_back(redis_server, rclient):
+    """A play is counted in the round trip that stores it; when play.lua finds the run changed
+    since it was read (another request played meanwhile), nothing is stored and nothing counted."""
     client = make_client(redis_server)
     run, token = new_player(client, kind="random")
     runs = client.application.extensions["manille"].runs
-    gate = Gate([("plays_per_token", "someone", parse("1 per hour"))])
-    runs.limits.count(gate)
+    gate = Gate([("plays_per_token", "someone", parse("5 per hour"))])
     stored = rclient.hgetall(Runs.key(run["run_id"]))
     now = int(time.time() * 1000)
-    answer = runs._play(keys=[Runs.key(run["run_id"]), "manille:{day:x}:paths", *gate.keys],
-                        args=[len(stored["plays"]), stored["plays"] + "7H", "7H", now, "0", "", "0", *gate.args])
-    assert answer[0] == 2 and answer[1] == 1 and 3_500_000 < answer[2] <= 3_600_000
+    args = [len(stored["plays"]), stored["plays"] + "7H", "7H", now, "0", "", "0"]
+    changed = [len(stored["plays"]) + 2, *args[1:]]
+    assert runs._store([Runs.key(run["run_id"]), "manille:{day:x}:paths"], changed, gate, now) is False
     assert rclient.hgetall(Runs.key(run["run_id"])) == stored
+    [(_name, [key], _args, _windows)] = gate.limits
+    assert sum(int(v) for v in rclient.hvals(key)) == 0  # counted, then taken back
+    rclient.script_flush()  # Redis restarted: it knows neither script
+    assert runs._store([Runs.key(run["run_id"]), "manille:{day:x}:paths"], args, gate, now) is True
+    assert rclient.hget(Runs.key(run["run_id"]), "plays") == stored["plays"] + "7H"
+    assert sum(int(v) for v in rclient.hvals(key)) == 1  # counted once
 
 
 @pytest.mark.parametrize("text, windows", [
