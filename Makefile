@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install clean translations
+.PHONY: run test bench load install clean translations
 
 # Reinstall whenever the dependency list changes; the editable install picks up code changes by itself.
 $(STAMP): pyproject.toml
@@ -37,6 +37,11 @@ translations: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/manille bench
+
+# locust's realistic mix against a make run of its own (limits off), 60 s, 127.0.0.1 only.
+load: $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[bench]'
+	$(PY) scripts/load_test.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -3,7 +3,11 @@
 Environment: MANILLE_BIND (default 127.0.0.1:8000), WEB_CONCURRENCY (worker processes,
 default cores + 1), MANILLE_WORKER_CLASS (default gevent; gthread for the old threaded workers),
 MANILLE_WORKER_CONNECTIONS (connections per gevent process, default 1000), MANILLE_THREADS
-(threads per gthread process, default 4), MANILLE_ACCESS_LOG (a path, or "-" for stdout; default off).
+(threads per gthread process, default 4), MANILLE_ACCESS_LOG (set: gunicorn's own access lines too, on the
+same stream; default off: the app writes one access line per request itself, with its request id),
+MANILLE_LOG_FORMAT (json, default, or text) and MANILLE_LOG_LEVEL (service.telemetry.logs),
+PROMETHEUS_MULTIPROC_DIR (where each process keeps its metrics; default a fresh temporary
+directory, removed at exit; a given one is emptied at start).
 
 gevent, because a client sending its request slowly holds the thread reading it: with gthread's
 3 x 4 threads, 40 slow connections (a slowloris) left the service answering almost nothing
@@ -15,12 +19,23 @@ serves in turn as the threads did under the GIL.  In production a proxy in front
 cuts slow clients off altogether.
 """
 
+import glob
 import multiprocessing
 import os
+import shutil
+import tempfile
 
-import gunicorn.util
+# Metrics of several processes: prometheus_client reads this when first imported, so it is set
+# before anything imports it (the app, in each worker, after the fork).
+_metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+_own_metrics_dir = not _metrics_dir
+if _own_metrics_dir:
+    _metrics_dir = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="manille-metrics-")
 
-from service.errors_http import write_server_error
+import gunicorn.util  # noqa: E402
+
+from service.errors_http import write_server_error  # noqa: E402
+from service.telemetry.logs import gunicorn_logconfig  # noqa: E402
 
 # A request gunicorn cannot parse is answered in the API's JSON envelope, not an HTML page.
 gunicorn.util.write_error = write_server_error
@@ -37,13 +52,34 @@ keepalive = 5
 limit_request_line = 4094
 limit_request_fields = 50
 limit_request_field_size = 8190
-accesslog = os.environ.get("MANILLE_ACCESS_LOG") or None
+accesslog = None  # see logconfig_dict: MANILLE_ACCESS_LOG turns gunicorn's access lines on
 errorlog = "-"
 loglevel = os.environ.get("MANILLE_LOG_LEVEL", "info")
+# gunicorn's lines, the app's and RQ's: one stderr stream in MANILLE_LOG_FORMAT, secrets scrubbed.
+logconfig_dict = gunicorn_logconfig()
 proc_name = "manille-web"
-# The app keeps no state in memory: any number of processes, recycled now and then.
-max_requests = 20000
-max_requests_jitter = 2000
+# The app keeps no state in memory: any number of processes, recycled now and then.  Seldom:
+# each process recycled leaves its metrics files (its counts must stay in the sums), which every
+# scrape reads until the server restarts.
+max_requests = 200000
+max_requests_jitter = 20000
 # gunicorn's control socket lives at one fixed path per user; several servers on one machine
 # (tests, benchmarks, make run) would fight over it.
 control_socket_disable = True
+
+
+def on_starting(server):
+    """Files of a previous server in a given metrics directory would be summed with ours."""
+    for path in glob.glob(os.path.join(_metrics_dir, "*.db")):
+        os.remove(path)
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid, _metrics_dir)
+
+
+def on_exit(server):
+    if _own_metrics_dir:
+        shutil.rmtree(_metrics_dir, ignore_errors=True)

@@ -15,7 +15,9 @@ Reports:
   (filled directly through service.leaderboard on a past "bench day", removed afterwards);
 - verifications per second of one worker: the finished runs are submitted, then their
   verification jobs are run again on a private queue by one ``rq worker --burst`` process
-  (forking, as ``make run`` starts it) and by one in-process SimpleWorker (no fork).
+  (a fork per job), one ``python -m worker --burst`` (jobs in its own process, as ``make run``
+  starts it) and by one SimpleWorker in this process.  (scripts/bench_speed.py measures the
+  speed figures of issue 11 on a private stack, each beside its baseline.)
 
 Talks only to 127.0.0.1. ``REDIS_URL`` defaults to make run's embedded Redis
 (redis://127.0.0.1:6399/0); ``MANILLE_SECRET`` to ./var/secret (the worker needs it).
@@ -117,8 +119,8 @@ def verify_phase(redis_url, secret, ids, n):
     client = connect(redis_url)
     raw = raw_client(client)
     out = {}
-    for name in ("rq worker (fork per job)", "python -m worker (fork per job, preloaded)",
-                 "SimpleWorker (in process)"):
+    for name in ("rq worker (fork per job)", "python -m worker (in its own process)",
+                 "SimpleWorker (in this process)"):
         q = Queue("bench-verify", connection=raw)
         q.empty()
         jobs = [q.enqueue("worker.jobs.verify_submission", ids[i % len(ids)], result_ttl=60) for i in range(n)]

@@ -32,11 +32,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from limits import parse_many  # noqa: E402
 
 from bots import get_bot  # noqa: E402
 from service import flags  # noqa: E402
 from service.config import DEFAULT_LIMITS  # noqa: E402
+from service.limits import parse  # noqa: E402
 from service.replay import play_game, simulate  # noqa: E402
 from service.replay.record import build_record  # noqa: E402
 
@@ -177,8 +177,7 @@ def attack(i, n_background, one_address):
 
 def per_day_runs() -> int:
     """How many ranked runs one address may open in a day under the default limits."""
-    items = parse_many(DEFAULT_LIMITS["ranked_runs"])
-    return min(item.amount * (86400 // item.get_expiry()) for item in items)
+    return min(w.amount * (86400 // w.seconds) for w in parse(DEFAULT_LIMITS["ranked_runs"]))
 
 
 def report(name, results, started):

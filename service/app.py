@@ -14,13 +14,13 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import api, errors_http, web
-from service.api import limits
+from service.telemetry import web as telemetry
 from service.challenges import Challenges
 from service.config import Settings
 from service.leaderboard import Leaderboard
+from service.limits import Limits, parse
 from service.players import Players
 from service.runs import Runs
-from service.store import connect
 from service.submissions import Submissions
 
 MAX_BODY = 16 * 1024
@@ -29,22 +29,25 @@ MAX_BODY = 16 * 1024
 class Services:
     """The data-owning modules of one app, sharing one Redis client."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, client=None) -> None:
         self.settings = settings
-        self.redis = connect(settings.redis_url, timeout=settings.redis_timeout)
+        self.redis = client if client is not None else settings.redis(timeout=settings.redis_timeout)
         self.players = Players(self.redis)
         self.challenges = Challenges(self.redis, settings)
         self.runs = Runs(self.redis, settings)
         self.submissions = Submissions(self.redis, settings)
-        self.leaderboard = Leaderboard(self.redis)
+        self.leaderboard = Leaderboard(self.redis, settings.board_max_age)
+        self.limits = Limits(self.redis)
+        for text in settings.limits.values():
+            parse(text)  # a limit that does not parse fails now, not on the first request it counts
 
 
 def init_services(app: Flask) -> None:
     """Settings from the environment, overridden by app config keys of the same names
-    (``REDIS_URL`` and every ``MANILLE_…``), which is how tests configure an app."""
+    (``REDIS_…`` and every ``MANILLE_…``), which is how tests configure an app."""
     env = dict(os.environ)
     for name, value in app.config.items():
-        if (name == "REDIS_URL" or name.startswith("MANILLE_")) and value is not None:
+        if name.startswith(("REDIS_", "MANILLE_")) and value is not None:
             env[name] = str(value)
     app.extensions["manille"] = Services(Settings.from_env(env))
 
@@ -67,10 +70,10 @@ def create_app(config: dict | None = None) -> Flask:
     proxies = app.extensions["manille"].settings.trusted_proxies
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+    telemetry.init_app(app)  # first: its hooks wrap every other one
     errors_http.init_app(app)
     api.init_app(app)
-    limits.init_app(app)
     web.init_app(app)
-    if not app.debug:
-        logging.getLogger("service").setLevel(logging.INFO)
+    if not app.debug:  # MANILLE_LOG_LEVEL=warning also drops the access lines (a tenth of a play's time)
+        logging.getLogger("service").setLevel((os.environ.get("MANILLE_LOG_LEVEL") or "info").upper())
     return app

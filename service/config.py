@@ -17,6 +17,13 @@
 ``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
                      the flags that keep a submission off the boards until ops decide (default explored)
 ``MANILLE_OPS_TOKEN`` the bearer token of the ops API and ``manille ops``; unset: ops API closed
+                     (this and the metrics token may also come from a file: ``…_TOKEN_FILE``)
+``REDIS_SENTINELS``  "host:port,host:port": find the Redis master through these Sentinels (the
+                     master named ``REDIS_SENTINEL_SERVICE``, default manille); ``REDIS_URL`` then
+                     gives only the database and password
+``MANILLE_METRICS_TOKEN``  bearer token of ``/metrics``; unset: ``/metrics`` answers loopback only
+``MANILLE_LOG_FORMAT`` json (default) or text, read by ``service.telemetry.logs`` before any
+                     Settings exist (gunicorn's master, the worker)
 ``MANILLE_REDIS_TIMEOUT``  seconds the web waits for a Redis answer before a 503 (default 5)
 ``MANILLE_VERIFY_RETRY``  seconds before each retry of a verification that crashed, e.g.
                      "10,60,300" (the default: three retries); "off": none
@@ -29,6 +36,10 @@
                      opened (default 24)
 ``MANILLE_MEMORY_WARN``  readiness warns ``redis_memory`` once Redis uses this share of its
                      ``maxmemory`` (default 0.8)
+``MANILLE_PLAY_CACHE``  games in play each web process keeps so that a play need not replay the
+                     game (``service.runs.cache``; default 1024, about 20 KB each); 0: none
+``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
+                     that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
 """
 
 from __future__ import annotations
@@ -39,9 +50,11 @@ from datetime import date, datetime, timezone
 
 from service.flags import FlagSettings
 from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, daily_seed, secret_from_env
+from service.store import connect, parse_sentinels
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_BOTS = "expert-1"
+DEFAULT_SENTINEL_SERVICE = "manille"
 QUEUE_NAME = "verify"
 DEFAULT_REDIS_TIMEOUT = 5.0
 #: Backoff of a verification that raised or whose process died: then ``delayed`` (ops requeue it).
@@ -50,6 +63,8 @@ DEFAULT_READY_MAX_QUEUED_SECONDS = 900
 DEFAULT_RUN_KEEP_HOURS = 48
 DEFAULT_PRACTICE_KEEP_HOURS = 24
 DEFAULT_MEMORY_WARN = 0.8
+DEFAULT_PLAY_CACHE = 1024
+DEFAULT_BOARD_MAX_AGE = 1.0
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -62,6 +77,17 @@ DEFAULT_LIMITS = {
     "submissions_per_token": "5 per hour;10 per day",
     "submissions_per_address": "30 per hour;100 per day",
 }
+
+
+def token_from_env(environ, name: str) -> str:
+    """``name``'s value, else the first line of the file named by ``name_FILE`` (a Docker secret,
+    a systemd credential), else ""; a file that cannot be read is an error, not an open door."""
+    value = (environ.get(name) or "").strip()
+    path = environ.get(f"{name}_FILE")
+    if not value and path:
+        with open(path, encoding="utf-8") as f:
+            value = f.readline().strip()
+    return value
 
 
 def retry_from_env(text: str | None) -> tuple[int, ...]:
@@ -102,12 +128,17 @@ class Settings:
     limits: dict = field(default_factory=lambda: dict(DEFAULT_LIMITS))
     flags: FlagSettings = field(default_factory=FlagSettings)
     ops_token: str = ""
+    redis_sentinels: str = ""
+    redis_sentinel_service: str = DEFAULT_SENTINEL_SERVICE
+    metrics_token: str = ""
     redis_timeout: float = DEFAULT_REDIS_TIMEOUT
     verify_retry: tuple = DEFAULT_VERIFY_RETRY
     ready_max_queued_seconds: int = DEFAULT_READY_MAX_QUEUED_SECONDS
     run_keep_hours: int = DEFAULT_RUN_KEEP_HOURS
     practice_keep_hours: int = DEFAULT_PRACTICE_KEEP_HOURS
     memory_warn: float = DEFAULT_MEMORY_WARN
+    play_cache: int = DEFAULT_PLAY_CACHE
+    board_max_age: float = DEFAULT_BOARD_MAX_AGE
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
@@ -119,6 +150,7 @@ class Settings:
             raise ValueError(f"MANILLE_MEMORY_WARN must be a share of maxmemory, 0 < x <= 1, not {self.memory_warn}")
 
         get_challenge_bot(self.bots)  # an unknown id, or a measurement bot such as oracle-1: refused now
+        parse_sentinels(self.redis_sentinels)  # a malformed REDIS_SENTINELS: refused now
         self.clock = DayClock(self.tz, self.grace_seconds)
 
     @classmethod
@@ -132,7 +164,11 @@ class Settings:
             "trusted_proxies": int(environ.get("MANILLE_TRUSTED_PROXIES") or 0),
             "limits": limits_from_env(environ),
             "flags": FlagSettings.from_env(environ),
-            "ops_token": (environ.get("MANILLE_OPS_TOKEN") or "").strip(),
+            "ops_token": token_from_env(environ, "MANILLE_OPS_TOKEN"),
+            "redis_sentinels": (environ.get("REDIS_SENTINELS") or "").strip(),
+            "redis_sentinel_service": (environ.get("REDIS_SENTINEL_SERVICE") or "").strip()
+            or DEFAULT_SENTINEL_SERVICE,
+            "metrics_token": token_from_env(environ, "MANILLE_METRICS_TOKEN"),
             "redis_timeout": float(environ.get("MANILLE_REDIS_TIMEOUT") or DEFAULT_REDIS_TIMEOUT),
             "verify_retry": retry_from_env(environ.get("MANILLE_VERIFY_RETRY")),
             "ready_max_queued_seconds": int(environ.get("MANILLE_READY_MAX_QUEUED_SECONDS")
@@ -140,11 +176,19 @@ class Settings:
             "run_keep_hours": int(environ.get("MANILLE_RUN_KEEP_HOURS") or DEFAULT_RUN_KEEP_HOURS),
             "practice_keep_hours": int(environ.get("MANILLE_PRACTICE_KEEP_HOURS") or DEFAULT_PRACTICE_KEEP_HOURS),
             "memory_warn": float(environ.get("MANILLE_MEMORY_WARN") or DEFAULT_MEMORY_WARN),
+            "play_cache": int(environ.get("MANILLE_PLAY_CACHE") or DEFAULT_PLAY_CACHE),
+            "board_max_age": float(environ.get("MANILLE_BOARD_MAX_AGE") or DEFAULT_BOARD_MAX_AGE),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):
             values["secret"] = values["secret"].encode("utf-8")
         return cls(**values)
+
+    def redis(self, *, timeout: float | None = None, retries: int = 3):
+        """A text client of the service's Redis (``REDIS_URL``, or the master the Sentinels name),
+        with ``service.store.connect``'s ``timeout`` and ``retries``."""
+        return connect(self.redis_url, timeout=timeout, retries=retries, sentinels=self.redis_sentinels,
+                       service=self.redis_sentinel_service)
 
     # -- days ----------------------------------------------------------------
 

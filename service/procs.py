@@ -43,3 +43,21 @@ def children_of(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             found.append(int(entry.parent.name))
     return found
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (Linux /proc; elsewhere: it exists)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        if Path("/proc/self/stat").exists():
+            return False
+    except (OSError, IndexError):
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True

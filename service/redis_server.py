@@ -47,10 +47,11 @@ class RedisServer:
     """One redis-server process on 127.0.0.1:``port`` with its data in ``directory``."""
 
     def __init__(self, directory: str | Path, port: int | None = None, *, aof: bool = True,
-                 preexec_fn=None) -> None:
+                 replica_of: int | None = None, preexec_fn=None) -> None:
         self.dir = Path(directory).resolve()
         self.port = port or free_port()
         self.aof = aof
+        self.replica_of = replica_of  # the port of a master on 127.0.0.1 to replicate
         self.preexec_fn = preexec_fn  # e.g. make run's: stop with the launcher
         self.proc: subprocess.Popen | None = None
 
@@ -69,13 +70,18 @@ class RedisServer:
             lines += ["appendonly yes", "appendfilename \"appendonly.aof\"", "appendfsync everysec"]
         else:
             lines += ["appendonly no"]
+        if self.replica_of:
+            lines += [f"replicaof 127.0.0.1 {self.replica_of}"]
         return "\n".join(lines) + "\n"
+
+    def argv(self, conf: Path) -> list[str]:
+        return [redis_server_binary(), str(conf)]
 
     def start(self, timeout: float = 10.0) -> "RedisServer":
         self.dir.mkdir(parents=True, exist_ok=True)
         conf = self.dir / "redis.conf"
         conf.write_text(self.config_text())
-        self.proc = subprocess.Popen([redis_server_binary(), str(conf)], stdout=subprocess.DEVNULL,
+        self.proc = subprocess.Popen(self.argv(conf), stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL, start_new_session=True,
                                      preexec_fn=self.preexec_fn)
         client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.5)
@@ -105,6 +111,43 @@ class RedisServer:
                 pass  # SHUTDOWN closes the connection: expected
             except redis.RedisError:
                 self.proc.terminate()
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+class SentinelServer(RedisServer):
+    """A Sentinel (the same binary, ``--sentinel``) watching the master on 127.0.0.1:``master_port``
+    as ``service``; quick to act (``down_after_ms``), for tests and a local try of a failover."""
+
+    def __init__(self, directory: str | Path, master_port: int, service: str, port: int | None = None, *,
+                 quorum: int = 1, down_after_ms: int = 1000, failover_timeout_ms: int = 5000) -> None:
+        super().__init__(directory, port, aof=False)
+        self.master_port, self.service, self.quorum = master_port, service, quorum
+        self.down_after_ms, self.failover_timeout_ms = down_after_ms, failover_timeout_ms
+
+    def config_text(self) -> str:
+        s = self.service
+        return "\n".join([
+            "bind 127.0.0.1", f"port {self.port}", f"dir {self.dir}", "daemonize no",
+            f"logfile {self.dir / 'redis.log'}",
+            f"sentinel monitor {s} 127.0.0.1 {self.master_port} {self.quorum}",
+            f"sentinel down-after-milliseconds {s} {self.down_after_ms}",
+            f"sentinel failover-timeout {s} {self.failover_timeout_ms}",
+            f"sentinel parallel-syncs {s} 1",
+        ]) + "\n"
+
+    def argv(self, conf: Path) -> list[str]:
+        return [redis_server_binary(), str(conf), "--sentinel"]
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.terminate()
             try:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:

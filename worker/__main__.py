@@ -1,8 +1,14 @@
-"""``python -m worker``: an RQ worker on the verification queue with the engine and bots preloaded.
+"""``python -m worker``: an RQ worker on the verification queue, the engine and bots imported once.
 
-``rq worker`` imports a job's module in every forked work horse; importing ``worker.jobs`` (the
-engine, the bots) here first lets every fork inherit them.  ``--simple`` runs jobs in this
-process (no fork: faster, but a stuck job is not killed by its timeout).
+Jobs run in this process, one after another (RQ's ``SimpleWorker``): no fork per job, its imports
+and Redis connections warm (a verification took 40 ms forked against 24 ms in process: issue 11).
+A job's timeout still holds (RQ's death penalty: SIGALRM in this, the main, thread), but a crash
+that kills a job kills the worker: ``make run`` starts it again and the new worker, at once,
+runs again (or marks delayed, with no retry left) the jobs that a dead worker of this machine was
+running, rather than wait for RQ's cleanup to find them abandoned (their execution lapses the
+job's timeout + 60 s after it started; that remains the path for a worker that died on another
+machine).  ``--fork`` gives the forking worker back: a work horse per job, whose death the
+worker survives and handles itself.
 
 It also runs RQ's scheduler (a verification that crashed is retried after a backoff: the
 scheduler puts it back on the queue) and, with RQ's maintenance every minute, the sweep that
@@ -20,18 +26,25 @@ import signal
 import sys
 
 from rq import Queue, SimpleWorker, Worker
+from rq.executions import Execution
+from rq.job import Job, JobStatus
+from rq.utils import as_text, parse_composite_key
 
-import worker.jobs  # noqa: F401 - preload the engine and the bots before forking
+import worker.jobs  # noqa: F401 - the engine and the bots, imported once (inherited by forks)
 from service.config import QUEUE_NAME, Settings
-from service.procs import PR_SET_PDEATHSIG, prctl
-from service.store import connect, raw_client, text_client
+from service.procs import PR_SET_PDEATHSIG, alive, prctl
+from service.store import raw_client, text_client
 from service.submissions import JOB, Submissions
+from service.telemetry import logs
 
 #: RQ's registry cleanup (abandoned jobs) and the sweep, in seconds (RQ's default is 10 minutes).
 MAINTENANCE_SECONDS = 60
 #: Connection retries, 0.1 s apart doubling up to 1 s: 3.5 s without Redis before a command fails
 #: (longer would hold a stopping worker as long when Redis is gone for good).
 REDIS_RETRIES = 6
+
+#: The field of RQ's worker hash saying its jobs run in its own process (see ``dead_here``).
+IN_PROCESS = "manille_in_process"
 
 log = logging.getLogger("worker")
 
@@ -49,13 +62,60 @@ def _scheduler_dies_with_worker() -> None:
 
 
 class Sweeping:
-    """RQ's maintenance, then the sweep of the verifications that would otherwise stay queued; a
-    verification whose work horse died with no retry left is marked delayed at once."""
+    """RQ's maintenance, after running again the jobs of dead workers of this machine, then the
+    sweep of the verifications that would otherwise stay queued; a verification whose work horse
+    died with no retry left is marked delayed at once."""
 
     def submissions(self) -> Submissions:
         return Submissions(text_client(self.connection), Settings.from_env())
 
+    def dead_here(self, worker_name: str) -> bool:
+        """Whether RQ's worker ``worker_name`` ran its jobs in its own process (no work horse that
+        may still be finishing one), on this machine, and that process is gone (its pid is free,
+        or is this very process: a restarted container); unknown: False."""
+        if not worker_name or worker_name == self.name:
+            return False
+        host, pid, in_process = self.connection.hmget(self.redis_worker_namespace_prefix + worker_name,
+                                                      ["hostname", "pid", IN_PROCESS])
+        if host is None or pid is None or in_process != b"1" or as_text(host) != self.hostname:
+            return False
+        return int(pid) == os.getpid() or not alive(int(pid))
+
+    def reap_dead_workers(self) -> list[str]:
+        """Hand each job that a dead worker of this machine was running to RQ's cleanup of abandoned
+        jobs now (retried if it has retries left, else failed); a verification out of retries is
+        marked delayed with why.  Returns the job ids."""
+        reaped = []
+        for queue in self.queues:
+            registry, dead = queue.started_job_registry, []
+            for entry in self.connection.zrange(registry.key, 0, -1):
+                job_id, execution_id = parse_composite_key(as_text(entry))
+                try:
+                    execution = Execution.fetch(execution_id, job_id, self.connection)
+                except ValueError:  # gone: RQ's own cleanup deals with the entry
+                    continue
+                if self.dead_here(execution.worker_name):
+                    dead.append((entry, job_id, execution.worker_name))
+            if dead:
+                # their executions lapse now, and the cleanup takes them (and only them: score 0)
+                self.connection.zadd(registry.key, {entry: 0 for entry, _, _ in dead}, xx=True)
+                registry.cleanup(timestamp=0)
+                reaped += [(job_id, name) for _, job_id, name in dead]
+        for job_id, name in reaped:
+            job = Job.fetch(job_id, connection=self.connection)
+            failed = job.get_status() == JobStatus.FAILED
+            log.warning("job %s was running when worker %s died: %s", job_id, name,
+                        "failed, no retry left" if failed else "to run again")
+            if failed and job.func_name == JOB:
+                self.submissions().mark_delayed(job.args[0], f"its worker {name} died in the middle "
+                                                             "and no retry is left")
+        return [job_id for job_id, _ in reaped]
+
     def run_maintenance_tasks(self):
+        try:
+            self.reap_dead_workers()
+        except Exception:  # noqa: BLE001 - RQ's cleanup finds them later; the worker must go on
+            log.exception("running again the jobs of dead workers failed")
         super().run_maintenance_tasks()
         try:
             marked = self.submissions().sweep()
@@ -90,7 +150,8 @@ class SweepingWorker(Sweeping, Worker):
 
 
 class SweepingSimpleWorker(Sweeping, SimpleWorker):
-    pass
+    def serialize(self) -> dict:
+        return {**super().serialize(), IN_PROCESS: "1"}  # what dead_here looks for
 
 
 def main(argv=None) -> int:
@@ -98,16 +159,19 @@ def main(argv=None) -> int:
     p.add_argument("queues", nargs="*", default=[QUEUE_NAME])
     p.add_argument("--url", default=os.environ.get("REDIS_URL"))
     p.add_argument("--burst", action="store_true", help="stop when the queues are empty")
-    p.add_argument("--simple", action="store_true", help="run jobs in this process, no fork")
+    p.add_argument("--fork", action="store_true", help="run each job in a forked work horse (RQ's Worker)")
     p.add_argument("--name")
     args = p.parse_args(argv)
     if args.url:
         os.environ["REDIS_URL"] = args.url
     settings = Settings.from_env()  # fail now, not in the first job, if MANILLE_SECRET is missing
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
-    conn = raw_client(connect(settings.redis_url, retries=REDIS_RETRIES))
+    # MANILLE_LOG_FORMAT lines, secrets scrubbed; a line per verdict (worker.jobs), RQ's own
+    # bookkeeping only when it goes wrong.
+    logs.configure()
+    logging.getLogger("worker").setLevel(logging.INFO)
+    conn = raw_client(settings.redis(retries=REDIS_RETRIES))
     os.register_at_fork(after_in_child=_scheduler_dies_with_worker)
-    cls = SweepingSimpleWorker if args.simple else SweepingWorker
+    cls = SweepingWorker if args.fork else SweepingSimpleWorker
     w = cls([Queue(q, connection=conn) for q in args.queues], connection=conn, name=args.name,
             maintenance_interval=MAINTENANCE_SECONDS)
     w.work(burst=args.burst, logging_level="WARNING", with_scheduler=True)

@@ -7,6 +7,7 @@ The worker reads its settings from the environment (``REDIS_URL``, ``MANILLE_SEC
 from __future__ import annotations
 
 import json
+import logging
 from datetime import date
 
 from rq import get_current_job
@@ -19,9 +20,11 @@ from service.replay import SubmissionRejected, simulate, verify
 from service import flags as suspicion
 from service.runs import Runs
 from service.runs.table import parse_plays
-from service.store import connect, day_scope, key_for, text_client
+from service.store import day_scope, key_for, text_client
 from service.submissions import Submissions
+from service.telemetry.verdicts import count_verdict
 
+log = logging.getLogger("worker.jobs")
 _settings: Settings | None = None
 
 
@@ -35,7 +38,7 @@ def _env_settings() -> Settings:
 def _context():
     settings = _env_settings()
     job = get_current_job()
-    client = text_client(job.connection) if job is not None else connect(settings.redis_url)
+    client = text_client(job.connection) if job is not None else settings.redis()
     return settings, client
 
 
@@ -43,7 +46,10 @@ def verify_submission(submission_id: str) -> dict:
     """Replay a submission from the day's seed and its cards alone; store the verdict and, when
     valid, the score on every board (idempotent: running twice counts once)."""
     settings, client = _context()
-    return _verify(settings, client, submission_id)
+    out = _verify(settings, client, submission_id)
+    count_verdict(client, out)
+    log.info("submission %s: %s", submission_id, out["status"])
+    return out
 
 
 def verification_failed(job, connection, exc_type, exc_value, _traceback) -> None:

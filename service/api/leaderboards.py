@@ -8,7 +8,7 @@ from service.errors import NotFound, Unauthorized
 from service.leaderboard import ALL_TIME, Board, day_board, month_board, week_board
 
 from .blueprint import Blueprint
-from .common import current_pid, day_from, services, token_from_request
+from .common import as_documented, current_pid, day_from, services, token_from_request
 from .schemas import AroundQuerySchema, BoardPageSchema, HistogramSchema, PageQuerySchema
 
 PREFIX = "/leaderboards"
@@ -40,7 +40,7 @@ def _board(kind: str, period: str | None) -> Board:
     return BOARDS[kind](period)
 
 
-def _page(board: Board, query: dict) -> dict:
+def _page(board: Board, query: dict):
     """A page of the board; with a valid player token, also ``me``: the caller's entry or null,
     so that a client knows whether asking for ``/me`` will find it.  A public read: a bad token
     is not an error here, it only gives no ``me``."""
@@ -52,12 +52,12 @@ def _page(board: Board, query: dict) -> dict:
             out["me"] = s.leaderboard.rank_of(board, s.players.authenticate(token_from_request()))
         except Unauthorized:
             pass
-    return out
+    return as_documented(out)
 
 
-def _around(board: Board, query: dict) -> dict:
+def _around(board: Board, query: dict):
     page = services().leaderboard.around(board, current_pid(), query["radius"])
-    return {"board": board.kind, "period": board.id, **page}
+    return as_documented({"board": board.kind, "period": board.id, **page})
 
 
 @blp.route("/days/<string:period>")

@@ -1,5 +1,5 @@
-"""Rate limits, counted in Redis through Flask-Limiter's storage so that every web process and
-machine shares them.
+"""Rate limits on the API: which requests count towards which limit, the client's address, and
+the 429.  The counting is ``service.limits`` (Redis, shared by every web process and machine).
 
 A run of an open day is an exact simulator of that day's game (the bots are deterministic), so
 opening ranked runs in bulk is how the day's game tree gets searched.  The limits make that
@@ -36,40 +36,28 @@ nothing.
 
 A request answered from what is stored counts nothing and is never refused: the same turn and card
 played again (a retry after a lost answer; the page repeats it until it gets one), or a run
-submitted again (its existing submission id).  Such a repeat stores nothing and costs less than
-a GET of the run (medians by scripts/bench_limits.py on 2 cores: a repeat 2.3 ms, GET /runs/<id>
-4.2 ms, a new play 4.1 ms with its limits and 2.9 ms without), and a page that retries must get
-its answer even at the limit.
+submitted again (its existing submission id).  Such a repeat stores nothing and costs no more than
+a GET of the run, and a page that retries must get its answer even at the limit.
+
+A play's limits cost it no round trip of their own: the room in them is read with the run, and
+the play is counted in the round trip that stores it (Flask-Limiter took 8 round trips a play,
+1.2 ms).  Opening a run and submitting one check their
+limits in one round trip and count them in one more.  scripts/bench_limits.py measures a play, a
+repeat, a GET of the run and of a board with the limits on and off.
 
 GETs (boards, a run, a submission's status) have no limit here: they store nothing, a page polls a
 submission's status every 0.7 s until it is verified, and a classroom polls from one address.  A
 flood of requests of any kind is the proxy's to bound per address, in memory and before the app
-(``deploy/nginx.conf``: 50 requests a second, bursts of 200, 20 at a time).  A limit here costs
-its Redis round trips on every request: the two on plays add 1.2 ms to a play, more than a whole
-page of a board costs (1.0 ms).
+(``deploy/nginx.conf``: 50 requests a second, bursts of 200, 20 at a time).
 """
 
 from __future__ import annotations
 
-import math
-import time
+from flask import request
 
-from flask import Flask, request
-from flask_limiter import Limiter
-from limits import parse_many
-
-from service.errors import TooManyRequests
+from service.limits import Gate, parse
 
 from .common import services
-
-NAMESPACE = "manille"
-limiter = Limiter(key_func=lambda: request.remote_addr or "unknown", key_prefix="manille-limits",
-                  strategy="moving-window")
-
-
-def init_app(app: Flask) -> None:
-    app.config.setdefault("RATELIMIT_STORAGE_URI", app.extensions["manille"].settings.redis_url)
-    limiter.init_app(app)
 
 
 def client_address() -> str:
@@ -78,34 +66,20 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
-def _duration(seconds: int) -> str:
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size:
-            n = round(seconds / size)
-            return f"{n} {unit}{'s' if n != 1 else ''}"
-    return f"{seconds} second{'s' if seconds != 1 else ''}"
+def gate(*limits: tuple[str, str]) -> Gate:
+    """The configured windows of each (limit name, subject); a limit turned off has none."""
+    configured = services().settings.limits
+    return Gate((name, subject, parse(configured.get(name) or "")) for name, subject in limits)
 
 
 def check(*limits: tuple[str, str]):
-    """Test each (limit name, key) for room; TooManyRequests if any window of any is full.
-    Returns the function that counts them, to call once the request has succeeded: a refused
-    request (limited, or invalid for any other reason) counts nothing."""
-    configured = services().settings.limits
-    strategy = limiter.limiter
-    wanted = [(name, key, item) for name, key in limits if configured.get(name)
-              for item in parse_many(configured[name])]
-    for name, key, item in wanted:
-        if not strategy.test(item, NAMESPACE, name, key):
-            reset = strategy.get_window_stats(item, NAMESPACE, name, key).reset_time
-            retry = max(1, math.ceil(reset - time.time()))
-            raise TooManyRequests(f"too many {name.replace('_', ' ')}: at most {item.amount} in "
-                                  f"{_duration(item.get_expiry())}; try again in {_duration(retry)}",
-                                  retry_after=retry, limit=name)
-
-    def count() -> None:
-        for name, key, item in wanted:
-            strategy.hit(item, NAMESPACE, name, key)
-    return count
+    """Test each (limit name, subject) for room (one round trip); TooManyRequests if any window is
+    full.  Returns the function that counts them, to call once the request has succeeded: a
+    refused request (limited, or invalid for any other reason) counts nothing."""
+    g = gate(*limits)
+    store = services().limits
+    store.check(g)
+    return lambda: store.count(g)
 
 
 class Admission:

@@ -12,7 +12,7 @@ from service.runs import table as tbl
 from .blueprint import Blueprint
 from . import limits
 from .links import responds, run_links
-from .common import client_info, current_pid, day_from, services, token_from_request
+from .common import as_documented, client_info, current_pid, day_from, services, token_from_request
 from .schemas import PlaySchema, RecordSchema, RunCreateSchema, RunSchema
 
 PREFIX = "/runs"
@@ -69,7 +69,7 @@ class RunList(MethodView):
         out = run_json(run, table, table.events)
         if new_token:
             out["player_token"] = new_token
-        return out
+        return as_documented(out, 201)
 
 
 @blp.route("/<string:run_id>")
@@ -81,7 +81,7 @@ class RunById(MethodView):
         s = services()
         run = s.runs.load(run_id, current_pid())
         table = s.runs.rebuild(run, events_from=0, deal_start=True)
-        return run_json(run, table, table.events)
+        return as_documented(run_json(run, table, table.events))
 
 
 @blp.route("/<string:run_id>/record")
@@ -121,12 +121,10 @@ class RunPlays(MethodView):
         Redis took the play and never answered; it may have been played: send the same turn and
         card again."""
         s = services()
-        pid = current_pid()
-        admission = limits.Admission(("plays_per_token", pid), ("plays_per_address", limits.client_address()))
-        result = s.runs.play(run_id, pid, body["turn"], body["card"], admit=admission.check)
-        if not result.replayed:
-            admission.count()
-        return run_json(result.run, result.table, result.table.events)
+        pid = s.players.claimed_pid(token_from_request())  # known or not: read with the run
+        gate = limits.gate(("plays_per_token", pid), ("plays_per_address", limits.client_address()))
+        result = s.runs.play(run_id, pid, body["turn"], body["card"], limits=gate, players=s.players)
+        return as_documented(run_json(result.run, result.table, result.table.events))
 
 
 __all__ = ["Unauthorized", "blp"]

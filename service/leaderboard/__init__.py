@@ -5,11 +5,28 @@ Scores are stored as composites (see ``record_score.lua``) so that ``ZREVRANGE``
 scores earliest-verified first.  The rank shown is shared by equal scores (1, 2, 2, 4):
 ``1 + the number of entries with a strictly higher score``.  Writing a verified score to every
 board is one Lua script, idempotent per player and day.
+
+Every board key carries one hash tag, ``{boards}`` (``manille:{boards}:board:day:2026-12-02``):
+that script writes the day's, the week's, the month's and the all-time boards at once, which Redis
+Cluster runs only on keys of one slot (tests/service/test_svc_slots.py).  Boards written before
+lived under their period's tag (``manille:{day:…}:board``): ``wipe`` removes those too, so one
+rebuild of the boards moves a deployment over (RUNBOOK).
+
+A page is kept in this process with its board's version, read before the page in one round trip:
+the epoch of wipes, the board's sequence and its size.  Every record raises the sequence, every
+removal raises it or lowers the size, and the sequence never goes back within an epoch (a wipe,
+which restarts it, raises the epoch): the same version is the same board, so a kept page checked
+against the version is exactly what Redis holds.  It is answered without even that check for
+``max_age`` seconds after the last one (``MANILLE_BOARD_MAX_AGE``, default 1; 0: always
+checked): the round trip cost a hot page a third of its speed (scripts/bench_speed.py), and a
+board a second old is no loss.
 """
 
 from __future__ import annotations
 
 import re
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -18,6 +35,8 @@ import redis
 from service.errors import NotFound
 from service.store import day_scope, key_for, load_script, month_id, week_id
 
+#: The hash tag of every board key (see above).
+BOARDS = "boards"
 #: Every kind of key the boards are made of (record_score.lua's KEYS): all derived data.  A day's
 #: ``counted`` set and ``entries`` hash are written no more (issue 11: the day's board says who is
 #: counted, the submission which game), only cleared.
@@ -26,6 +45,8 @@ SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see
 BASE_SCORE = 1000
 MAX_PAGE = 100
 MAX_RADIUS = 50
+#: Pages kept per process (the least recently read go first).
+KEPT_PAGES = 512
 
 WEEK_RE = re.compile(r"(2[0-9]{3}|[3-9][0-9]{3})-W([0-9]{2})")  # years of the service's days (2000 on)
 MONTH_RE = re.compile(r"(2[0-9]{3}|[3-9][0-9]{3})-([0-9]{2})")
@@ -46,24 +67,29 @@ class Board:
 
     @property
     def key(self) -> str:
-        return key_for("board", self.scope)
+        return board_key("board", self.scope)
 
     @property
     def names_key(self) -> str:
         """A day's board keeps each player's name of that day; the week, month and all-time boards
         show the latest, so they share the all-time board's (one entry a player, not three)."""
-        return key_for("names", self.scope if self.kind == "day" else "all")
+        return board_key("names", self.scope if self.kind == "day" else "all")
 
     @property
     def days_key(self) -> str | None:
-        return None if self.kind == "day" else key_for("days", self.scope)
+        return None if self.kind == "day" else board_key("days", self.scope)
 
     @property
     def seq_key(self) -> str:
-        return key_for("seq", self.scope)
+        return board_key("seq", self.scope)
 
     def value_of(self, composite: float) -> int:
         return int(composite) // self.shift
+
+
+def board_key(kind: str, *parts: str) -> str:
+    """``manille:{boards}:<kind>[:<part>…]``: a key of the boards, all in one cluster slot."""
+    return key_for(kind, BOARDS, *parts)
 
 
 def day_board(day: date) -> Board:
@@ -89,8 +115,10 @@ def month_board(text: str) -> Board:
 
 
 ALL_TIME = Board("all", "all")
-REBUILD_FLAG = key_for("rebuilding", "all")
-DEFERRED = key_for("deferred", "all")
+REBUILD_FLAG = board_key("rebuilding")
+DEFERRED = board_key("deferred")
+#: Raised by every wipe of boards, after it: their sequences start again from nothing.
+EPOCH = board_key("epoch")
 
 
 class BoardsRebuilding(Exception):
@@ -98,8 +126,11 @@ class BoardsRebuilding(Exception):
 
 
 class Leaderboard:
-    def __init__(self, client) -> None:
+    def __init__(self, client, max_age: float = 0.0) -> None:
         self.r = client
+        self.max_age = max_age
+        #: (board key, offset, limit) -> (version, page, when the version was last read)
+        self._pages: OrderedDict[tuple, tuple[tuple, dict, float]] = OrderedDict()
         self._record = load_script(client, __file__, "record_score.lua")
         self._unrecord = load_script(client, __file__, "unrecord_score.lua")
 
@@ -109,8 +140,8 @@ class Leaderboard:
     def _keys(day: date) -> list[str]:
         """The keys a score of ``day`` touches, in the order both scripts name them."""
         d = day_board(day)
-        keys = [key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
-                d.seq_key, key_for("entries", d.scope)]
+        keys = [board_key("counted", day_scope(day)), d.key, d.names_key, board_key("histogram", d.scope),
+                d.seq_key, board_key("entries", d.scope)]
         for b in (Board("week", week_id(day)), Board("month", month_id(day)), ALL_TIME):
             keys += [b.key, b.days_key, b.seq_key, b.names_key]
         return keys
@@ -152,14 +183,15 @@ class Leaderboard:
         (benchmark clean-up; not for real scores, whose period sums it would not undo)."""
         d, w, m = day_board(day), Board("week", week_id(day)), Board("month", month_id(day))
         pipe = self.r.pipeline(transaction=False)
-        pipe.unlink(key_for("counted", day_scope(day)), d.key, d.names_key, key_for("histogram", d.scope),
-                    d.seq_key, key_for("entries", d.scope))
+        pipe.unlink(board_key("counted", day_scope(day)), d.key, d.names_key, board_key("histogram", d.scope),
+                    d.seq_key, board_key("entries", d.scope))
         for b in (w, m, ALL_TIME):
             for i in range(0, len(pids), 1000):
                 chunk = pids[i:i + 1000]
                 pipe.zrem(b.key, *chunk)
                 pipe.hdel(b.days_key, *chunk)
                 pipe.hdel(b.names_key, *chunk)
+        pipe.incr(EPOCH)  # the day's sequence is gone: pages kept of it must not match again
         pipe.execute()
 
     # -- rebuilding ----------------------------------------------------------
@@ -193,18 +225,22 @@ class Leaderboard:
 
     def wipe(self) -> int:
         """Delete every board of every period with its counted set (the first step of a rebuild from
-        the stored submissions); returns how many keys went.  UNLINK: a board of a million
-        entries is freed by Redis in the background, not while every other client waits."""
+        the stored submissions), in this layout and the one before; returns how many keys went.
+        UNLINK: a board of a million entries is freed by Redis in the background, not while every
+        other client waits."""
         deleted = 0
-        for kind in BOARD_KINDS:
+        patterns = [board_key(kind) + ":*" for kind in BOARD_KINDS]
+        patterns += [key_for(kind, "*") for kind in BOARD_KINDS]  # before {boards}: manille:{day:…}:board
+        for pattern in patterns:
             batch = []
-            for key in self.r.scan_iter(match=key_for(kind, "*"), count=1000):
+            for key in self.r.scan_iter(match=pattern, count=1000):
                 batch.append(key)
                 if len(batch) == 1000:
                     deleted += self.r.unlink(*batch)
                     batch = []
             if batch:
                 deleted += self.r.unlink(*batch)
+        self.r.incr(EPOCH)  # after: a page read in the middle is kept under the old epoch
         return deleted
 
     # -- reading -------------------------------------------------------------
@@ -217,15 +253,29 @@ class Leaderboard:
 
     def page(self, board: Board, offset: int = 0, limit: int = 20, *, cap: int = MAX_PAGE) -> dict:
         """Entries ``offset`` … ``offset + limit − 1`` in board order, with shared ranks; ``limit``
-        is cut to ``cap``."""
+        is cut to ``cap``.  The page kept from an earlier call while the board is unchanged."""
         limit = max(1, min(limit, cap))
         offset = max(0, offset)
+        at, key = time.monotonic(), (board.key, offset, limit)
+        kept = self._pages.get(key)
+        if kept is not None and at - kept[2] < self.max_age:
+            return dict(kept[1])
         pipe = self.r.pipeline(transaction=False)
+        pipe.get(EPOCH)
+        pipe.get(board.seq_key)
         pipe.zcard(board.key)
-        pipe.zrevrange(board.key, offset, offset + limit - 1, withscores=True)
-        total, items = pipe.execute()
-        return {"total": total, "offset": offset, "limit": limit,
-                "entries": self._entries(board, items, offset)}
+        version = tuple(pipe.execute())
+        if kept is not None and kept[0] == version:
+            page = kept[1]
+        else:  # read after the version: the page is at least as new as the version it is kept with
+            items = self.r.zrevrange(board.key, offset, offset + limit - 1, withscores=True)
+            page = {"total": version[2], "offset": offset, "limit": limit,
+                    "entries": self._entries(board, items, offset)}
+        self._pages[key] = (version, page, at)
+        self._pages.move_to_end(key)
+        if len(self._pages) > KEPT_PAGES:
+            self._pages.popitem(last=False)
+        return dict(page)
 
     def _entries(self, board: Board, items, offset: int) -> list[dict]:
         if not items:
@@ -296,5 +346,5 @@ class Leaderboard:
         return streak
 
     def histogram(self, day: date) -> list[dict]:
-        raw = self.r.hgetall(key_for("histogram", day_board(day).scope))
+        raw = self.r.hgetall(board_key("histogram", day_board(day).scope))
         return [{"score": int(s), "count": int(c)} for s, c in sorted(raw.items(), key=lambda kv: int(kv[0]))]

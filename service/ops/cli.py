@@ -16,7 +16,6 @@ from service.config import Settings
 from service.errors import ServiceError
 from service.ops import Ops
 from service.seeds import parse_date
-from service.store import connect
 
 
 def add_parser(sub) -> None:
@@ -72,7 +71,7 @@ def cmd_ops(args) -> int:
         print("manille ops: MANILLE_OPS_TOKEN is not set: ops actions need it, as the service has it",
               file=sys.stderr)
         return 2
-    ops = Ops(connect(settings.redis_url, timeout=settings.redis_timeout), settings)
+    ops = Ops(settings.redis(timeout=settings.redis_timeout), settings)
     try:
         return _run(ops, args)
     except ServiceError as e:

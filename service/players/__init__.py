@@ -56,12 +56,25 @@ class Players:
 
     def authenticate(self, token: str | None) -> str:
         """The pid of a token this service issued; raises Unauthorized otherwise."""
+        pid = self.claimed_pid(token)
+        self.known(self.r.exists(self._key(pid)))
+        return pid
+
+    @staticmethod
+    def claimed_pid(token: str | None) -> str:
+        """The pid a token stands for, issued or not (no Redis); Unauthorized if it is no token."""
         if not token or not TOKEN_RE.fullmatch(token):
             raise Unauthorized("a player token is required (X-Player-Token header)")
-        pid = pid_of(token)
-        if not self.r.exists(self._key(pid)):
+        return pid_of(token)
+
+    def queue_known(self, pid: str, pipe) -> None:
+        """``authenticate``'s look-up queued on ``pipe`` (to share a round trip); its reply to ``known``."""
+        pipe.exists(self._key(pid))
+
+    @staticmethod
+    def known(reply) -> None:
+        if not reply:
             raise Unauthorized("unknown player token")
-        return pid
 
     def claim_nickname(self, pid: str, nickname: str) -> str:
         """Claim ``nickname`` (parsed: ``nickname.parse``) for ``pid`` and make it the player's name;

@@ -2,8 +2,9 @@
 
 Stored in a Redis hash per run (``manille:{day:D}:run:<id>``): the day, its kind, the bot id,
 the player's cards (append-only), every card at the table (see ``table``), the time of each
-play, the client's address and user agent.  Nothing is kept in memory between requests: each
-request rebuilds the game from the seed and the stored plays.
+play, the client's address and user agent.  Redis is the truth: a play starts from the game this
+process kept after the run's last play when it still matches the stored plays (``cache``), else
+rebuilds it from the seed and the stored plays.
 
 Runs are not kept for good (a submission copies what stays): a ranked run, with the day's
 indexes of runs (per player, per address, the tree of paths), expires ``run_keep_hours`` after
@@ -24,22 +25,26 @@ import hashlib
 import math
 import re
 import secrets
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 import redis
+from redis.exceptions import NoScriptError
 
 from bots import get_bot
 from service.challenges import Challenges
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable, Unprocessable
-from service.replay import Card, GameOverError, IllegalPlayError, InvalidCardError
+from service.limits import Gate, Limits, now_ms
+from service.players import Players
+from service.replay import Card, GameOverError, GameState, IllegalPlayError, InvalidCardError
 from service.seeds import free_play_seed
-from service.store import day_of_id, day_scope, key_for, load_script
+from service.store import day_of_id, day_scope, evalsha_on, key_for, load_script, pipelined
 
 from . import table as tbl
+from .cache import GameCache
+
+NO_LIMITS = Gate(())
 
 def path_hash(text: str) -> str:
     """The field of a sequence of cards in the day's paths: as play.lua computes it."""
@@ -74,6 +79,8 @@ class Runs:
         self.r = client
         self.settings = settings
         self.challenges = Challenges(client, settings)
+        self.limits = Limits(client)
+        self.games = GameCache(settings.play_cache)
         self._open = load_script(client, __file__, "open_run.lua")
         self._play = load_script(client, __file__, "play.lua")
         self._retire = load_script(client, __file__, "retire_path.lua")
@@ -229,6 +236,7 @@ class Runs:
         if not created:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
                            code="already_played", run_id=existing)
+        self.games.put(run_id, seed, run["plays"], table.state)
         return run, table
 
     def ranked_run_id(self, day: date, pid: str) -> str | None:
@@ -240,10 +248,31 @@ class Runs:
     def load(self, run_id: str, pid: str) -> dict:
         """The run, if it exists and belongs to ``pid``; else NotFound ``run_not_found`` (a foreign
         run is answered exactly like a missing one)."""
-        run = self.r.hgetall(self.key(run_id)) if run_day(run_id) else None
+        return self._owned(self.r.hgetall(self.key(run_id)) if run_day(run_id) else None, pid)
+
+    @staticmethod
+    def _owned(run: dict | None, pid: str) -> dict:
         if not run or not secrets.compare_digest(run.get("pid", ""), pid):
             raise NotFound("no such run for this player", code="run_not_found")
         return run
+
+    def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int,
+                       players: Players | None) -> tuple[dict, list | None]:
+        """``load`` in one round trip with what a play also reads: that the player is known (with
+        ``players``: Unauthorized first if not), the room in its limits (None: no limits)."""
+        day = run_day(run_id)
+
+        def queue(pipe):
+            if players is not None:
+                players.queue_known(pid, pipe)
+            if day:
+                pipe.hgetall(self.key(run_id))
+                self.limits.queue(gate, pipe, "check", now)
+        replies = pipelined(self.r, queue, [self.limits.script])
+        if players is not None:
+            players.known(replies.pop(0))
+        run = replies[0] if day else None
+        return self._owned(run, pid), replies[1:] if day and gate else None
 
     def seed_of(self, run: dict) -> bytes:
         """The run's seed: its own for free play, else its day's."""
@@ -268,17 +297,27 @@ class Runs:
 
     # -- playing -------------------------------------------------------------
 
+    def game(self, run_id: str, seed: bytes, plays: str) -> GameState:
+        """The game after ``plays``: the one this process kept if it matches, else replayed; the
+        caller's to play on (``games.put`` it back once the plays it reached are stored)."""
+        return self.games.take(run_id, seed, plays) or tbl.replay(seed, tbl.parse_plays(plays)).state
+
     def play(self, run_id: str, pid: str, turn: int, card_text: str,
-             now: datetime | None = None, admit: Callable[[], None] | None = None) -> PlayResult:
+             now: datetime | None = None, limits: Gate = NO_LIMITS,
+             players: Players | None = None) -> PlayResult:
         """Play seat 0's card number ``turn`` (0-based) and let the bots answer.
 
         The same card asked again for the turn just played is answered again, not played twice.
-        ``admit`` is called once the card is known to be a new, legal play, before the bots move:
-        it may raise (a rate limit) and then nothing is stored; a repeat never calls it.
+        ``limits``: a new, legal play must find room in them (read with the run), else
+        TooManyRequests before the bots move, and nothing is stored; it is counted in them in the
+        round trip that stores it.  A repeat is neither refused nor counted.
+        ``players``: ``pid`` is a token's claim, checked known (else Unauthorized) as the run is
+        read; None: the caller checked it.
         """
         now = now or self.settings.now()
         for _attempt in range(3):
-            run = self.load(run_id, pid)
+            stamp = now_ms()
+            run, room = self._load_for_play(run_id, pid, limits, stamp, players)
             try:
                 card = Card.parse(card_text)
             except InvalidCardError:
@@ -295,27 +334,29 @@ class Runs:
             if run["ranked"] == "1" and now >= self.settings.clock.reveals_at(day):
                 raise Conflict("this ranked run was not finished before its day's seed was published",
                                code="day_closed", reveal_at=self.settings.clock.reveals_at(day).isoformat())
-            table = self.rebuild(run)
-            state = table.state
-            table.events = []
+            seed = self.seed_of(run)
+            state = self.game(run_id, seed, run["plays"])
+            table = tbl.Table(state)
             try:
                 tbl.step(state, card, table.events, checked=True)
-            except IllegalPlayError as e:
+            except IllegalPlayError as e:  # refused before the state changed: keep it
+                self.games.put(run_id, seed, run["plays"], state)
                 raise Unprocessable(str(e), code="illegal_card", card=str(card),
                                     obligation=e.obligation.value,
                                     legal=[str(c) for c in e.legal]) from None
             except GameOverError:  # pragma: no cover - status says finished first
                 raise Conflict("the game of this run is over", code="run_finished") from None
-            if admit is not None:
-                admit()
+            if room is not None:
+                limits.verdict(room)  # full: TooManyRequests before the bots think
             bots = tbl.bots_until_player(table, get_bot(run["bots"]))
             new_plays = run["plays"] + str(card) + tbl.format_plays(bots)
             new_cards = run["cards"] + str(card)
             over = state.is_over
+            keys = [self.key(run_id), self.paths_key(day)]
+            args = [len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
+                    now.isoformat() if over else "", run["ranked"]]
             try:
-                ok = self._play(keys=[self.key(run_id), self.paths_key(day)], args=[
-                    len(run["plays"]), new_plays, new_cards, int(time.time() * 1000),
-                    "1" if over else "0", now.isoformat() if over else "", run["ranked"]])
+                stored = self._store(keys, args, limits, stamp)
             except (redis.ConnectionError, redis.TimeoutError) as e:
                 # The script was sent and no answer came: Redis may run it yet (a paused server
                 # reads it when it resumes).  The same turn and card again answers either way.
@@ -323,13 +364,40 @@ class Runs:
                     "the data store did not confirm this play: it may have been played; send the "
                     "same turn and card again (the stored answer comes back if it was)",
                     code="play_unconfirmed", turn=turn, card=str(card), retry_after=1) from e
-            if ok:
+            if stored:
+                if not over:
+                    self.games.put(run_id, seed, new_plays, state)
                 run.update(plays=new_plays, cards=new_cards)
                 if over:
                     run.update(status="finished", finished_at=now.isoformat())
                 return PlayResult(run, table)
             # somebody else appended in between: look again (it may be this very play, retried)
         raise Conflict("the run changed while playing; try again", code="wrong_turn")
+
+    def _store(self, keys: list, args: list, limits: Gate, stamp: int) -> bool:
+        """play.lua, and the play counted in its limits, in one round trip; False, and the count
+        taken back, if the run changed since it was read (nothing stored).  A script Redis lacks
+        (NOSCRIPT, after a restart) is loaded and what it should have done done again."""
+        for _attempt in range(2):
+            pipe = self.r.pipeline(transaction=False)
+            evalsha_on(pipe, self._play, keys, args)
+            self.limits.queue(limits, pipe, "count", stamp)
+            stored, *counts = pipe.execute(raise_on_error=False)
+            for reply in (stored, *counts):
+                if isinstance(reply, Exception) and not isinstance(reply, NoScriptError):
+                    raise reply
+            counted = bool(counts) and not isinstance(counts[0], NoScriptError)  # one script: all or none
+            if isinstance(stored, NoScriptError):
+                self.r.script_load(self._play.script)
+                if counted:
+                    self.limits.uncount(limits, stamp)
+                continue
+            if not stored and counted:
+                self.limits.uncount(limits, stamp)
+            elif stored and counts and not counted:
+                self.limits.count(limits, stamp)  # loads the script
+            return bool(stored)
+        raise NoScriptError("play.lua could not be loaded")
 
     def _replayed(self, run: dict, turn: int) -> PlayResult:
         """The answer to the play of ``turn`` again: the events from that card on, as first sent."""

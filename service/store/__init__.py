@@ -1,9 +1,11 @@
 """The one place that knows Redis key names, connections and Lua scripts.
 
 Every key is built by :func:`key_for`.  Each key carries a hash tag naming the scope it
-belongs to (``{day:2026-12-02}``, ``{week:2026-W49}``, ``{month:2026-12}``, ``{all}``,
-``{nicks}``, ``{nick:…}``, ``{player:…}``), so that one day's keys share one Redis Cluster slot and the
-writes of one day can be done in one MULTI or one script.
+belongs to (``{day:2026-12-02}``, ``{boards}``, ``{all}``, ``{nicks}``, ``{nick:…}``,
+``{player:…}``, ``{metrics}``), so that the keys of every Lua script call and every MULTI share
+one Redis Cluster slot (tests/service/test_svc_slots.py computes them): one day's runs and
+submissions, all the boards (one script writes a score to the day's, week's, month's and
+all-time boards).
 
 The modules that own data (challenges, runs, submissions, leaderboard) call these
 helpers; nothing else touches Redis.
@@ -18,6 +20,7 @@ from pathlib import Path
 import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
+from redis.sentinel import Sentinel, SentinelConnectionPool
 
 PREFIX = "manille"
 
@@ -57,27 +60,65 @@ def key_for(kind: str, scope: str, *parts: str) -> str:
     return f"{PREFIX}:{{{scope}}}:{kind}{tail}"
 
 
-def connect(url: str, *, timeout: float | None = None, retries: int = 3) -> redis.Redis:
+#: Sentinel answers within this, or the next one is asked (a sentinel host down costs no more).
+SENTINEL_TIMEOUT = 0.5
+
+
+def parse_sentinels(text: str) -> list[tuple[str, int]]:
+    """``"host:port,host:port"`` (``REDIS_SENTINELS``) as pairs; ValueError for a malformed entry."""
+    out = []
+    for item in (text or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, sep, port = item.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ValueError(f"not host:port in REDIS_SENTINELS: {item!r}")
+        out.append((host.strip("[]"), int(port)))
+    return out
+
+
+def connect(url: str, *, timeout: float | None = None, retries: int = 3, sentinels: str = "",
+            service: str = "") -> redis.Redis:
     """A client with replies decoded as text (every value stored is text).
 
     A command unanswered after ``timeout`` seconds (None: redis-py's 5) raises TimeoutError at
     once: redis-py's default would resend it ten times, holding a request past gunicorn's
     timeout, and a resent write may apply twice.  A refused or broken connection is retried
     ``retries`` times, 0.1 s apart doubling up to 1 s: a Redis restart of a moment passes
-    unseen; the web keeps that short, the worker long."""
+    unseen; the web keeps that short, the worker long.
+
+    With ``sentinels`` (``REDIS_SENTINELS``), a client of the master that the Sentinels name for
+    ``service`` (``REDIS_SENTINEL_SERVICE``), found again after a failover (a retried connection
+    asks them again); ``url`` then gives only the database number and the password."""
     options = {"socket_timeout": timeout, "socket_connect_timeout": timeout} if timeout else {}
     retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), retries,
                   supported_errors=(redis.ConnectionError,))
-    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30, retry=retry,
-                                **options)
+    if not sentinels:
+        return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30, retry=retry,
+                                    **options)
+    kwargs = redis.connection.parse_url(url)
+    auth = {k: kwargs[k] for k in ("username", "password") if kwargs.get(k)}
+    # The Sentinels take the same password as Redis (or none), as Flask-Limiter's storage assumes.
+    sentinel = Sentinel(parse_sentinels(sentinels), sentinel_kwargs={
+        "socket_timeout": SENTINEL_TIMEOUT, "socket_connect_timeout": SENTINEL_TIMEOUT, **auth})
+    return sentinel.master_for(service, db=int(kwargs.get("db") or 0), decode_responses=True,
+                               health_check_interval=30, retry=retry, **options, **auth)
 
 
 def _twin(client: redis.Redis, decode: bool) -> redis.Redis:
+    """Another client of the same class and server (or Sentinel master) with ``decode`` replies."""
     pool = client.connection_pool
     kwargs = dict(pool.connection_kwargs)
     kwargs["decode_responses"] = decode
-    return redis.Redis(connection_pool=redis.ConnectionPool(
-        connection_class=pool.connection_class, max_connections=pool.max_connections, **kwargs))
+    if isinstance(pool, SentinelConnectionPool):
+        kwargs.pop("connection_pool", None)  # the pool's own proxy: the new pool makes its own
+        new_pool = SentinelConnectionPool(pool.service_name, pool.sentinel_manager, is_master=pool.is_master,
+                                          connection_class=pool.connection_class, **kwargs)
+    else:
+        new_pool = redis.ConnectionPool(connection_class=pool.connection_class,
+                                        max_connections=pool.max_connections, **kwargs)
+    return type(client)(connection_pool=new_pool)
 
 
 def raw_client(client: redis.Redis) -> redis.Redis:
@@ -106,4 +147,28 @@ def load_script(client: redis.Redis, package_file: str, name: str):
     return client.register_script(source)
 
 
-__all__ = ["PREFIX", "connect", "raw_client", "text_client", "day_of_id", "day_scope", "key_for", "load_script", "month_id", "week_id"]
+def pipelined(client: redis.Redis, queue, scripts=()) -> list:
+    """The replies of the reads that ``queue(pipe)`` puts on a pipeline, in one round trip.  Scripts
+    go on it as bare EVALSHA (``evalsha_on``): redis-py's own way asks Redis whether they are
+    loaded (SCRIPT EXISTS) on every execute, a round trip more.  When Redis lacks one (NOSCRIPT,
+    after a restart), ``scripts`` are loaded and the reads sent again."""
+    for attempt in range(2):
+        pipe = client.pipeline(transaction=False)
+        queue(pipe)
+        try:
+            return pipe.execute()
+        except redis.exceptions.NoScriptError:
+            if attempt:
+                raise
+            for script in scripts:
+                client.script_load(script.script)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def evalsha_on(pipe, script, keys: list, args: list) -> None:
+    """``script`` (from ``load_script``) queued on ``pipe`` by its SHA alone (see ``pipelined_reads``)."""
+    pipe.evalsha(script.sha, len(keys), *keys, *args)
+
+
+__all__ = ["PREFIX", "connect", "evalsha_on", "parse_sentinels", "pipelined", "raw_client", "text_client", "day_of_id",
+           "day_scope", "key_for", "load_script", "month_id", "week_id"]

@@ -9,8 +9,9 @@ record is not stored but replayed when asked (``record``).
 Until its verdict a submission is *pending*: ``queued``, or ``delayed`` when its verification
 crashed (raised, or its process died) and RQ's retries (``Settings.verify_retry``, with
 backoff) are spent, or its job is gone; ops ``requeue`` it.  The pending ones are indexed by
-acceptance time in ``manille:{all}:pending`` (readiness reads the oldest), left in the MULTI
-that stores the verdict.
+acceptance time in ``manille:{all}:pending`` (readiness reads the oldest), left once the verdict
+is stored (after its MULTI: the index is another cluster slot; a verdict left in it by a crash
+between the two is dropped by whoever reads the index).
 """
 
 from __future__ import annotations
@@ -216,7 +217,10 @@ class Submissions:
         args = [sub_id, codec.pack_time(now.isoformat()), len(drop), *drop]
         for name, value in kept.items():
             args += [name, value]
-        self._verdict(keys=[self.key(sub_id), PENDING], args=args)
+        self._verdict(keys=[self.key(sub_id)], args=args)
+        # Out of the index after the verdict, not in its script: the index is another cluster slot
+        # than the day's keys.  Left behind by a crash in between, it is dropped by its readers (_live).
+        self.r.zrem(PENDING, sub_id)
 
     # -- pending verifications -----------------------------------------------------
 
@@ -257,14 +261,33 @@ class Submissions:
 
     def pending(self) -> list[tuple[str, float]]:
         """Every pending verification (queued or delayed) with its acceptance time, oldest first."""
-        return self.r.zrange(PENDING, 0, -1, withscores=True)
+        return self._live(self.r.zrange(PENDING, 0, -1, withscores=True))
+
+    def _live(self, entries: list[tuple[str, float]]) -> list[tuple[str, float]]:
+        """``entries`` of the index whose submission is still pending; the others (a verdict stored
+        by a process that died before taking it out of the index) are taken out now."""
+        if not entries:
+            return []
+        with self.r.pipeline(transaction=False) as pipe:
+            for sub_id, _at in entries:
+                if submission_day(sub_id):
+                    pipe.hget(self.key(sub_id), "status")
+            found = iter(pipe.execute())
+        statuses = [next(found) if submission_day(sub_id) else None for sub_id, _at in entries]
+        stale = [sub_id for (sub_id, _at), status in zip(entries, statuses) if status not in PENDING_STATUSES]
+        if stale:
+            self.r.zrem(PENDING, *stale)
+        return [entry for entry, status in zip(entries, statuses) if status in PENDING_STATUSES]
 
     def pending_summary(self) -> dict:
         """How many verifications are pending and when the oldest was accepted (epoch seconds)."""
-        with self.r.pipeline(transaction=False) as pipe:
-            pipe.zcard(PENDING)
-            pipe.zrange(PENDING, 0, 0, withscores=True)
-            count, oldest = pipe.execute()
+        for _attempt in range(100):  # each pass drops one stale oldest entry, if any
+            with self.r.pipeline(transaction=False) as pipe:
+                pipe.zcard(PENDING)
+                pipe.zrange(PENDING, 0, 0, withscores=True)
+                count, oldest = pipe.execute()
+            if not oldest or self._live(oldest):
+                break
         return {"pending": count, "oldest": oldest[0][1] if oldest else None}
 
     def sweep(self, now: datetime | None = None) -> list[str]:

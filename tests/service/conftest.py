@@ -25,11 +25,13 @@ def redis_server(tmp_path_factory):
 
 @pytest.fixture(scope="session", autouse=True)
 def service_env(redis_server):
-    """The environment the worker jobs read (they run in-process in most tests)."""
+    """The environment the worker jobs read (they run in-process in most tests), and the apps and
+    processes the tests start: boards answered fresh (``MANILLE_BOARD_MAX_AGE=0``: the tests read
+    a board right after changing it; test_svc_board_pages.py tests the max age)."""
     saved = {k: os.environ.get(k) for k in ("REDIS_URL", "MANILLE_SECRET", "MANILLE_BOTS", "MANILLE_TZ",
-                                             "MANILLE_GRACE_SECONDS")}
+                                             "MANILLE_GRACE_SECONDS", "MANILLE_BOARD_MAX_AGE")}
     os.environ.update(REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS,
-                      MANILLE_TZ="Europe/Brussels", MANILLE_GRACE_SECONDS="1800")
+                      MANILLE_TZ="Europe/Brussels", MANILLE_GRACE_SECONDS="1800", MANILLE_BOARD_MAX_AGE="0")
     import worker.jobs
     worker.jobs._settings = None
     yield

@@ -31,7 +31,7 @@ from service.store import connect, day_scope, key_for, raw_client
 from service.submissions import PENDING, Submissions
 from worker.__main__ import SweepingSimpleWorker
 
-from svc_helpers import LIMITS_OFF, ROOT, SECRET, TEST_BOTS, headers, live_service, play_game
+from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, live_service, play_game
 
 OPS = "ops-token-for-the-fault-tests"
 BASE_ENV = {"MANILLE_OPS_TOKEN": OPS}
@@ -240,8 +240,44 @@ def kill_mid_job(conn, sub_id: str, not_pid: int | None = None) -> int:
     return pid
 
 
-def worker_argv(url: str) -> list[str]:
-    return [sys.executable, "-m", "worker", "--url", url]
+def worker_argv(url: str, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "worker", "--url", url, *extra]
+
+
+def start_worker(url: str, tmp_path: Path, name: str, *extra: str, **env) -> subprocess.Popen:
+    """Another ``python -m worker`` (as ``make run`` starts one after a worker died)."""
+    return subprocess.Popen(worker_argv(url, "--name", name, *extra), cwd=ROOT,
+                            env=dict(os.environ, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS, **env),
+                            stdout=open(tmp_path / f"{name}.log", "w"), stderr=subprocess.STDOUT)
+
+
+def running_worker(conn, sub_id: str) -> int:
+    """Wait until ``sub_id``'s job runs, and return the pid of the live worker running it in its
+    own process (the default ``python -m worker``: no work horse)."""
+    deadline = time.monotonic() + 30
+    while True:
+        if Job.fetch(sub_id, connection=conn).get_status() == "started":
+            for w in Worker.all(connection=conn):
+                if w.pid and running(w.pid) and w.get_current_job_id() == sub_id:
+                    return w.pid
+        assert time.monotonic() < deadline, f"the job of {sub_id} never ran"
+        time.sleep(0.01)
+
+
+def kill_dead(pid: int) -> None:
+    """SIGKILL, and wait until the process is gone (a signal is delivered a moment later)."""
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while running(pid):
+        assert time.monotonic() < deadline, f"{pid} outlived SIGKILL"
+        time.sleep(0.01)
+
+
+def stop_all(procs) -> None:
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.wait(20)
 
 
 #: The first verification of a day also solves expert-1's game for the oracle flag: from trick 1
@@ -250,8 +286,9 @@ SLOW_FIRST = {"MANILLE_FLAG_ORACLE_FROM_TRICK": "1"}
 
 
 def test_a_work_horse_killed_mid_job_is_retried_and_once_out_of_retries_shows_delayed(own_redis, tmp_path):
+    """``python -m worker --fork``: a work horse per job; the worker outlives it."""
     rclient, conn = connect(own_redis.url), raw_client(connect(own_redis.url))
-    with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url), MANILLE_VERIFY_RETRY="1",
+    with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url, "--fork"), MANILLE_VERIFY_RETRY="1",
                       MANILLE_READY_MAX_QUEUED_SECONDS="3", **BASE_ENV, **SLOW_FIRST) as base:
         api, accepted = Api(base), {}
         first = finished_game(api, "Nine", accepted)
@@ -289,32 +326,90 @@ def test_a_work_horse_killed_mid_job_is_retried_and_once_out_of_retries_shows_de
         assert status == 200 and health["failed"] == 0 and health["pending"] == 0
 
 
-def test_a_worker_killed_outright_mid_job_leaves_the_job_to_rqs_cleanup_and_another_worker(own_redis, tmp_path):
-    """The worker and its work horse both killed: the job stays started until its heartbeat
-    lapses (about 90 s); RQ's cleanup then retries it (here run with the clock of that moment;
-    retried at once: the dead worker's scheduler holds its lock for a minute more)."""
+def test_a_worker_killed_mid_job_has_it_run_again_by_the_next_worker_and_once_out_of_retries_delayed(
+        own_redis, tmp_path):
+    """The default worker runs a job in its own process: killed in the middle of one, it takes the
+    job with it.  The next worker started on this machine (``make run`` starts one at once) runs
+    it again as it starts, not minutes later when RQ's cleanup finds it abandoned (its timeout +
+    60 s); with no retry left, it shows delayed, with why, until ops requeue it."""
     rclient, conn = connect(own_redis.url), raw_client(connect(own_redis.url))
-    with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url), MANILLE_VERIFY_RETRY="0",
+    env = dict(MANILLE_VERIFY_RETRY="0", **BASE_ENV, **SLOW_FIRST)  # one retry, at once
+    with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url), **env) as base:
+        api, accepted, workers = Api(base), {}, []
+        try:
+            first = finished_game(api, "Nine", accepted)
+            kill_dead(running_worker(conn, first))
+            assert Job.fetch(first, connection=conn).get_status() == "started"  # stranded, until:
+            workers.append(start_worker(own_redis.url, tmp_path, "second", **env))
+            sub = wait_status(api, first, "verified")  # run again (its job is gone once done: result_ttl=0)
+
+            slow = key_for("oracle_ref", day_scope(date.fromisoformat(sub["date"])), "from1")
+            rclient.delete(slow)  # the next verification is as slow as the day's first again
+            second = finished_game(api, "Lives", accepted)
+            kill_dead(running_worker(conn, second))
+            rclient.delete(slow)  # and so is its retry, even if the first try got that far
+            workers.append(start_worker(own_redis.url, tmp_path, "third", **env))
+            kill_dead(running_worker(conn, second))  # its retry, in the third
+            workers.append(start_worker(own_redis.url, tmp_path, "fourth", **env))
+            sub = wait_status(api, second, "delayed")
+            assert sub["score"] is None
+            listing = api.get("/api/v1/ops/pending?status=delayed", ops_headers())[1]["submissions"]
+            assert [s["submission_id"] for s in listing] == [second]
+            assert listing[0]["delay_reason"] == "its worker third died in the middle and no retry is left"
+            assert "job " + second + " was running when worker third died" in (tmp_path / "fourth.log").read_text()
+            status, done = api.post(f"/api/v1/ops/submissions/{second}/requeue", {}, ops_headers())
+            assert done["requeued"] is True
+            assert_each_counted_once(api, rclient, accepted)
+        finally:
+            stop_all(workers)
+
+
+def test_a_forking_worker_killed_outright_mid_job_leaves_the_job_to_rqs_cleanup_and_another_worker(
+        own_redis, tmp_path):
+    """``--fork``: the worker and its work horse both killed.  A next worker leaves the job alone
+    (a work horse may outlive its worker and finish it); it stays started until its execution
+    lapses (its heartbeat, about 90 s); RQ's cleanup then retries it (here run with the clock of
+    that moment)."""
+    rclient, conn = connect(own_redis.url), raw_client(connect(own_redis.url))
+    with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url, "--fork"), MANILLE_VERIFY_RETRY="0",
                       **BASE_ENV, **SLOW_FIRST) as base:
         api, accepted = Api(base), {}
         sub_id = finished_game(api, "Orphan", accepted)
         parent, horse = worker_pid(conn), work_horse(conn, sub_id)
         for pid in (parent, *children_of(parent)):  # the worker, its scheduler, its work horse
             os.kill(pid, signal.SIGKILL)
-        time.sleep(0.2)
-        assert Job.fetch(sub_id, connection=conn).get_status() == "started"
-        assert api.get(f"/api/v1/submissions/{sub_id}")[1]["status"] == "queued"
-        queue = Queue(QUEUE_NAME, connection=conn)
-        queue.started_job_registry.cleanup(timestamp=time.time() + 600)
-        assert Job.fetch(sub_id, connection=conn).get_status() == "queued"
-        second = subprocess.Popen(worker_argv(own_redis.url) + ["--name", "second"], cwd=ROOT,
-                                  env=dict(os.environ, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS),
-                                  stdout=open(tmp_path / "second.log", "w"), stderr=subprocess.STDOUT)
+        second = start_worker(own_redis.url, tmp_path, "second", "--fork", **SLOW_FIRST)
         try:
+            deadline = time.monotonic() + 20
+            while Worker.find_by_key(Worker.redis_worker_namespace_prefix + "second", connection=conn) is None \
+                    or Worker.find_by_key(Worker.redis_worker_namespace_prefix + "second",
+                                          connection=conn).get_state() != "idle":
+                assert time.monotonic() < deadline, "the second worker never got to wait for jobs"
+                time.sleep(0.05)
+            assert Job.fetch(sub_id, connection=conn).get_status() == "started"  # its start left it
+            assert api.get(f"/api/v1/submissions/{sub_id}")[1]["status"] == "queued"
+            queue = Queue(QUEUE_NAME, connection=conn)
+            queue.started_job_registry.cleanup(timestamp=time.time() + 600)
+            assert Job.fetch(sub_id, connection=conn).get_status() in ("queued", "started", "finished")
             assert_each_counted_once(api, rclient, accepted)
         finally:
-            second.terminate()
-            second.wait(20)
+            stop_all([second])
+
+
+def test_a_job_past_its_timeout_is_stopped_in_the_worker_which_goes_on(own_redis, tmp_path):
+    """No fork, yet a job's timeout holds: RQ's death penalty (SIGALRM) interrupts it in the
+    worker's own process, fails it, and the worker takes the next job."""
+    conn = raw_client(connect(own_redis.url))
+    queue = Queue("timeouts", connection=conn)
+    stuck = queue.enqueue("time.sleep", 30, job_timeout=1)
+    after = queue.enqueue("os.getpid")
+    started = time.monotonic()
+    out = subprocess.run(worker_argv(own_redis.url, "--burst", "timeouts"), cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, env=dict(os.environ, MANILLE_SECRET=SECRET))
+    assert out.returncode == 0, out.stderr
+    assert time.monotonic() - started < 20
+    assert stuck.get_status() == "failed" and "JobTimeoutException" in stuck.latest_result().exc_string
+    assert after.get_status() == "finished" and after.return_value() not in (None, os.getpid())
 
 
 def test_an_idle_worker_killed_with_kill_9_strands_no_job(own_redis, tmp_path):
@@ -478,14 +573,14 @@ def test_a_play_and_a_submission_applied_without_an_answer_say_so_and_a_retry_ge
         rclient, redis_server, run_worker):
     relay = ReplyLoss(redis_server.port)
     try:
-        # limits off: their Lua (EVALSHA too) would meet the relay's lost answer before the play's
         app = create_app({"TESTING": True, "REDIS_URL": relay.url, "MANILLE_SECRET": SECRET,
-                          "MANILLE_BOTS": TEST_BOTS, "MANILLE_REDIS_TIMEOUT": "0.5", **LIMITS_OFF})
+                          "MANILLE_BOTS": TEST_BOTS, "MANILLE_REDIS_TIMEOUT": "0.5"})
         api, accepted = Api(client=app.test_client()), {}
         run, token = new_run(api)
         run = play_cards(api, run, token, 2)  # the play script is loaded by now
         card = run["view"]["legal"][0]
-        relay.arm("EVALSHA")
+        # play.lua's own call (EVALSHA <its sha>), not the limits' check read with the run
+        relay.arm(app.extensions["manille"].runs._play.sha)
         status, body, hdrs = api.call("POST", f"/api/v1/runs/{run['run_id']}/plays",
                                       {"turn": run["turn"], "card": card}, headers(token))
         assert relay.tripped.is_set()

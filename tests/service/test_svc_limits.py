@@ -5,10 +5,15 @@ stored neither counted nor refused; the client address through MANILLE_TRUSTED_P
 
 from __future__ import annotations
 
+import math
+import time
+
 import pytest
 from freezegun import freeze_time
 
 from service.app import create_app
+from service.errors import TooManyRequests
+from service.limits import Gate, Limits, parse
 from service.runs import Runs
 
 from svc_helpers import SECRET, TEST_BOTS, headers
@@ -228,3 +233,92 @@ def test_submissions_per_token_around_midnight(redis_server):
         assert submit(client, yesterday, token, "Lark").status_code == 202
         assert_limited(submit(client, today, token, "Lark"), "submissions_per_token")
         assert submit(client, yesterday, token, "Lark").status_code == 202  # the repeat
+
+
+# -- the windows themselves (service.limits) ------------------------------------------------------
+
+def test_a_window_holds_its_amount_for_its_length_then_has_room_again(rclient):
+    limits = Limits(rclient)
+    gate = Gate([("plays_per_token", "pid-1", parse("3 per minute"))])
+    t0 = 1_800_000_000_000 + 250  # ms, a quarter of a bucket (1 s) in
+    for i in range(3):
+        limits.check(gate, now=t0 + 1000 * i)
+        limits.count(gate, now=t0 + 1000 * i)
+    with pytest.raises(TooManyRequests) as refused:
+        limits.check(gate, now=t0 + 3000)
+    # room comes back when the bucket of the first hit leaves the minute: 60 s after its start
+    wait = t0 - 250 + 60_000 - (t0 + 3000)
+    assert refused.value.details["retry_after"] == math.ceil(wait / 1000) == 57
+    assert refused.value.details["limit"] == "plays_per_token"
+    with pytest.raises(TooManyRequests):
+        limits.check(gate, now=t0 + 3000 + wait - 1)
+    limits.check(gate, now=t0 + 3000 + wait)
+    # another subject, another window
+    limits.check(Gate([("plays_per_token", "pid-2", parse("3 per minute"))]), now=t0 + 3000)
+
+
+def test_a_window_keeps_at_most_61_buckets_and_expires_with_its_length(rclient):
+    limits = Limits(rclient)
+    gate = Gate([("plays_per_address", "10.0.0.1", parse("100000 per minute"))])
+    t0 = 1_800_000_000_000
+    for i in range(400):  # a hit every 0.7 s for 280 s: 280 buckets of 1 s touched
+        limits.count(gate, now=t0 + 700 * i)
+    [(_name, [key], _args, _windows)] = gate.limits
+    assert "10.0.0.1" not in key and key.startswith("manille:{plays_per_address:")
+    assert rclient.hlen(key) <= 61 and 0 < rclient.pttl(key) <= 60_000
+    assert sum(int(v) for v in rclient.hvals(key)) <= 87  # the last minute's hits, one bucket more
+    limits.uncount(gate, now=t0 + 700 * 399)
+    limits.uncount(gate, now=t0 + 700 * 399)  # nothing left in that bucket: nothing taken
+    assert rclient.hget(key, str((t0 + 700 * 399) // 1000)) is None
+
+
+def test_a_play_not_stored_takes_its_count_back(redis_server, rclient):
+    """A play is counted in the round trip that stores it; when play.lua finds the run changed
+    since it was read (another request played meanwhile), nothing is stored and nothing counted."""
+    client = make_client(redis_server)
+    run, token = new_player(client, kind="random")
+    runs = client.application.extensions["manille"].runs
+    gate = Gate([("plays_per_token", "someone", parse("5 per hour"))])
+    stored = rclient.hgetall(Runs.key(run["run_id"]))
+    now = int(time.time() * 1000)
+    args = [len(stored["plays"]), stored["plays"] + "7H", "7H", now, "0", "", "0"]
+    changed = [len(stored["plays"]) + 2, *args[1:]]
+    assert runs._store([Runs.key(run["run_id"]), "manille:{day:x}:paths"], changed, gate, now) is False
+    assert rclient.hgetall(Runs.key(run["run_id"])) == stored
+    [(_name, [key], _args, _windows)] = gate.limits
+    assert sum(int(v) for v in rclient.hvals(key)) == 0  # counted, then taken back
+    rclient.script_flush()  # Redis restarted: it knows neither script
+    assert runs._store([Runs.key(run["run_id"]), "manille:{day:x}:paths"], args, gate, now) is True
+    assert rclient.hget(Runs.key(run["run_id"]), "plays") == stored["plays"] + "7H"
+    assert sum(int(v) for v in rclient.hvals(key)) == 1  # counted once
+
+
+@pytest.mark.parametrize("text, windows", [
+    ("12 per hour;30 per day", [(12, 3600), (30, 86400)]),
+    ("6 per 10 minutes", [(6, 600)]),
+    ("5/second ; 7 PER 2 Days", [(5, 1), (7, 172800)]),
+    ("", []),
+])
+def test_limits_parse(text, windows):
+    assert [(w.amount, w.seconds) for w in parse(text)] == windows
+
+
+@pytest.mark.parametrize("text", ["12 per fortnight", "twelve per hour", "0 per hour", "3 per 0 minutes", "12"])
+def test_a_limit_that_does_not_parse_stops_the_app_at_start(redis_server, text):
+    with pytest.raises(ValueError):
+        parse(text)
+    with pytest.raises(ValueError):
+        make_client(redis_server, MANILLE_LIMIT_PLAYS_PER_TOKEN=text)
+
+
+def test_a_play_after_redis_forgot_its_scripts_loads_them_again(redis_server, rclient):
+    """The limits are checked by a bare EVALSHA read with the run (no SCRIPT EXISTS each time):
+    after Redis lost its scripts (a restart), the play loads them and reads again."""
+    client = make_client(redis_server, MANILLE_LIMIT_PLAYS_PER_TOKEN="2 per hour")
+    run, token = new_player(client, kind="random")
+    run = play(client, run, token).get_json()
+    rclient.script_flush()
+    run = play(client, run, token).get_json()
+    assert run["turn"] == 2
+    rclient.script_flush()
+    assert_limited(play(client, run, token), "plays_per_token")  # the check ran, and counted right

@@ -10,6 +10,7 @@ import http.client
 import json
 import os
 import pwd
+import re
 import shutil
 import subprocess
 import sys
@@ -140,3 +141,11 @@ def test_the_proxy_refuses_in_the_api_envelope(proxy):
     assert status == 429 and body["error"] == "too_many_requests" and hdrs["Retry-After"] == "1"
     assert sent > 200  # the burst passed
     assert call(port, "GET", "/api/v1/health/live", "127.0.0.6")[0] == 200  # others are served
+
+
+def test_the_proxy_names_each_request_and_keeps_metrics_inside(proxy):
+    port, _ = proxy
+    status, hdrs, _ = call(port, "GET", "/api/v1/challenges/today", "127.0.0.6", hdrs={"X-Request-Id": "mine-12345678"})
+    assert status == 200 and re.fullmatch(r"[0-9a-f]{32}", hdrs["X-Request-Id"])  # nginx's $request_id, not ours
+    status, _, body = call(port, "GET", "/metrics", "127.0.0.6")
+    assert status == 404 and body["error"] == "not_found"  # scraped from each web process, not through here

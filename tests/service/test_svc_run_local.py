@@ -1,5 +1,5 @@
 """``make run`` supervised, with real processes: a worker killed with kill -9 is started again
-and verification goes on; Redis dying (the embedded one killed, an external one paused) stops
+and verification goes on, the job it was running too; Redis dying (the embedded one killed, an external one paused) stops
 everything loudly with a non-zero exit; SIGTERM to ``make`` stops the whole group; a worker
 that keeps dying makes it give up.  After each stop no process it started is left."""
 
@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 import requests
+from rq.job import Job
 
 from service.redis_server import RedisServer, free_port
 from service.procs import children_of
 from service.run_local import WORKER_RESTARTS
+from service.store import connect, raw_client
 
 from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
 
@@ -176,6 +178,29 @@ def test_a_worker_killed_with_kill_9_is_started_again_and_verification_goes_on(l
     assert run.proc.wait(40) == 0
     assert "manille: stopped" in run.output()
     assert_all_gone(everything)
+
+
+def test_a_worker_killed_in_the_middle_of_a_job_is_started_again_and_runs_it_again(launch):
+    """The worker runs jobs in its own process: killed mid-job it takes the job with it; the one
+    make run starts in its place runs it again as it starts (``python -m worker``)."""
+    run = launch(MANILLE_FLAG_ORACLE_FROM_TRICK="1", MANILLE_VERIFY_RETRY="0")  # a slow first job
+    conn = raw_client(connect(f"redis://127.0.0.1:{run.redis_port}/0"))
+    s = requests.Session()
+    r = s.post(run.base + "/api/v1/runs", json={}, timeout=20)
+    token = r.json()["player_token"]
+    done = play_game(lambda path, body, hdrs=None: (lambda x: (x.status_code, x.json()))(
+        s.post(run.base + path, json=body, headers=hdrs or {}, timeout=20)), r.json(), token)
+    sub_id = s.post(run.base + "/api/v1/submissions", json={"run_id": done["run_id"], "nickname": "Lazarus"},
+                    headers=headers(token), timeout=20).json()["submission_id"]
+    first = run.worker()
+    wait_for(lambda: Job.fetch(sub_id, connection=conn).get_status() == "started", 30, "the job", run.log)
+    os.kill(first, signal.SIGKILL)
+    sub = wait_for(lambda: (lambda b: b if b["status"] != "queued" else None)(
+        s.get(f"{run.base}/api/v1/submissions/{sub_id}", timeout=20).json()), 60, "the verification", run.log)
+    assert sub["status"] == "verified" and sub["score"] == done["result"]["rank_score"], sub
+    assert run.child("-m worker") != first
+    assert "the worker exited (killed by SIGKILL); starting it again" in run.output()
+    assert f"job {sub_id} was running when worker manille-" in run.output()
 
 
 def test_redis_dying_stops_everything_loudly_with_a_failure(launch):

@@ -1,0 +1,128 @@
+"""Rate limits counted in Redis, shared by every web process: moving windows of hits.
+
+A limit is a name (``plays_per_token``…), a subject (a player id, a client address) and one or
+more windows (``"240 per minute;3600 per hour"``): a request fits when every window has room,
+and then counts one hit in each.  Why each limit and its defaults: ``service.api.limits``.
+
+A window of length E counts the hits of the last E in 60 buckets of E/60 (``windows.lua``): a
+hash of at most 61 small fields per window and subject, gone E after its last hit, whatever the
+amount (a list of every hit, Flask-Limiter's moving window, held up to 12,000 timestamps for an
+address's hourly plays).  The price: a hit leaves the window up to E/60 early (a minute early
+in an hour).  Retry-After is the wait until the oldest hits that fill the window have left it.
+
+One script call per limit (its windows share a hash tag: one cluster slot), the limits of a
+request in one pipelined round trip: ``check`` before the work, ``count`` once it succeeded (a
+play queues both beside its own reads and write, see ``Runs.play``, and takes its count back
+with ``uncount`` when the play was not stored after all).  The time is the web process's clock
+(a script may not read Redis's before writing on Redis 6).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import math
+import re
+import time
+from dataclasses import dataclass
+
+from service.errors import TooManyRequests
+from service.store import evalsha_on, key_for, load_script, pipelined
+
+UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+WINDOW_RE = re.compile(r"\s*([0-9]+)\s*(?:per|/)\s*([0-9]+)?\s*(second|minute|hour|day)s?\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Window:
+    amount: int
+    seconds: int
+
+
+@functools.lru_cache(maxsize=256)
+def parse(text: str) -> tuple[Window, ...]:
+    """``"12 per hour;30 per day"`` (also ``12/hour``, ``6 per 10 minutes``); "" is no window.
+    Raises ValueError for anything else, or an amount or length of 0."""
+    windows = []
+    for part in filter(str.strip, (text or "").split(";")):
+        m = WINDOW_RE.fullmatch(part)
+        if not m:
+            raise ValueError(f"not a rate limit (such as '12 per hour;30 per day'): {part.strip()!r}")
+        amount, seconds = int(m.group(1)), int(m.group(2) or 1) * UNITS[m.group(3).lower()]
+        if amount < 1 or seconds < 1:
+            raise ValueError(f"a rate limit needs an amount and a length of at least 1: {part.strip()!r}")
+        windows.append(Window(amount, seconds))
+    return tuple(windows)
+
+
+def duration(seconds: int) -> str:
+    """``seconds`` for people, rounded to the largest unit it reaches: "3 minutes"."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = round(seconds / size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
+class Gate:
+    """The windows one request must find room in: each limit ``(name, subject, windows)`` as the
+    keys and arguments of its script call (subjects hashed: a key is no log of addresses)."""
+
+    def __init__(self, limits) -> None:
+        self.limits: list[tuple[str, list[str], list[int], tuple[Window, ...]]] = []
+        for name, subject, windows in limits:
+            if not windows:
+                continue
+            digest = hashlib.sha1(subject.encode()).hexdigest()[:16]
+            keys = [key_for("limit", f"{name}:{digest}", str(w.seconds)) for w in windows]
+            args = [n for w in windows for n in (w.amount, w.seconds * 1000)]
+            self.limits.append((name, keys, args, windows))
+
+    def __bool__(self) -> bool:
+        return bool(self.limits)
+
+    def verdict(self, replies) -> None:
+        """TooManyRequests for the first limit whose check (``replies``, one per limit, each
+        ``[window, ms]``) names a full window; nothing if all have room."""
+        for (name, _keys, _args, windows), (index, wait_ms) in zip(self.limits, replies):
+            if int(index):
+                w = windows[int(index) - 1]
+                retry = max(1, math.ceil(int(wait_ms) / 1000))
+                raise TooManyRequests(f"too many {name.replace('_', ' ')}: at most {w.amount} in "
+                                      f"{duration(w.seconds)}; try again in {duration(retry)}",
+                                      retry_after=retry, limit=name)
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Limits:
+    def __init__(self, client) -> None:
+        self.r = client
+        self.script = load_script(client, __file__, "windows.lua")
+
+    def queue(self, gate: Gate, pipe, mode: str, now: int) -> None:
+        """One script call per limit of ``gate`` queued on ``pipe`` (``store.pipelined``):
+        ``check`` (the replies go to ``gate.verdict``), ``count`` or ``uncount`` at ``now``."""
+        for _name, keys, args, _windows in gate.limits:
+            evalsha_on(pipe, self.script, keys, [mode, now, *args])
+
+    def _run(self, gate: Gate, mode: str, now: int | None) -> list:
+        now = now or now_ms()
+        return pipelined(self.r, lambda pipe: self.queue(gate, pipe, mode, now), [self.script]) if gate else []
+
+    def check(self, gate: Gate, now: int | None = None) -> None:
+        """TooManyRequests if a window of ``gate`` is full; counts nothing."""
+        gate.verdict(self._run(gate, "check", now))
+
+    def count(self, gate: Gate, now: int | None = None) -> None:
+        """One hit in every window of ``gate`` (the request succeeded)."""
+        self._run(gate, "count", now)
+
+    def uncount(self, gate: Gate, now: int) -> None:
+        """Take back the hit ``count`` made at ``now`` (what it counted was not stored after all)."""
+        self._run(gate, "uncount", now)
+
+
+__all__ = ["Gate", "Limits", "Window", "duration", "now_ms", "parse"]

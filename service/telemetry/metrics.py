@@ -1,0 +1,156 @@
+"""Prometheus metrics: what the web processes count, and what is read from Redis at each scrape.
+
+Counted in the web processes (prometheus_client; under gunicorn in multi-process mode, one file
+per process in ``PROMETHEUS_MULTIPROC_DIR``, summed at the scrape — ``deploy/gunicorn.conf.py``
+sets the directory up):
+
+- ``manille_http_requests_total{method,route,status}`` and
+  ``manille_http_request_duration_seconds{method,route}`` (a histogram), per URL rule;
+- ``manille_plays_total``: cards played (answered 200; a repeat of the last play counts again).
+
+Read from Redis when ``/metrics`` is scraped (the same in every process, so summed by none):
+the verification queue (``manille_queue_jobs``, ``manille_queue_oldest_job_age_seconds``,
+``manille_queue_failed_jobs``, ``manille_queue_started_jobs``, ``manille_queue_workers``), the
+verdicts the workers counted (``manille_verifications_total{status}``,
+``manille_rejections_total{code}``, ``manille_flags_total{flag}``: see ``verdicts``), and
+Redis itself (``manille_redis_up``, ``manille_redis_used_memory_bytes``,
+``manille_redis_maxmemory_bytes``, ``manille_redis_aof_last_write_ok``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+
+from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, disable_created_metrics,
+                               generate_latest)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from .verdicts import VERDICTS
+
+log = logging.getLogger("service.metrics")
+disable_created_metrics()  # the *_created series double every counter for nothing we watch
+
+#: Decided when prometheus_client is first imported: the directory must be set before that.
+MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
+METHODS = frozenset({"GET", "POST", "HEAD", "OPTIONS", "PUT", "PATCH", "DELETE"})
+#: Seconds: a play is ~5–20 ms, a board page a few ms; anything past 1 s is trouble.
+BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+REQUESTS = Counter("manille_http_requests", "HTTP requests answered", ["method", "route", "status"], registry=None)
+LATENCY = Histogram("manille_http_request_duration_seconds", "Time to answer an HTTP request",
+                    ["method", "route"], buckets=BUCKETS, registry=None)
+PLAYS = Counter("manille_plays", "Cards played (answered 200)", registry=None)
+PLAY_ENDPOINT = "runs.RunPlays"
+
+#: (method, route, status) -> its two series: labels() checks and locks on every call, and the
+#: set of routes and statuses is small and fixed.
+_series: dict[tuple, tuple] = {}
+
+
+def observe(method: str, route: str, endpoint: str | None, status: int, seconds: float) -> None:
+    """Count one answered request (called once per request, after it is answered)."""
+    method = method if method in METHODS else "OTHER"
+    series = _series.get((method, route, status))
+    if series is None:
+        series = _series[(method, route, status)] = (REQUESTS.labels(method, route, str(status)),
+                                                      LATENCY.labels(method, route))
+    series[0].inc()
+    series[1].observe(seconds)
+    if endpoint == PLAY_ENDPOINT and status == 200:
+        PLAYS.inc()
+
+
+class RedisCollector:
+    """The queue, the verdicts and Redis's memory, read at scrape time (three round trips)."""
+
+    def __init__(self, client, queue_name: str) -> None:
+        from rq import Queue
+        from rq.registry import FailedJobRegistry, StartedJobRegistry
+        from rq.worker_registration import WORKERS_BY_QUEUE_KEY
+
+        from service.store import raw_client
+
+        self.r = client
+        raw = raw_client(client)
+        self.queue_key = Queue(queue_name, connection=raw).key
+        self.failed_key = FailedJobRegistry(queue_name, connection=raw).key
+        self.started_key = StartedJobRegistry(queue_name, connection=raw).key
+        self.workers_key = WORKERS_BY_QUEUE_KEY % queue_name
+        self.job_prefix = "rq:job:"
+
+    def collect(self):
+        up = GaugeMetricFamily("manille_redis_up", "1 when Redis answered this scrape")
+        try:
+            data = self._read()
+        except Exception as e:  # noqa: BLE001 - a scrape reports Redis down, it does not fail
+            log.warning("metrics: redis unreadable: %s", e)
+            up.add_metric([], 0)
+            yield up
+            return
+        up.add_metric([], 1)
+        yield up
+        yield GaugeMetricFamily("manille_queue_jobs", "Verification jobs waiting", value=data["depth"])
+        yield GaugeMetricFamily("manille_queue_oldest_job_age_seconds",
+                                "Age of the oldest waiting verification job (0: none waiting)",
+                                value=data["oldest_age"])
+        yield GaugeMetricFamily("manille_queue_failed_jobs", "Verification jobs failed (kept 30 days)",
+                                value=data["failed"])
+        yield GaugeMetricFamily("manille_queue_started_jobs", "Verification jobs running", value=data["started"])
+        yield GaugeMetricFamily("manille_queue_workers", "Workers listening on the queue", value=data["workers"])
+        families = {
+            "status": CounterMetricFamily("manille_verifications", "Verification jobs done, by verdict",
+                                          labels=["status"]),
+            "reason": CounterMetricFamily("manille_rejections", "Submissions rejected, by code", labels=["code"]),
+            "flag": CounterMetricFamily("manille_flags", "Suspicion flags raised, by flag", labels=["flag"]),
+        }
+        for field, count in sorted(data["verdicts"].items()):
+            kind, _, label = field.partition(":")
+            if kind in families and label:
+                families[kind].add_metric([label], int(count))
+        yield from families.values()
+        memory, persistence = data["memory"], data["persistence"]
+        yield GaugeMetricFamily("manille_redis_used_memory_bytes", "Redis used_memory",
+                                value=int(memory.get("used_memory", 0)))
+        yield GaugeMetricFamily("manille_redis_maxmemory_bytes", "Redis maxmemory (0: no limit)",
+                                value=int(memory.get("maxmemory", 0)))
+        yield GaugeMetricFamily("manille_redis_aof_last_write_ok",
+                                "1 when the AOF is on and its last write succeeded",
+                                value=int(persistence.get("aof_enabled", 0) == 1
+                                          and persistence.get("aof_last_write_status") == "ok"))
+
+    def _read(self) -> dict:
+        pipe = self.r.pipeline(transaction=False)
+        pipe.llen(self.queue_key)
+        pipe.lindex(self.queue_key, 0)  # RQ pushes on the right and takes from the left
+        pipe.zcard(self.failed_key)
+        pipe.zcard(self.started_key)
+        pipe.scard(self.workers_key)
+        pipe.hgetall(VERDICTS)
+        pipe.info("memory")
+        pipe.info("persistence")
+        depth, head, failed, started, workers, verdicts, memory, persistence = pipe.execute()
+        oldest_age = 0.0
+        if head:
+            enqueued = self.r.hget(self.job_prefix + head, "enqueued_at")
+            if enqueued:
+                from rq.utils import utcparse
+
+                oldest_age = max(0.0, time.time() - utcparse(enqueued).timestamp())
+        return {"depth": depth, "oldest_age": round(oldest_age, 3), "failed": failed, "started": started,
+                "workers": workers, "verdicts": verdicts, "memory": memory, "persistence": persistence}
+
+
+def exposition(redis_collector: RedisCollector | None) -> tuple[bytes, str]:
+    """The text of a scrape: every process's counters (or this one's) and the Redis readings."""
+    registry = CollectorRegistry(auto_describe=False)
+    if MULTIPROC_DIR:
+        MultiProcessCollector(registry, path=MULTIPROC_DIR)
+    else:
+        for metric in (REQUESTS, LATENCY, PLAYS):
+            registry.register(metric)
+    if redis_collector is not None:
+        registry.register(redis_collector)
+    return generate_latest(registry), CONTENT_TYPE_LATEST

@@ -1,0 +1,85 @@
+"""The web app's observability: a request id and an access line per request, and ``/metrics``.
+
+One pair of request hooks serves both: the id (``X-Request-Id`` when the client or the proxy sent a
+sane one, else a new one; echoed in the answer) goes on every log line written while the request
+runs, and the answered request is logged once (``service.access``) and counted once (``metrics``).
+
+``/metrics`` (Prometheus text) answers a bearer ``MANILLE_METRICS_TOKEN`` from anywhere, or, with no
+token configured, only a loopback client (behind a proxy: the forwarded address, which ProxyFix
+has put in ``remote_addr``); deploy/nginx.conf refuses it from outside anyway.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+import re
+import secrets
+import time
+
+from flask import Flask, Response, current_app, g, request
+
+from . import metrics
+
+access_log = logging.getLogger("service.access")
+
+REQUEST_ID_HEADER = "X-Request-Id"
+#: An id taken from the client: short, and nothing a log line could be confused by.
+SANE_ID = re.compile(r"[A-Za-z0-9._:-]{8,64}")
+
+
+def _begin() -> None:
+    g.started = time.perf_counter()
+    given = request.headers.get(REQUEST_ID_HEADER, "")
+    g.request_id = given if SANE_ID.fullmatch(given) else secrets.token_hex(8)
+
+
+def _end(response: Response) -> Response:
+    if "request_id" not in g:  # a request refused before the hooks ran (none today): still one
+        _begin()
+    seconds = time.perf_counter() - g.started
+    response.headers[REQUEST_ID_HEADER] = g.request_id
+    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    metrics.observe(request.method, route, request.endpoint, response.status_code, seconds)
+    if access_log.isEnabledFor(logging.INFO):
+        access_log.info("%s %s %s", request.method, route, response.status_code, extra={
+            "method": request.method, "route": route, "status": response.status_code,
+            "duration_ms": round(seconds * 1000, 2)})
+    return response
+
+
+def _allowed(token: str) -> bool:
+    if token:
+        given = request.headers.get("Authorization", "")
+        return given[:7].lower() == "bearer " and hmac.compare_digest(given[7:].strip().encode(), token.encode())
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
+def metrics_view():
+    """The Prometheus scrape; 401 without the token, 403 from elsewhere than loopback."""
+    from service.errors_http import envelope
+
+    s = current_app.extensions["manille"]
+    if not _allowed(s.settings.metrics_token):
+        if s.settings.metrics_token:
+            resp = envelope(401, "unauthorized", "a bearer token (MANILLE_METRICS_TOKEN) is required")
+            resp.headers["WWW-Authenticate"] = "Bearer"
+            return resp
+        return envelope(403, "forbidden", "/metrics answers loopback only unless MANILLE_METRICS_TOKEN is set")
+    collector = current_app.extensions.get("manille_metrics")
+    if collector is None:
+        collector = current_app.extensions["manille_metrics"] = metrics.RedisCollector(
+            s.redis, s.settings.queue_name)
+    body, content_type = metrics.exposition(collector)
+    return Response(body, content_type=content_type)
+
+
+def init_app(app: Flask) -> None:
+    """Install the hooks first, so that every later hook and handler logs under the request's id."""
+    app.before_request_funcs.setdefault(None, []).insert(0, _begin)
+    app.after_request(_end)
+    app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])

@@ -1,0 +1,154 @@
+"""deploy/: what can be checked without docker.  The compose file parses and agrees with the code
+(its environment gives the Settings it means, its Sentinels and proxy point where the other
+files say), the alert rules name metrics that /metrics really serves, and systemd itself verifies
+the units when systemd-analyze is here.  Not checked: that docker runs the images (no docker
+daemon where the tests run)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from prometheus_client.parser import text_string_to_metric_families
+
+from service.config import Settings
+
+from svc_helpers import ROOT
+
+DEPLOY = ROOT / "deploy"
+SOURCES = [ROOT / "service" / "config.py", ROOT / "service" / "seeds" / "__init__.py",
+           ROOT / "service" / "telemetry" / "logs.py", DEPLOY / "gunicorn.conf.py"]
+
+
+@pytest.fixture(scope="module")
+def compose():
+    return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+
+
+def env_of(service: dict) -> dict:
+    return {k: str(v) for k, v in service["environment"].items()}
+
+
+def test_the_services_are_all_there_with_replicas(compose):
+    services = compose["services"]
+    assert {"proxy", "web", "worker", "redis-master", "redis-replica", "sentinel-1", "sentinel-2",
+            "sentinel-3", "prometheus"} <= services.keys()
+    assert services["web"]["deploy"]["replicas"] >= 2 and services["worker"]["deploy"]["replicas"] >= 2
+    assert services["web"]["command"][:3] == ["gunicorn", "-c", "/app/deploy/gunicorn.conf.py"]
+    assert services["worker"]["command"] == ["python", "-m", "worker"]
+    assert compose["networks"]["backend"]["internal"] is True
+    for name, service in services.items():  # every file a service mounts is in deploy/
+        for volume in service.get("volumes", []):
+            source = volume.split(":")[0]
+            if source.startswith("./"):
+                assert (DEPLOY / source).is_file(), f"{name} mounts {source}, which deploy/ lacks"
+
+
+def test_the_environment_names_are_the_codes_and_give_the_settings_meant(compose, tmp_path):
+    known = "\n".join(p.read_text() for p in SOURCES)
+    web, worker = env_of(compose["services"]["web"]), env_of(compose["services"]["worker"])
+    assert {k: v for k, v in web.items() if k not in ("MANILLE_BIND", "WEB_CONCURRENCY",
+                                                      "MANILLE_TRUSTED_PROXIES")} == worker
+    for name in web:
+        base = name[:-len("_FILE")] if name.endswith("_FILE") else name
+        assert f'"{base}"' in known or f"'{base}'" in known, f"{name}: no code reads it"
+    # The secrets as files, where the containers find them; then the Settings the code makes.
+    env = dict(web)
+    for name, value in web.items():
+        if name.endswith("_FILE"):
+            secret = compose["secrets"][Path(value).name]["file"]
+            assert secret.startswith("./secrets/")
+            path = tmp_path / Path(value).name
+            path.write_text(f"value-of-{path.name}-0123456789\n")
+            env[name] = str(path)
+    settings = Settings.from_env(env)
+    assert settings.secret == b"value-of-manille_secret-0123456789"
+    assert settings.ops_token == "value-of-ops_token-0123456789"
+    assert settings.metrics_token == "value-of-metrics_token-0123456789"
+    assert settings.trusted_proxies == 1 and settings.tz == "Europe/Brussels"
+    sentinels = [s.split(":") for s in settings.redis_sentinels.split(",")]
+    assert {host for host, _ in sentinels} == {"sentinel-1", "sentinel-2", "sentinel-3"}
+    sentinel_conf = (DEPLOY / "sentinel.conf").read_text()
+    assert {int(port) for _, port in sentinels} == {int(re.search(r"^port (\d+)", sentinel_conf, re.M).group(1))}
+    monitor = re.search(r"^sentinel monitor (\S+) (\S+) (\d+) (\d+)", sentinel_conf, re.M)
+    assert monitor.group(1) == settings.redis_sentinel_service
+    assert (monitor.group(2), monitor.group(3)) == ("redis-master", "6379")
+    assert int(monitor.group(4)) == len(sentinels) // 2 + 1  # a majority
+
+
+def test_redis_keeps_an_aof_and_the_replica_follows_the_master(compose):
+    conf = (DEPLOY / "redis.conf").read_text()
+    assert re.search(r"^appendonly yes$", conf, re.M) and re.search(r"^maxmemory-policy noeviction$", conf, re.M)
+    services = compose["services"]
+    assert "/etc/manille/redis.conf" in services["redis-master"]["command"]
+    assert "--replicaof redis-master 6379" in services["redis-replica"]["command"]
+    assert any(v.endswith(":/data") for v in services["redis-master"]["volumes"])
+
+
+def test_the_proxy_is_deploy_nginx_conf_pointed_at_the_web_service(compose):
+    command = compose["services"]["proxy"]["command"]
+    old, new = re.search(r"sed 's/([^/]+)/([^/]+)/'", command).groups()
+    assert (DEPLOY / "nginx.conf").read_text().count(old) == 1
+    assert new == f"server web:{env_of(compose['services']['web'])['MANILLE_BIND'].rsplit(':', 1)[1]};"
+
+
+def test_prometheus_scrapes_every_web_process_and_alerts_on_metrics_that_exist(compose, client, rclient):
+    from service.telemetry.verdicts import count_verdict
+
+    prom = yaml.safe_load((DEPLOY / "prometheus.yml").read_text())
+    job = prom["scrape_configs"][0]
+    assert job["dns_sd_configs"][0]["names"] == ["web"] and job["dns_sd_configs"][0]["port"] == 8000
+    assert job["authorization"]["credentials_file"] == "/run/secrets/metrics_token"
+    assert "metrics_token" in compose["services"]["prometheus"]["secrets"]
+    client.post("/api/v1/runs", json={})
+    count_verdict(rclient, {"status": "rejected", "reason": "must_beat", "flags": ["explored"]})
+    served = set()
+    for family in text_string_to_metric_families(client.get("/metrics").get_data(as_text=True)):
+        served |= {s.name for s in family.samples}
+    rules = yaml.safe_load((DEPLOY / "alerts.yml").read_text())["groups"][0]["rules"]
+    routes = {r.rule for r in client.application.url_map.iter_rules()}
+    for rule in rules:
+        for name in re.findall(r"\bmanille_[a-z_]+", rule["expr"]):
+            assert name in served, f"{rule['alert']}: /metrics has no {name}"
+        for route in re.findall(r'route="([^"]+)"', rule["expr"]):
+            assert route in routes, f"{rule['alert']}: no route {route}"
+
+
+def test_the_image_installs_the_package_and_runs_the_same_gunicorn_config():
+    text = (DEPLOY / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim$", text, re.M)
+    assert "pip install ." in text and "USER manille" in text
+    assert '"/app/deploy/gunicorn.conf.py"' in text
+
+
+SYSTEMD = shutil.which("systemd-analyze")
+
+
+def test_the_systemd_units_restart_and_are_hardened():
+    for name in ("manille-web.service", "manille-worker@.service"):
+        text = (DEPLOY / "systemd" / name).read_text()
+        for line in ("Restart=always", "NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes",
+                     "EnvironmentFile=/etc/manille/manille.env", "User=manille"):
+            assert re.search(rf"^{re.escape(line)}$", text, re.M), f"{name} lacks {line}"
+    assert "/opt/manille/deploy/gunicorn.conf.py" in (DEPLOY / "systemd" / "manille-web.service").read_text()
+
+
+@pytest.mark.skipif(SYSTEMD is None, reason="no systemd-analyze")
+def test_systemd_verifies_the_units(tmp_path):
+    """The units with this checkout's paths in place of /opt/manille's: systemd reports unknown
+    keys, bad values and missing executables."""
+    import sys
+
+    venv = Path(sys.executable).parent.parent
+    for unit in (DEPLOY / "systemd").iterdir():
+        text = unit.read_text().replace("/opt/manille/.venv", str(venv)).replace("/opt/manille", str(ROOT))
+        (tmp_path / unit.name.replace("@.", "@1.")).write_text(text)
+    out = subprocess.run([SYSTEMD, "verify", *sorted(str(p) for p in tmp_path.iterdir())],
+                         capture_output=True, text=True, timeout=60)
+    problems = [line for line in (out.stdout + out.stderr).splitlines()
+                if "/etc/manille/manille.env" not in line]
+    assert out.returncode == 0 and not problems, out.stdout + out.stderr

@@ -1,0 +1,234 @@
+"""Redis Cluster readiness: every Lua script call and every MULTI the service makes touches keys of
+one hash slot.  The real flows run (open, play, free play, archive, submit, verify, boards, ops,
+rebuilds) on a real Redis through a client that records each script call and transaction before
+sending it on; the slots are the CRC16 of each key's hash tag, as a cluster computes them.
+
+RQ's own keys (``rq:…``) are not the service's: RQ itself does not run on Redis Cluster (its
+enqueue is a MULTI over the queue, the job and the registry of queues).  They meet ours in the
+transactions that store a submission (or requeue one) with its job at once, which also index it
+as pending (``{all}:pending``): those are the ones a cluster deployment would change (RUNBOOK),
+and the one-slot rule is checked on every other transaction."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+import redis
+from redis.crc import key_slot
+from rq import Queue, SimpleWorker
+
+from service.app import Services, create_app
+from service.config import QUEUE_NAME
+from service.store import raw_client
+
+from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
+
+OPS = "ops-token-for-the-slot-test-000000"
+SCRIPTS = {hashlib.sha1(p.read_bytes()).hexdigest(): p.name for p in (ROOT / "service").rglob("*.lua")}
+
+
+class Recorder:
+    """What a spying client saw: ("script", name, keys) and ("multi", None, keys) records."""
+
+    def __init__(self, url: str) -> None:
+        self.records: list[tuple[str, str | None, list[str]]] = []
+        self.plain = redis.Redis.from_url(url, decode_responses=True)  # asks the server for keys
+
+    def script(self, args) -> None:
+        sha, numkeys = args[1], int(args[2])
+        self.records.append(("script", SCRIPTS.get(sha, sha), [str(k) for k in args[3:3 + numkeys]]))
+
+    def keys_of(self, args) -> list[str]:
+        """The keys of one command, as the server reads them (COMMAND GETKEYS)."""
+        try:
+            return list(self.plain.command_getkeys(*args))
+        except redis.ResponseError:  # a command without keys
+            return []
+
+    def multi(self, stack, watched) -> None:
+        keys = list(watched)
+        for args, _options in stack:
+            keys += self.keys_of(args)
+        self.records.append(("multi", None, [k.decode() if isinstance(k, bytes) else k for k in keys]))
+
+
+def spying(recorder: Recorder):
+    """A redis.Redis subclass (and its pipeline) that tells ``recorder`` what it sends."""
+
+    class SpyPipeline(redis.client.Pipeline):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self._spy_watched: list = []
+
+        def watch(self, *names):
+            self._spy_watched += names
+            return super().watch(*names)
+
+        def immediate_execute_command(self, *args, **options):
+            if args[0] in ("EVALSHA", "EVAL"):
+                recorder.script(args)
+            return super().immediate_execute_command(*args, **options)
+
+        def execute(self, raise_on_error: bool = True):
+            stack = list(self.command_stack)
+            for args, _options in stack:
+                if args[0] in ("EVALSHA", "EVAL"):
+                    recorder.script(args)
+            if self.transaction or self.explicit_transaction:
+                recorder.multi(stack, self._spy_watched)
+            return super().execute(raise_on_error)
+
+        def reset(self):
+            super().reset()
+            self._spy_watched = []
+
+    class SpyRedis(redis.Redis):
+        def execute_command(self, *args, **options):
+            if args[0] in ("EVALSHA", "EVAL"):
+                recorder.script(args)
+            return super().execute_command(*args, **options)
+
+        def pipeline(self, transaction=True, shard_hint=None):
+            return SpyPipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
+
+    return SpyRedis
+
+
+def slots(keys) -> set[int]:
+    return {key_slot(k.encode() if isinstance(k, str) else k) for k in keys}
+
+
+@pytest.fixture
+def spied(redis_server, rclient):
+    recorder = Recorder(redis_server.url)
+    spy = spying(recorder).from_url(redis_server.url, decode_responses=True)
+    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS,
+                      "MANILLE_LIMIT_RANKED_RUNS": "off"})
+    app.extensions["manille"] = Services(app.extensions["manille"].settings, client=spy)
+    conn = raw_client(spy)  # the worker's connection, and so its jobs', spied too
+
+    def work():
+        import worker.jobs
+        worker.jobs._settings = None
+        SimpleWorker([Queue(QUEUE_NAME, connection=conn)], connection=conn).work(burst=True)
+
+    yield app.test_client(), work, recorder, spy
+    recorder.plain.close()
+
+
+def test_the_crc16_slots_are_redis_clusters():
+    assert key_slot(b"123456789") == 12739  # the CRC16/XMODEM check value, as Redis Cluster's spec gives
+    assert key_slot(b"manille:{day:2026-12-02}:run:x") == key_slot(b"day:2026-12-02")  # the tag alone
+
+
+def test_every_script_and_transaction_touches_one_slot(spied):
+    client, work, recorder, spy = spied
+    ops = {"Authorization": f"Bearer {OPS}", "X-Ops-User": "slots"}
+
+    def post(path, body, hdrs):
+        r = client.post(path, json=body, headers=hdrs)
+        return r.status_code, r.get_json()
+
+    subs = []
+    for n, nickname in enumerate(("Ada", "Bob", "Cyd")):
+        status, run = post("/api/v1/runs", {}, {})
+        assert status == 201, run
+        token = run.pop("player_token")
+        play_game(post, run, token, pick=lambda legal, n=n: legal[n % len(legal)])
+        status, sub = post("/api/v1/submissions", {"run_id": run["run_id"], "nickname": nickname}, headers(token))
+        assert status == 202, sub
+        subs.append((sub, token))
+    status, free = post("/api/v1/runs", {"kind": "random"}, headers(token))
+    assert status == 201
+    play_game(post, free, token)
+    today = date.fromisoformat(client.get("/api/v1/challenges/today").get_json()["date"])
+    past = (today - timedelta(days=3)).isoformat()
+    status, archive = post("/api/v1/runs", {"date": past}, headers(token))
+    assert status == 201 and archive["ranked"] is False
+    post(f"/api/v1/runs/{archive['run_id']}/plays", {"turn": 0, "card": archive["view"]["legal"][0]}, headers(token))
+    # One verification that could not run (as a crash with no retry left leaves it): delayed, then
+    # requeued by ops, listed on the way.
+    delayed = subs[2][0]["submission_id"]
+    assert client.application.extensions["manille"].submissions.mark_delayed(delayed, "slot test")
+    assert client.get("/api/v1/ops/pending", headers=ops).status_code == 200
+    assert client.post(f"/api/v1/ops/submissions/{delayed}/requeue", json={"reason": "slots"},
+                       headers=ops).status_code in (200, 202)
+    work()
+    for sub, token in subs:
+        assert client.get(sub["status_url"], headers=headers(token)).get_json()["status"] == "verified"
+
+    for path in (f"/api/v1/leaderboards/days/{today}", f"/api/v1/leaderboards/days/{today}/me",
+                 f"/api/v1/leaderboards/days/{today}/histogram", "/api/v1/leaderboards/all-time",
+                 f"/api/v1/leaderboards/weeks/{today.isocalendar()[0]}-W{today.isocalendar()[1]:02d}",
+                 f"/api/v1/leaderboards/months/{today:%Y-%m}/me", "/api/v1/players/me", "/metrics"):
+        assert client.get(path, headers=headers(subs[0][1])).status_code == 200, path
+    target = subs[1][0]["submission_id"]
+    assert client.post(f"/api/v1/ops/submissions/{target}/disqualify", json={"reason": "slots"},
+                       headers=ops).status_code == 200
+    assert client.post(f"/api/v1/ops/submissions/{target}/restore", json={"reason": "slots"},
+                       headers=ops).status_code == 200
+    assert client.post(f"/api/v1/ops/days/{today}/reverify", headers=ops).status_code == 202
+    assert client.post(f"/api/v1/ops/days/{today}/rebuild", json={"reason": "slots"}, headers=ops).status_code == 202
+    Queue(QUEUE_NAME, connection=raw_client(spy)).enqueue_call("worker.jobs.rebuild_boards", timeout=600)
+    work()
+    from service.ops import Ops
+    Ops(spy, client.application.extensions["manille"].settings).rekey_nicknames("slots")
+    board = client.get(f"/api/v1/leaderboards/days/{today}").get_json()
+    assert sorted(e["nickname"] for e in board["entries"]) == ["Ada", "Bob", "Cyd"]  # the flows really ran
+
+    scripts = [(name, keys) for kind, name, keys in recorder.records if kind == "script"]
+    assert {name for name, _ in scripts} == set(SCRIPTS.values()), "every script of the service ran"
+    for name, keys in scripts:
+        assert len(slots(keys)) == 1, f"{name} touches {len(slots(keys))} slots: {keys}"
+
+    transactions = [keys for kind, _, keys in recorder.records if kind == "multi"]
+    ours = [keys for keys in transactions if keys and not any(k.startswith("rq:") for k in keys)]
+    assert ours  # the end of a rebuild (verdicts and paths are scripts now, checked above)
+    for keys in ours:
+        assert len(slots(keys)) == 1, f"a MULTI touches {len(slots(keys))} slots: {keys}"
+    mixed = [keys for keys in transactions if any(k.startswith("rq:") for k in keys)
+             and any(not k.startswith("rq:") for k in keys)]
+    assert mixed and all(any(":submission:" in k for k in keys) for keys in mixed), \
+        "RQ's keys meet ours only where a submission is stored, or requeued, with its job"
+
+
+def test_a_rebuild_clears_the_boards_of_the_layout_before_the_boards_tag(rclient):
+    from service.leaderboard import EPOCH, Leaderboard
+
+    legacy = ["manille:{day:2026-12-02}:board", "manille:{day:2026-12-02}:counted", "manille:{all}:board",
+              "manille:{week:2026-W49}:days", "manille:{month:2026-12}:names"]
+    kept = ["manille:{day:2026-12-02}:paths:counted", "manille:{day:2026-12-02}:run:20261202-x",
+            "manille:{all}:audit"]
+    for key in legacy + kept:
+        rclient.hset(key, "a", "1")
+    Leaderboard(rclient).record(date(2026, 12, 2), "p" * 24, "Ada", 1100, "20261202-" + "0" * 20)
+    written = rclient.keys("manille:{boards}:*")  # the keys a score writes now
+    assert len(written) >= 10 and Leaderboard(rclient).wipe() == len(legacy) + len(written)
+    assert sorted(rclient.keys("*")) == sorted(kept + [EPOCH])  # raised by the wipe: kept pages stale
+
+
+def test_a_verdict_left_in_the_pending_index_is_dropped_by_its_readers(client, rclient, run_worker):
+    """The verdict's MULTI and the index's ZREM are two writes (two slots): a process dying in
+    between leaves the submission in the index, which readiness and ops must not count."""
+    from service.submissions import PENDING
+
+    run = client.post("/api/v1/runs", json={}).get_json()
+    token = run.pop("player_token")
+
+    def post(path, body, hdrs):
+        r = client.post(path, json=body, headers=hdrs)
+        return r.status_code, r.get_json()
+
+    play_game(post, run, token)
+    _, sub = post("/api/v1/submissions", {"run_id": run["run_id"], "nickname": "Left"}, headers(token))
+    run_worker()
+    assert client.get(sub["status_url"]).get_json()["status"] == "verified"
+    assert rclient.zcard(PENDING) == 0
+    rclient.zadd(PENDING, {sub["submission_id"]: 1.0, "not-an-id": 2.0})  # as if the ZREM never came
+    subs = client.application.extensions["manille"].submissions
+    assert subs.pending_summary() == {"pending": 0, "oldest": None}
+    assert rclient.zcard(PENDING) == 0
