@@ -29,6 +29,13 @@
                      "10,60,300" (the default: three retries); "off": none
 ``MANILLE_READY_MAX_QUEUED_SECONDS``  readiness is 503 while a verification has been pending
                      longer than this (default 900); 0: never for that reason
+``MANILLE_RUN_KEEP_HOURS``  how long a day's ranked runs (and the day's indexes of them: per player,
+                     per address, the tree of paths) are kept after its seed is revealed, for ops to
+                     judge flags by (default 48); the submissions keep what stays for good
+``MANILLE_PRACTICE_KEEP_HOURS``  how long a practice run (archive or random) is kept after it was
+                     opened (default 24)
+``MANILLE_MEMORY_WARN``  readiness warns ``redis_memory`` once Redis uses this share of its
+                     ``maxmemory`` (default 0.8)
 ``MANILLE_PLAY_CACHE``  games in play each web process keeps so that a play need not replay the
                      game (``service.runs.cache``; default 1024, about 20 KB each); 0: none
 ``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
@@ -53,6 +60,9 @@ DEFAULT_REDIS_TIMEOUT = 5.0
 #: Backoff of a verification that raised or whose process died: then ``delayed`` (ops requeue it).
 DEFAULT_VERIFY_RETRY = (10, 60, 300)
 DEFAULT_READY_MAX_QUEUED_SECONDS = 900
+DEFAULT_RUN_KEEP_HOURS = 48
+DEFAULT_PRACTICE_KEEP_HOURS = 24
+DEFAULT_MEMORY_WARN = 0.8
 DEFAULT_PLAY_CACHE = 1024
 DEFAULT_BOARD_MAX_AGE = 1.0
 #: A household, a café or a classroom behind one address brings several players a day; a search of
@@ -124,12 +134,20 @@ class Settings:
     redis_timeout: float = DEFAULT_REDIS_TIMEOUT
     verify_retry: tuple = DEFAULT_VERIFY_RETRY
     ready_max_queued_seconds: int = DEFAULT_READY_MAX_QUEUED_SECONDS
+    run_keep_hours: int = DEFAULT_RUN_KEEP_HOURS
+    practice_keep_hours: int = DEFAULT_PRACTICE_KEEP_HOURS
+    memory_warn: float = DEFAULT_MEMORY_WARN
     play_cache: int = DEFAULT_PLAY_CACHE
     board_max_age: float = DEFAULT_BOARD_MAX_AGE
     clock: DayClock = field(init=False)
 
     def __post_init__(self) -> None:
         from bots.registry import get_challenge_bot
+
+        if self.run_keep_hours < 0 or self.practice_keep_hours < 1:
+            raise ValueError("MANILLE_RUN_KEEP_HOURS must be >= 0 and MANILLE_PRACTICE_KEEP_HOURS >= 1")
+        if not 0 < self.memory_warn <= 1:
+            raise ValueError(f"MANILLE_MEMORY_WARN must be a share of maxmemory, 0 < x <= 1, not {self.memory_warn}")
 
         get_challenge_bot(self.bots)  # an unknown id, or a measurement bot such as oracle-1: refused now
         parse_sentinels(self.redis_sentinels)  # a malformed REDIS_SENTINELS: refused now
@@ -155,6 +173,9 @@ class Settings:
             "verify_retry": retry_from_env(environ.get("MANILLE_VERIFY_RETRY")),
             "ready_max_queued_seconds": int(environ.get("MANILLE_READY_MAX_QUEUED_SECONDS")
                                             or DEFAULT_READY_MAX_QUEUED_SECONDS),
+            "run_keep_hours": int(environ.get("MANILLE_RUN_KEEP_HOURS") or DEFAULT_RUN_KEEP_HOURS),
+            "practice_keep_hours": int(environ.get("MANILLE_PRACTICE_KEEP_HOURS") or DEFAULT_PRACTICE_KEEP_HOURS),
+            "memory_warn": float(environ.get("MANILLE_MEMORY_WARN") or DEFAULT_MEMORY_WARN),
             "play_cache": int(environ.get("MANILLE_PLAY_CACHE") or DEFAULT_PLAY_CACHE),
             "board_max_age": float(environ.get("MANILLE_BOARD_MAX_AGE") or DEFAULT_BOARD_MAX_AGE),
         }

@@ -1,7 +1,7 @@
 """The one JSON error envelope: ``{"error": "<stable_code>", "message": "...", ...details}``.
 
 Every error leaves through here: our ServiceErrors, werkzeug's HTTP errors (404, 405, 413 …),
-webargs/marshmallow validation (422) and malformed JSON (400), Redis being down (503) and any
+webargs/marshmallow validation (422) and malformed JSON (400), Redis being down or full (503) and any
 bug (500).  ``ManilleApi`` replaces flask-smorest's own error format with this one.
 """
 
@@ -123,6 +123,16 @@ def handle_redis_error(error: redis.RedisError):
     return envelope(503, "store_unavailable", "the data store is unavailable; try again")
 
 
+def handle_redis_response(error: redis.ResponseError):
+    """Redis at its maxmemory refuses writes (``noeviction``: no score is ever evicted): a command
+    with OOM (OutOfMemoryError), a script with an error that says OOM (Redis 6; 7 refuses the
+    script itself).  Any other error answer is a bug."""
+    if isinstance(error, redis.OutOfMemoryError) or "OOM command not allowed" in str(error):
+        log.error("redis is full: %s", error)
+        return envelope(503, "store_full", "the data store is full and refuses writes; try again later")
+    return handle_unexpected(error)
+
+
 def handle_unexpected(error: Exception):
     if isinstance(error, HTTPException):
         return handle_http_exception(error)
@@ -143,4 +153,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(ServiceError, handle_service_error)
     app.register_error_handler(redis.ConnectionError, handle_redis_error)
     app.register_error_handler(redis.TimeoutError, handle_redis_error)
+    app.register_error_handler(redis.ResponseError, handle_redis_response)
     app.register_error_handler(Exception, handle_unexpected)

@@ -63,6 +63,8 @@ class RedisServer:
         lines = [
             "bind 127.0.0.1", f"port {self.port}", f"dir {self.dir}", "daemonize no",
             "protected-mode yes", "save \"\"", "loglevel notice", f"logfile {self.dir / 'redis.log'}",
+            # as deploy/redis.conf: never evict; submissions and runs in the compact hash encoding
+            "maxmemory-policy noeviction", "hash-max-ziplist-value 1024",
         ]
         if self.aof:
             lines += ["appendonly yes", "appendfilename \"appendonly.aof\"", "appendfsync everysec"]

@@ -80,19 +80,18 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
     boards = Leaderboard(client)
     # Flags are computed once, when first verified, and kept: runs opened later change nothing.
     flags = json.loads(sub["flags"]) if sub.get("flags") else _flags(settings, client, sub, record, boards)
-    Runs(client, settings).add_submitted_path(day, cards, submission_id)
+    Runs(client, settings).retire_path(day, cards, submission_id)
     decision = sub.get("ops_decision", "")
     if decision == "disqualified" or (decision != "restored" and suspicion.held(flags, settings.flags)):
         status = "disqualified" if decision == "disqualified" else "held"
-        subs.mark_verified(submission_id, score, record, "", now, flags=flags, status=status)
+        subs.mark_verified(submission_id, score, now, flags=flags, status=status)
         return {"status": status, "score": score, "flags": [f["code"] for f in flags]}
     out = {"status": "verified", "score": score, "flags": [f["code"] for f in flags]}
     try:
-        _counted, entry = boards.record(day, sub["pid"], sub["nickname"], score, submission_id,
-                                        rebuilding=rebuilding)
+        boards.record(day, sub["pid"], sub["nickname"], score, submission_id, rebuilding=rebuilding)
     except BoardsRebuilding:
-        entry, out["deferred"] = "", True  # the rebuild in progress records it before it ends
-    subs.mark_verified(submission_id, score, record, entry, now, flags=flags)
+        out["deferred"] = True  # the rebuild in progress records it before it ends
+    subs.mark_verified(submission_id, score, now, flags=flags)
     return out
 
 

@@ -1,5 +1,5 @@
 """Health: liveness (the process answers) and readiness (Redis reachable, a worker seen recently,
-no verification pending for too long)."""
+no verification pending for too long; Redis's memory reported, with a warning near its limit)."""
 
 from __future__ import annotations
 
@@ -38,12 +38,24 @@ class Ready(MethodView):
         has been pending (queued or delayed) longer than MANILLE_READY_MAX_QUEUED_SECONDS
 
         ``pending`` verifications, ``oldest_queued_seconds`` since the oldest was accepted,
-        ``failed`` jobs in RQ's failed registry of the queue (a delayed verification is one)."""
+        ``failed`` jobs in RQ's failed registry of the queue (a delayed verification is one).
+        ``redis_memory_bytes`` Redis uses of its ``redis_maxmemory_bytes`` (null: no limit set);
+        at MANILLE_MEMORY_WARN of it (default 0.8) ``warnings`` holds ``redis_memory`` and the
+        answer stays 200: every web process shares the one Redis, so taking them out of the
+        balancer frees nothing and would stop the reads that still work; full, Redis refuses
+        writes (``noeviction``), each answered 503 ``store_full``."""
         s = services()
         out = {"status": "ok", "redis": False, "workers": 0, "last_worker_seen_seconds": None,
-               "pending": None, "oldest_queued_seconds": None, "failed": None}
+               "pending": None, "oldest_queued_seconds": None, "failed": None,
+               "redis_memory_bytes": None, "redis_maxmemory_bytes": None, "warnings": []}
         try:
             out["redis"] = bool(s.redis.ping())
+            memory = s.redis.info("memory")
+            out["redis_memory_bytes"] = memory["used_memory"]
+            out["redis_maxmemory_bytes"] = memory.get("maxmemory") or None
+            if out["redis_maxmemory_bytes"] and (out["redis_memory_bytes"]
+                                                 >= s.settings.memory_warn * out["redis_maxmemory_bytes"]):
+                out["warnings"].append("redis_memory")
             workers = Worker.all(connection=raw_client(s.redis), queue=s.submissions.queue)
             pending = s.submissions.pending_summary()
             out["failed"] = s.submissions.queue.failed_job_registry.count

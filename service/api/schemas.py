@@ -343,8 +343,16 @@ class OpsSubmissionListSchema(ma.Schema):
 class OpsSubmissionDetailSchema(OpsSubmissionSchema):
     cards = fields.List(fields.String())
     play_times_ms = fields.List(fields.Integer())
+    run_created_at = fields.String(allow_none=True)
+    run_finished_at = fields.String(allow_none=True)
+    submit_user_agent = fields.String(metadata={"description": "the submitting client's (user_agent: the run's)"})
     address_runs = fields.List(fields.String())
     token_runs = fields.List(fields.String())
+    runs_kept_until = fields.String(metadata={
+        "description": "when the day's runs expire (its seed's reveal + MANILLE_RUN_KEEP_HOURS)"})
+    runs_expired = fields.Boolean(metadata={
+        "description": "the day's runs are gone: address_runs and token_runs are empty; the flags "
+                       "keep their evidence"})
     record = fields.Dict(allow_none=True)
     reason = fields.Dict(allow_none=True)
 
@@ -402,3 +410,8 @@ class HealthSchema(ma.Schema):
     oldest_queued_seconds = fields.Float(allow_none=True, metadata={
         "description": "since the oldest pending verification (queued or delayed) was accepted"})
     failed = fields.Integer(allow_none=True, metadata={"description": "jobs in RQ's failed registry of the queue"})
+    redis_memory_bytes = fields.Integer(allow_none=True, metadata={"description": "Redis's used_memory"})
+    redis_maxmemory_bytes = fields.Integer(allow_none=True, metadata={
+        "description": "Redis's maxmemory; null when none is set"})
+    warnings = fields.List(fields.String(), metadata={
+        "description": "redis_memory: Redis uses MANILLE_MEMORY_WARN (default 0.8) of its maxmemory or more"})

@@ -87,7 +87,8 @@ class SubmissionRecord(MethodView):
     def get(self, sub_id):
         """The full game record (RULES §7) of a verified submission, once its day's seed is public
 
-        Before that it would show the bots' hands, so it is 404 ``record_sealed``."""
+        Before that it would show the bots' hands, so it is 404 ``record_sealed``.  Replayed from
+        the seed and the submitted cards (the same bytes as verification produced)."""
         s = services()
         sub = s.submissions.get(sub_id)
         challenge = s.challenges.get(date.fromisoformat(sub["date"]))
@@ -96,6 +97,6 @@ class SubmissionRecord(MethodView):
                            code="record_sealed", reveal_at=challenge.reveal_at.isoformat())
         if sub["status"] != "verified":
             raise NotFound("this submission has no record (not verified)", code="no_record")
-        record = json.loads(sub["record"])
+        record = s.submissions.record(sub)
         record["seed"] = challenge.seed
         return record

@@ -37,7 +37,9 @@ from service.store import day_scope, key_for, load_script, month_id, week_id
 
 #: The hash tag of every board key (see above).
 BOARDS = "boards"
-#: Every kind of key the boards are made of (record_score.lua's KEYS): all derived data.
+#: Every kind of key the boards are made of (record_score.lua's KEYS): all derived data.  A day's
+#: ``counted`` set and ``entries`` hash are written no more (issue 11: the day's board says who is
+#: counted, the submission which game), only cleared.
 BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days")
 SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see record_score.lua)
 BASE_SCORE = 1000
@@ -69,7 +71,9 @@ class Board:
 
     @property
     def names_key(self) -> str:
-        return board_key("names", self.scope)
+        """A day's board keeps each player's name of that day; the week, month and all-time boards
+        show the latest, so they share the all-time board's (one entry a player, not three)."""
+        return board_key("names", self.scope if self.kind == "day" else "all")
 
     @property
     def days_key(self) -> str | None:
@@ -154,17 +158,15 @@ class Leaderboard:
         return bool(self._unrecord(keys=self._keys(day), args=[pid, score, score - BASE_SCORE, SHIFT]))
 
     def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str, *,
-               rebuilding: bool = False) -> tuple[bool, str]:
-        """Put a verified score on the day, week, month and all-time boards, once.
-
-        Returns (counted now, the submission id and sequence that the day counted).  Raises
-        BoardsRebuilding while a rebuild runs, unless ``rebuilding`` (the rebuild itself).
-        """
+               rebuilding: bool = False) -> bool:
+        """Put a verified score on the day, week, month and all-time boards, once; True if
+        counted now, False if the player's score of the day was counted before.  Raises
+        BoardsRebuilding while a rebuild runs, unless ``rebuilding`` (the rebuild itself)."""
         keys, args = self._record_call(day, pid, nickname, score, submission_id)
-        counted, entry = self._record(keys=keys, args=args + ["1" if rebuilding else "0"])
+        counted = self._record(keys=keys, args=args + ["1" if rebuilding else "0"])
         if counted == -1:
             raise BoardsRebuilding(f"boards are being rebuilt; {submission_id} is deferred to the rebuild")
-        return bool(counted), entry
+        return bool(counted)
 
     def record_many(self, day: date, entries, batch: int = 1000) -> None:
         """``record`` for many (pid, nickname, score, submission id), pipelined (rebuilds, benchmarks)."""
@@ -181,7 +183,7 @@ class Leaderboard:
         (benchmark clean-up; not for real scores, whose period sums it would not undo)."""
         d, w, m = day_board(day), Board("week", week_id(day)), Board("month", month_id(day))
         pipe = self.r.pipeline(transaction=False)
-        pipe.delete(board_key("counted", day_scope(day)), d.key, d.names_key, board_key("histogram", d.scope),
+        pipe.unlink(board_key("counted", day_scope(day)), d.key, d.names_key, board_key("histogram", d.scope),
                     d.seq_key, board_key("entries", d.scope))
         for b in (w, m, ALL_TIME):
             for i in range(0, len(pids), 1000):
@@ -215,7 +217,7 @@ class Leaderboard:
                 if pipe.scard(DEFERRED):
                     return False
                 pipe.multi()
-                pipe.delete(REBUILD_FLAG)
+                pipe.delete(REBUILD_FLAG)  # a string: DEL is as quick as UNLINK
                 pipe.execute()
                 return True
             except redis.WatchError:
@@ -223,7 +225,9 @@ class Leaderboard:
 
     def wipe(self) -> int:
         """Delete every board of every period with its counted set (the first step of a rebuild from
-        the stored submissions), in this layout and the one before; returns how many keys went."""
+        the stored submissions), in this layout and the one before; returns how many keys went.
+        UNLINK: a board of a million entries is freed by Redis in the background, not while every
+        other client waits."""
         deleted = 0
         patterns = [board_key(kind) + ":*" for kind in BOARD_KINDS]
         patterns += [key_for(kind, "*") for kind in BOARD_KINDS]  # before {boards}: manille:{day:…}:board
@@ -232,10 +236,10 @@ class Leaderboard:
             for key in self.r.scan_iter(match=pattern, count=1000):
                 batch.append(key)
                 if len(batch) == 1000:
-                    deleted += self.r.delete(*batch)
+                    deleted += self.r.unlink(*batch)
                     batch = []
             if batch:
-                deleted += self.r.delete(*batch)
+                deleted += self.r.unlink(*batch)
         self.r.incr(EPOCH)  # after: a page read in the middle is kept under the old epoch
         return deleted
 
@@ -331,9 +335,9 @@ class Leaderboard:
             days = [day - timedelta(days=i) for i in range(chunk)]
             pipe = self.r.pipeline(transaction=False)
             for d in days:
-                pipe.sismember(board_key("counted", day_scope(d)), pid)
+                pipe.zscore(day_board(d).key, pid)
             for i, counted in enumerate(pipe.execute()):
-                if counted:
+                if counted is not None:
                     streak += 1
                 elif not (first and i == 0):  # today not played yet does not break it
                     return streak

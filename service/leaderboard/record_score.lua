@@ -1,5 +1,6 @@
 -- Record one verified score on the day's board and on the week, month and all-time boards of
--- summed margins, atomically and once: the per-day "counted" set makes a second run a no-op.
+-- summed margins, atomically and once: a player already on the day's board is counted (a second
+-- run is a no-op).
 --
 -- Board scores are composite so that equal scores list the earlier one first:
 --   composite = value * shift + (shift - 1 - tie)    with 0 <= tie < shift,
@@ -8,11 +9,14 @@
 -- first is listed first.  Every composite stays below 2^53 (|value| < 2^20), so it is exact in
 -- Redis's double.
 --
--- KEYS  1 day counted set     2 day board        3 day names      4 day histogram
---       5 day sequence        6 day entries (pid -> submission id and sequence)
+-- KEYS  1 day counted set   2 day board   3 day names   4 day histogram   5 day sequence
+--       6 day entries (pid -> submission id and sequence)
+--         (1 and 6 are written no more since issue 11, only cleared by unrecord_score.lua:
+--         the day's board says who is counted, the submission which game)
 --       7..10  week board, days played, sequence, names
 --      11..14  month board, days played, sequence, names
 --      15..18  all-time board, days played, sequence, names
+--               (the period boards share the all-time names: Board.names_key)
 --      19 rebuild flag       20 submissions deferred while a rebuild runs
 -- ARGV  1 pid  2 nickname  3 score  4 margin  5 submission id  6 shift
 --       7 '1' when the rebuild itself records
@@ -20,17 +24,17 @@
 -- While a rebuild runs (the flag is set) any other caller is turned away and its submission
 -- noted in the deferred set, which the rebuild records before it ends: a verification that
 -- raced the wipe could otherwise be marked counted with its board entries wiped.
--- Returns {1, entry} counted now, {0, entry} counted before, {-1, ''} deferred.
+-- Returns 1 counted now, 0 counted before, -1 deferred.
 local pid, nickname, sub = ARGV[1], ARGV[2], ARGV[5]
 local score, margin, shift = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[6])
 
 if ARGV[7] ~= '1' and redis.call('EXISTS', KEYS[19]) == 1 then
   redis.call('SADD', KEYS[20], sub)
-  return {-1, ''}
+  return -1
 end
 
-if redis.call('SADD', KEYS[1], pid) == 0 then
-  return {0, redis.call('HGET', KEYS[6], pid) or ''}
+if redis.call('ZSCORE', KEYS[2], pid) then
+  return 0
 end
 
 local function composite(value, tie)
@@ -42,9 +46,8 @@ local seq = redis.call('INCR', KEYS[5])
 redis.call('ZADD', KEYS[2], composite(score, seq), pid)
 redis.call('HSET', KEYS[3], pid, nickname)
 redis.call('HINCRBY', KEYS[4], tostring(score), 1)
-redis.call('HSET', KEYS[6], pid, sub .. ' ' .. seq)
 
--- A period board: add the margin to the player's sum, count the day, keep the name.
+-- A period board: add the margin to the player's sum, count the day, keep the (latest) name.
 local function add(first)
   local board, days, sequence, names = KEYS[first], KEYS[first + 1], KEYS[first + 2], KEYS[first + 3]
   local total = margin
@@ -60,4 +63,4 @@ end
 add(7)
 add(11)
 add(15)
-return {1, sub .. ' ' .. seq}
+return 1

@@ -18,8 +18,10 @@ from service.store import key_for
 from service.submissions import PENDING_STATUSES, Submissions
 
 AUDIT = key_for("audit", "all")
+#: The statuses of a game that verification found valid: it has a score and a record.
+VALID_GAME = ("verified", "held", "disqualified")
 LIST_FIELDS = ("id", "run_id", "pid", "nickname", "date", "status", "score", "flags", "created_at",
-               "verified_at", "ip", "run_ip", "user_agent", "ops_decision", "ops_reason", "delayed_at",
+               "verified_at", "ip", "run_ip", "user_agent", "run_user_agent", "ops_decision", "ops_reason", "delayed_at",
                "delay_reason")
 
 
@@ -58,13 +60,9 @@ class Ops:
     def _listed(self, ids: list[str], limit: int | None, offset: int, status: str | None) -> list[dict]:
         if status is None:
             ids = ids[offset:None if limit is None else offset + limit]
-        pipe = self.r.pipeline(transaction=False)
-        for sub_id in ids:
-            pipe.hmget(self.subs.key(sub_id), LIST_FIELDS)
         out = []
-        for sub_id, values in zip(ids, pipe.execute()):
-            sub = dict(zip(LIST_FIELDS, values))
-            if status is not None and sub["status"] != status:
+        for sub_id, sub in zip(ids, self.subs.get_fields(ids, list(LIST_FIELDS))):
+            if not sub or (status is not None and sub["status"] != status):
                 continue
             out.append({
                 "submission_id": sub_id, "run_id": sub["run_id"], "player": sub["pid"],
@@ -80,11 +78,14 @@ class Ops:
         return out if status is None else out[offset:None if limit is None else offset + limit]
 
     def submission(self, sub_id: str) -> dict:
-        """One submission with everything kept for review: the game record, the server time of
-        every play, the client, and the day's other runs of its token and address."""
+        """One submission with everything kept for review: the game record (replayed), the server
+        time of every play, the client, and the day's other runs of its token and address while
+        the day's runs are kept (``runs_expired`` after ``runs_kept_until``: then none are listed,
+        and what the submission kept, flags with their evidence included, is all there is)."""
         sub = self.subs.get(sub_id)
         day = date.fromisoformat(sub["date"])
         address = sub.get("run_ip", "")
+        kept_until = self.runs.kept_until(day)
         return {
             "submission_id": sub_id, "run_id": sub["run_id"], "player": sub["pid"],
             "nickname": sub["nickname"], "date": sub["date"], "status": sub["status"],
@@ -99,7 +100,8 @@ class Ops:
             "submit_address": sub.get("ip", ""), "submit_user_agent": sub.get("user_agent", ""),
             "address_runs": [r for r in self.runs.address_runs(day, address) if r != sub["run_id"]],
             "token_runs": [r for r in [self.runs.ranked_run_id(day, sub["pid"])] if r and r != sub["run_id"]],
-            "record": self._with_oracle(day, json.loads(sub["record"])) if sub.get("record") else None,
+            "runs_kept_until": kept_until.isoformat(), "runs_expired": self.settings.now() >= kept_until,
+            "record": self._with_oracle(day, self.subs.record(sub)) if sub["status"] in VALID_GAME else None,
             "reason": json.loads(sub["reason"]) if sub.get("reason") else None,
         }
 
@@ -139,10 +141,9 @@ class Ops:
         sub = self.subs.get(sub_id)
         if sub["status"] not in ("disqualified", "held"):
             raise Conflict(f"a {sub['status']} submission has nothing to restore", code="not_restorable")
-        _counted, entry = self.boards.record(date.fromisoformat(sub["date"]), sub["pid"], sub["nickname"],
-                                             int(sub["score"]), sub_id)
+        self.boards.record(date.fromisoformat(sub["date"]), sub["pid"], sub["nickname"], int(sub["score"]), sub_id)
         self.r.hset(self.subs.key(sub_id), mapping={
-            "status": "verified", "ops_decision": "restored", "ops_reason": why, "counted": entry})
+            "status": "verified", "ops_decision": "restored", "ops_reason": why})
         self.audit(who, "restore", sub_id, why, was=sub["status"])
         return self.submission(sub_id)
 
@@ -193,6 +194,13 @@ class Ops:
                            reveal_at=self.settings.clock.reveals_at(day).isoformat())
         self.audit(who, "show_seed", day.isoformat())
         return self.settings.seed(day).hex()
+
+    def expire_runs(self, who: str, why: str = "") -> dict:
+        """After the upgrade that made runs expire: the runs (and the day's indexes of them) stored
+        before it get their day's TTL, or go when its keep is over (``Runs.expire_untimed``); audited."""
+        counts = self.runs.expire_untimed()
+        self.audit(who, "expire_runs", "runs", why, **counts)
+        return counts
 
     def nickname_claims(self):
         """Every (pid, nickname) a player was seen to hold, oldest first: each submission's name
@@ -263,8 +271,7 @@ class Ops:
                 removed += self.boards.remove(day, sub["pid"], int(sub["score"]))
         keep = sorted((s for s in subs if s["status"] == "verified"), key=lambda s: s.get("verified_at", ""))
         for i, sub in enumerate(keep):
-            _counted, entry = self.boards.record(day, sub["pid"], sub["nickname"], int(sub["score"]), sub["id"])
-            self.r.hset(self.subs.key(sub["id"]), "counted", entry)
+            self.boards.record(day, sub["pid"], sub["nickname"], int(sub["score"]), sub["id"])
             if progress:
                 progress(i + 1, len(keep))
         self.audit(who, "rebuild_day", day.isoformat(), why, removed=removed, recorded=len(keep))

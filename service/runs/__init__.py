@@ -6,6 +6,11 @@ play, the client's address and user agent.  Redis is the truth: a play starts fr
 process kept after the run's last play when it still matches the stored plays (``cache``), else
 rebuilds it from the seed and the stored plays.
 
+Runs are not kept for good (a submission copies what stays): a ranked run, with the day's
+indexes of runs (per player, per address, the tree of paths), expires ``run_keep_hours`` after
+its day's seed is revealed, which is how long ops have the day's other runs to judge a flag by;
+a practice run ``practice_keep_hours`` after it was opened.  The TTLs are set as the run opens.
+
 Three kinds of run:
 
 - ``ranked``: today's challenge, one per player and day, the only kind that may be submitted;
@@ -17,10 +22,11 @@ Three kinds of run:
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import redis
 from redis.exceptions import NoScriptError
@@ -45,6 +51,9 @@ def path_hash(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
+#: The kinds of a day's keys that go with its ranked runs (``open_run.lua`` gives them their TTL;
+#: ``paths:counted`` is ``retire_path``'s, ``paths:submitted`` written before issue 11).
+RUN_KEY_KINDS = ("run:*", "ranked:*", "runs:addr:*", "paths", "paths:counted", "paths:submitted")
 RUN_ID_RE = re.compile(r"([0-9]{8})-[A-Za-z0-9_-]{16}")  # [0-9]: \d also takes other scripts' digits
 KINDS = ("ranked", "archive", "random")
 
@@ -74,6 +83,7 @@ class Runs:
         self.games = GameCache(settings.play_cache)
         self._open = load_script(client, __file__, "open_run.lua")
         self._play = load_script(client, __file__, "play.lua")
+        self._retire = load_script(client, __file__, "retire_path.lua")
 
     @staticmethod
     def key(run_id: str) -> str:
@@ -90,7 +100,9 @@ class Runs:
 
     @staticmethod
     def paths_key(day: date) -> str:
-        """How many ranked runs of the day played each sequence of first cards (see play.lua)."""
+        """How many ranked runs of the day, not submitted, played each sequence of first cards
+        (play.lua counts a run in, ``retire_path`` a verified one out; the empty sequence, set at
+        opening, is every ranked run opened, and makes the key with its TTL)."""
         return key_for("paths", day_scope(day))
 
     def address_runs(self, day: date, ip: str) -> list[str]:
@@ -105,8 +117,9 @@ class Runs:
                 for run_id, (cards, submission) in zip(run_ids, pipe.execute()) if cards and not submission}
 
     def path_counts(self, day: date, prefixes: list[str], *, of: str = "runs") -> list[int]:
-        """How many ranked runs of ``day`` began with each of ``prefixes`` (card strings): of all
-        ``runs``, or of the ``submitted`` (and verified) ones."""
+        """How many ranked runs of ``day`` began with each of ``prefixes`` (card strings): of the
+        ``runs`` not submitted (a verified game's path is retired: ``retire_path``), or of the
+        ``submitted`` ones counted apart on days verified before that (0 on later days)."""
         if not prefixes:
             return []
         key = {"runs": self.paths_key, "submitted": self.submitted_paths_key}[of](day)
@@ -115,17 +128,64 @@ class Runs:
 
     @staticmethod
     def submitted_paths_key(day: date) -> str:
+        """Days verified before issue 11 counted the submitted games' paths here, apart (read only)."""
         return key_for("paths", day_scope(day), "submitted")
 
-    def add_submitted_path(self, day: date, cards: list[str], submission_id: str) -> None:
-        """Count a verified game's path among the day's submitted ones, once per submission."""
-        done = key_for("paths", day_scope(day), "counted")
-        if not self.r.sadd(done, submission_id):
-            return
-        pipe = self.r.pipeline(transaction=True)
-        for k in range(1, len(cards) + 1):
-            pipe.hincrby(self.submitted_paths_key(day), path_hash("".join(cards[:k])), 1)
-        pipe.execute()
+    def retire_path(self, day: date, cards: list[str], submission_id: str) -> bool:
+        """Take a verified game's path out of the day's tree, once per submission, so that the tree
+        counts only runs not (yet) submitted, which is what ``explored`` looks for; a prefix left at
+        0 goes.  Nothing once the day's tree has expired (a re-verification after the keep)."""
+        ttl = self.ranked_ttl(day)
+        if ttl <= 0:  # the keep is over: the tree is gone, or goes with the next compaction
+            return False
+        return bool(self._retire(keys=[self.paths_key(day), self.retired_key(day)],
+                                 args=[submission_id, ttl]
+                                 + [path_hash("".join(cards[:k])) for k in range(1, len(cards) + 1)]))
+
+    @staticmethod
+    def retired_key(day: date) -> str:
+        """The submissions whose paths ``retire_path`` took out of the day's tree."""
+        return key_for("paths", day_scope(day), "counted")
+
+    # -- how long runs are kept ------------------------------------------------
+
+    def ranked_ttl(self, day: date, now: datetime | None = None) -> int:
+        """Seconds the day's ranked runs and what indexes them are kept from ``now``: until the
+        day's seed is revealed and ``run_keep_hours`` more (ops judge the flags with them); 0 or
+        less once that has passed."""
+        return math.ceil((self.kept_until(day) - (now or self.settings.now())).total_seconds())
+
+    def kept_until(self, day: date) -> datetime:
+        """When the day's ranked runs expire."""
+        return self.settings.clock.reveals_at(day) + timedelta(hours=self.settings.run_keep_hours)
+
+    def practice_ttl(self) -> int:
+        """Seconds a practice run (archive or random) is kept from its opening."""
+        return max(1, self.settings.practice_keep_hours * 3600)
+
+    def expire_untimed(self, batch: int = 500) -> dict:
+        """Keys of days' runs stored before runs expired (issue 11) have no TTL: give each the
+        TTL of its day's ranked runs, or UNLINK it when that keep is over (a practice run of those
+        days included).  Idempotent; returns how many keys got a TTL and how many went."""
+        counts = {"expiring": 0, "unlinked": 0}
+        for kind in RUN_KEY_KINDS:
+            keys = list(self.r.scan_iter(match=key_for(kind, "day:*"), count=1000))
+            for start in range(0, len(keys), batch):
+                chunk = keys[start:start + batch]
+                with self.r.pipeline(transaction=False) as pipe:
+                    for key in chunk:
+                        pipe.ttl(key)
+                    untimed = [k for k, ttl in zip(chunk, pipe.execute()) if ttl == -1]
+                    for key in untimed:
+                        ttl = self.ranked_ttl(date.fromisoformat(key.split("{day:", 1)[1][:10]))
+                        if ttl > 0:
+                            pipe.expire(key, ttl)
+                            counts["expiring"] += 1
+                        else:
+                            pipe.unlink(key)
+                            counts["unlinked"] += 1
+                    pipe.execute()
+        return counts
 
     # -- opening -------------------------------------------------------------
 
@@ -166,11 +226,13 @@ class Runs:
         }
         if kind == "random":
             run["seed"] = seed.hex()  # a daily seed is never stored: it derives from the secret
-        args = ["1" if ranked else "0", run_id]
+        ttl = self.ranked_ttl(day, now) if ranked else self.practice_ttl()
+        args = ["1" if ranked else "0", run_id, ttl, path_hash("")]
         for k, v in run.items():
             args += [k, v]
         created, existing = self._open(keys=[self.key(run_id), self.ranked_key(day, pid),
-                                             self.address_runs_key(day, ip[:64])], args=args)
+                                             self.address_runs_key(day, ip[:64]), self.paths_key(day)],
+                                       args=args)
         if not created:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
                            code="already_played", run_id=existing)

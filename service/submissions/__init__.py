@@ -3,7 +3,8 @@
 ``submit`` writes the submission, marks the run as submitted and enqueues the RQ job (job id =
 submission id) in one MULTI, watched on the run, so that what was accepted with a 202 is in
 Redis (AOF) together with its job, and a run submits once.  The worker (``worker.jobs``)
-marks it verified or rejected.
+marks it verified or rejected.  What is stored, compactly and for good: ``codec``; the game
+record is not stored but replayed when asked (``record``).
 
 Until its verdict a submission is *pending*: ``queued``, or ``delayed`` when its verification
 crashed (raised, or its process died) and RQ's retries (``Settings.verify_retry``, with
@@ -15,6 +16,7 @@ between the two is dropped by whoever reads the index).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import secrets
@@ -31,18 +33,38 @@ from service.errors import Conflict, NotFound, Unavailable
 from service.runs import Runs, run_day
 from service.store import day_of_id, day_scope, key_for, load_script, raw_client
 
+from . import codec
+
 SUB_ID_RE = re.compile(r"([0-9]{8})-[0-9a-f]{20}")  # [0-9]: \d also takes other scripts' digits
 JOB = "worker.jobs.verify_submission"
 #: Run by RQ when a verification raised or was abandoned: marks it delayed once no retry is left.
 ON_FAILURE = "worker.jobs.verification_failed"
 PENDING = key_for("pending", "all")
+#: Every user agent a submission names, once: digest -> text (``codec.agent_id``).
+AGENTS = key_for("agents", "all")
 PENDING_STATUSES = ("queued", "delayed")
+#: How long RQ keeps a failed verification job (and its traceback) for ops to look at.
+FAILURE_TTL = 7 * 86400
+#: Fields of old-form submissions that are derived data, dropped when a verdict is stored again.
+LEGACY_DERIVED = ("record", "counted")
 #: The job states in which RQ will still run a verification by itself.
 ON_ITS_WAY = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.STARTED, JobStatus.DEFERRED)
 
 
 def submission_day(sub_id: str) -> date | None:
     return day_of_id(SUB_ID_RE, sub_id)
+
+
+@functools.lru_cache(maxsize=256)
+def _replayed_record(seed: bytes, bots: str, cards: str) -> str:
+    """A verified game's record replayed (about 25 ms with expert-1), as compact JSON.  The last
+    few are kept (about 9 KB each): a record asked for again and again (a shared link, a page
+    reloaded) costs its replay once per process."""
+    from bots import get_bot
+    from service.replay import verify
+
+    record = verify(seed, [cards[i:i + 2] for i in range(0, len(cards), 2)], get_bot(bots), sealed=True)
+    return json.dumps(record, separators=(",", ":"))
 
 
 class Submissions:
@@ -52,6 +74,7 @@ class Submissions:
         self.raw = raw_client(client)
         self.queue = Queue(settings.queue_name, connection=self.raw)
         self._delay = load_script(client, __file__, "mark_delayed.lua")
+        self._verdict = load_script(client, __file__, "store_verdict.lua")
 
     @staticmethod
     def key(sub_id: str) -> str:
@@ -89,17 +112,12 @@ class Submissions:
                     nickname = claim()
                     day = date.fromisoformat(run["date"])
                     sub_id = f"{day:%Y%m%d}-{secrets.token_hex(10)}"
-                    fields = {
-                        "id": sub_id, "run_id": run_id, "pid": pid, "nickname": nickname,
-                        "date": run["date"], "bots": run["bots"], "rules": run["rules"],
-                        "cards": run["cards"], "times": run["times"],
-                        "run_created_at": run["created_at"], "run_finished_at": run["finished_at"],
-                        "run_ip": run["ip"], "run_user_agent": run["user_agent"],
-                        "ip": ip[:64], "user_agent": user_agent[:256],
-                        "created_at": now.isoformat(), "status": "queued",
-                    }
+                    fields, agents = codec.encode(run, run_id=run_id, pid=pid, nickname=nickname, ip=ip[:64],
+                                                  user_agent=user_agent[:256], created_at=now.isoformat())
                     pipe.multi()
                     pipe.hset(self.key(sub_id), mapping=fields)
+                    for agent, text in agents.items():
+                        pipe.hsetnx(AGENTS, agent, text)
                     pipe.hset(run_key, "submission", sub_id)
                     pipe.rpush(self.day_list_key(day), sub_id)
                     pipe.zadd(PENDING, {sub_id: now.timestamp()})
@@ -119,18 +137,55 @@ class Submissions:
 
     def _enqueue(self, sub_id: str, pipe) -> None:
         """Queue the verification of ``sub_id`` (job id = submission id) in ``pipe``, with RQ's
-        retries with backoff and the callback that marks it delayed once they are spent."""
+        retries with backoff and the callback that marks it delayed once they are spent.
+
+        The verdict lives in the submission, so RQ keeps nothing of a verification that succeeded
+        (``result_ttl=0``: its job is deleted as it finishes; an hour of results was 6.6 KB a
+        player).  A failed one stays in RQ's failed registry, with its traceback, for a week: the
+        submission is ``delayed`` with the reason meanwhile, and ``requeue`` needs no old job."""
         intervals = list(self.settings.verify_retry)
         self.queue.enqueue_call(JOB, args=(sub_id,), job_id=sub_id, pipeline=pipe,
-                                result_ttl=3600, failure_ttl=30 * 86400, description=f"verify {sub_id}",
+                                result_ttl=0, failure_ttl=FAILURE_TTL, description=f"verify {sub_id}",
                                 retry=Retry(max=len(intervals), interval=intervals) if intervals else None,
                                 on_failure=Callback(ON_FAILURE))
 
     def get(self, sub_id: str) -> dict:
-        sub = self.r.hgetall(self.key(sub_id)) if submission_day(sub_id) else None
+        """The submission, in the one shape of ``codec.decode`` whatever form it was stored in;
+        NotFound ``submission_not_found``."""
+        day = submission_day(sub_id)
+        sub = self.r.hgetall(self.key(sub_id)) if day else None
         if not sub:
             raise NotFound("no such submission", code="submission_not_found")
-        return sub
+        return codec.decode(sub_id, day.isoformat(), sub, self._agents(codec.agent_ids(sub)))
+
+    def get_fields(self, sub_ids: list[str], fields: list[str]) -> list[dict]:
+        """Some fields of each submission (pipelined), decoded as ``get`` does; {} for one missing."""
+        asked = list(dict.fromkeys([*fields, codec.COMPACT_MARK, *codec.AGENT_FIELDS]))  # the form, the agents
+        pipe = self.r.pipeline(transaction=False)
+        for sub_id in sub_ids:
+            pipe.hmget(self.key(sub_id), asked)
+        stored = [{k: v for k, v in zip(asked, values) if v is not None} for values in pipe.execute()]
+        agents = self._agents([a for one in stored for a in codec.agent_ids(one)])
+        return [codec.decode(sub_id, submission_day(sub_id).isoformat(), one, agents) if one else {}
+                for sub_id, one in zip(sub_ids, stored)]
+
+    def _agents(self, ids: list[str]) -> dict:
+        """The user agents of these digests (digest -> text)."""
+        ids = list(dict.fromkeys(ids))
+        return dict(zip(ids, (text or "" for text in self.r.hmget(AGENTS, ids)))) if ids else {}
+
+    def record(self, sub: dict) -> dict:
+        """The game record (RULES §7) of a verified submission (``get``'s shape), as verification
+        produced it: the one stored by an old-form submission, else replayed from the day's seed,
+        its bot and the cards (the engine and bots are frozen: the same bytes), ``seed`` null as
+        while sealed.  Its ``rank_score`` is the stored score."""
+        if sub.get("record"):
+            return json.loads(sub["record"])
+        from service.challenges import Challenges
+
+        day = date.fromisoformat(sub["date"])
+        bots = Challenges(self.r, self.settings).stored_terms(day, create=False)["bots"]
+        return json.loads(_replayed_record(self.settings.seed(day), bots, sub["cards"]))
 
     def for_day(self, day: date) -> list[str]:
         return self.r.lrange(self.day_list_key(day), 0, -1)
@@ -142,28 +197,29 @@ class Submissions:
             found.add(date.fromisoformat(key.split("{day:", 1)[1][:10]))
         return sorted(found)
 
-    def mark_verified(self, sub_id: str, score: int, record: dict, entry: str, now: datetime, *,
-                      flags: list | None = None, status: str = "verified") -> None:
-        """A valid game: ``verified`` (on the boards, ``entry`` as counted), or ``held`` (flagged,
-        off the boards until ops decide) or ``disqualified`` (by ops)."""
-        self._mark(sub_id, now, status=status, score=score, counted=entry, reason="",
-                   flags=json.dumps(flags or [], separators=(",", ":")),
-                   record=json.dumps(record, separators=(",", ":")))
+    def mark_verified(self, sub_id: str, score: int, now: datetime, *, flags: list | None = None,
+                      status: str = "verified") -> None:
+        """A valid game: ``verified`` (on the boards), or ``held`` (flagged, off the boards until
+        ops decide) or ``disqualified`` (by ops).  The record is not kept: ``record`` replays it."""
+        self._mark(sub_id, now, status=status, score=score, reason="",
+                   flags=json.dumps(flags or [], separators=(",", ":")))
 
     def mark_rejected(self, sub_id: str, rejection: dict, now: datetime) -> None:
         self._mark(sub_id, now, status="rejected", reason=json.dumps(rejection, separators=(",", ":")))
 
     def _mark(self, sub_id: str, now: datetime, **fields) -> None:
-        """Store a verdict.  ``verified_at`` keeps the first verdict's time (it orders equal scores
-        on the boards, and a re-verification or rebuild must not move a player behind later ones);
-        ``checked_at`` is the latest."""
-        key = self.key(sub_id)
-        with self.r.pipeline(transaction=True) as pipe:
-            pipe.hset(key, mapping={**fields, "checked_at": now.isoformat()})
-            pipe.hsetnx(key, "verified_at", now.isoformat())
-            pipe.execute()
-        # Out of the index after the MULTI, not in it: the index is another cluster slot than the
-        # day's keys.  Left behind by a crash in between, it is dropped by its readers (_live).
+        """Store a verdict (``store_verdict.lua``): ``verified_at`` keeps the first verdict's time,
+        ``checked_at`` the latest once it differs; empty fields are not kept.  An old-form
+        submission loses its stored record and ``counted`` entry here (both derived), so
+        re-verifying old days compacts them too."""
+        kept = {name: str(value) for name, value in fields.items() if value != ""}
+        drop = [name for name in fields if name not in kept] + list(LEGACY_DERIVED)
+        args = [sub_id, codec.pack_time(now.isoformat()), len(drop), *drop]
+        for name, value in kept.items():
+            args += [name, value]
+        self._verdict(keys=[self.key(sub_id)], args=args)
+        # Out of the index after the verdict, not in its script: the index is another cluster slot
+        # than the day's keys.  Left behind by a crash in between, it is dropped by its readers (_live).
         self.r.zrem(PENDING, sub_id)
 
     # -- pending verifications -----------------------------------------------------
@@ -196,7 +252,7 @@ class Submissions:
                         job.delete(pipeline=pipe)  # out of the failed registry, its old state gone
                     if status in PENDING_STATUSES:
                         pipe.hset(key, "status", "queued")
-                        pipe.zadd(PENDING, {sub_id: datetime.fromisoformat(created).timestamp()})
+                        pipe.zadd(PENDING, {sub_id: datetime.fromisoformat(codec.unpack_time(created)).timestamp()})
                     self._enqueue(sub_id, pipe)
                     pipe.execute()
                     return True

@@ -20,7 +20,7 @@ def lb(rclient):
 
 def test_ties_share_a_rank_and_the_earlier_is_listed_first(lb):
     for pid, score in [("a", 1100), ("b", 1240), ("c", 1100), ("d", 970), ("e", 1100), ("f", 1240)]:
-        assert lb.record(DAY, pid, pid.upper(), score, f"sub-{pid}")[0]
+        assert lb.record(DAY, pid, pid.upper(), score, f"sub-{pid}")
     page = lb.page(day_board(DAY), 0, 10)
     assert page["total"] == 6
     assert [(e["rank"], e["player"], e["score"]) for e in page["entries"]] == [
@@ -32,10 +32,10 @@ def test_ties_share_a_rank_and_the_earlier_is_listed_first(lb):
 
 
 def test_recording_twice_counts_once(lb):
-    assert lb.record(DAY, "a", "A", 1100, "s1") == (True, "s1 1")
-    assert lb.record(DAY, "a", "A", 1100, "s1") == (False, "s1 1")
-    assert lb.record(DAY, "a", "A", 1500, "s2") == (False, "s1 1")
-    assert lb.total(day_board(DAY)) == 1
+    assert lb.record(DAY, "a", "A", 1100, "s1") is True
+    assert lb.record(DAY, "a", "A", 1100, "s1") is False
+    assert lb.record(DAY, "a", "A", 1500, "s2") is False
+    assert lb.total(day_board(DAY)) == 1 and lb.rank_of(day_board(DAY), "a")["score"] == 1100
     for board in (Board("week", "2026-W49"), Board("month", "2026-12"), ALL_TIME):
         entry = lb.page(board)["entries"][0]
         assert (entry["margin"], entry["days"]) == (100, 1)

@@ -324,6 +324,9 @@ export function startOps() {
           ["Submit address", sub.submit_address || "—"], ["Submit user agent", sub.submit_user_agent || "—"]])),
       h("section", { "aria-labelledby": "ops-runs-title" },
         h("h3", { id: "ops-runs-title" }, "The day's other runs"),
+        sub.runs_kept_until ? h("p", { class: "note" }, sub.runs_expired
+          ? ["They expired at ", time(sub.runs_kept_until), ": none is listed; the flags keep their evidence."]
+          : ["Kept until ", time(sub.runs_kept_until), "."]) : null,
         h("h4", {}, `From the same address (${(sub.address_runs || []).length})`),
         runList(sub.address_runs, "none"),
         h("h4", {}, `From the same token (${(sub.token_runs || []).length})`),

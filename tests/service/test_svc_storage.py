@@ -1,0 +1,467 @@
+"""What a player-day keeps in Redis (issue 11): runs and the day's indexes of them expire after the
+day's keep, a verified game's path leaves the day's tree, submissions are stored compactly and
+their record replayed byte for byte, submissions stored the old way read as before, board wipes
+UNLINK, readiness reports Redis's memory, a full Redis answers 503."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+from freezegun import freeze_time
+from hypothesis import given, settings as hsettings, strategies as st
+from rq import Queue, Worker
+
+from bots import get_bot
+from service.app import create_app
+from service.config import QUEUE_NAME
+from service.leaderboard import ALL_TIME, Board, Leaderboard, day_board
+from service.replay import dumps, player_cards, simulate, verify
+from service.runs import Runs, path_hash
+from service.seeds import daily_seed
+from service.store import raw_client
+from service.submissions import AGENTS, Submissions
+from service.submissions import codec
+
+from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, headers, play_game
+
+OPS = "ops-token-for-storage-tests"
+DAY = date(2026, 12, 2)
+# Europe/Brussels in December is UTC+1: the day closes at 23:00 UTC, its seed is public at 23:30.
+BEFORE_MIDNIGHT = "2026-12-02T22:50:00+00:00"
+AFTER_GRACE = "2026-12-02T23:31:00+00:00"
+REVEAL = datetime(2026, 12, 2, 23, 30, tzinfo=timezone.utc)
+BROWSER = ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+           "Chrome/126.0.0.0 Safari/537.36")
+
+
+def make_app(redis_server, **config):
+    return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS, **LIMITS_OFF, **config})
+
+
+@pytest.fixture
+def app(redis_server, rclient):
+    return make_app(redis_server)
+
+
+def ops():
+    return {"Authorization": f"Bearer {OPS}", "X-Ops-User": "tess"}
+
+
+def post(client, addr="192.0.2.1", agent=BROWSER):
+    env = {"REMOTE_ADDR": addr, "HTTP_USER_AGENT": agent}
+
+    def call(path, body, hdrs):
+        r = client.post(path, json=body, headers=hdrs, environ_base=env)
+        return r.status_code, r.get_json()
+    return call
+
+
+def open_run(client, body=None, addr="192.0.2.1", token=None):
+    r = client.post("/api/v1/runs", json=body or {}, headers=headers(token) if token else {},
+                    environ_base={"REMOTE_ADDR": addr, "HTTP_USER_AGENT": BROWSER})
+    assert r.status_code == 201, r.get_json()
+    run = r.get_json()
+    return run, run.pop("player_token", token)
+
+
+def play(client, run, token, n=None, addr="192.0.2.1", pick=lambda legal: legal[0]):
+    call = post(client, addr)
+    while run["status"] != "finished" and (n is None or n > 0):
+        status, run = call(f"/api/v1/runs/{run['run_id']}/plays", {"turn": run["turn"], "card": pick(run["view"]["legal"])},
+                           headers(token))
+        assert status == 200, run
+        n = None if n is None else n - 1
+    return run
+
+
+def submit(client, run, token, nickname, addr="192.0.2.1", agent=BROWSER):
+    status, body = post(client, addr, agent)("/api/v1/submissions", {"run_id": run["run_id"], "nickname": nickname},
+                                             headers(token))
+    assert status == 202, body
+    return body["submission_id"]
+
+
+def sub_key(sub_id):
+    return Submissions.key(sub_id)
+
+
+# -- runs expire ----------------------------------------------------------------------------------
+
+def test_a_ranked_run_and_the_days_indexes_expire_48_hours_after_the_reveal_practice_runs_after_a_day(
+        app, rclient):
+    client = app.test_client()
+    with freeze_time(BEFORE_MIDNIGHT):
+        run, token = open_run(client)
+        run = play(client, run, token, 3)
+        keep = int((REVEAL + timedelta(hours=48) - datetime.fromisoformat(BEFORE_MIDNIGHT)).total_seconds())
+        ranked_keys = [Runs.key(run["run_id"]), Runs.ranked_key(DAY, _pid(rclient, run)),
+                       Runs.address_runs_key(DAY, "192.0.2.1"), Runs.paths_key(DAY)]
+        for key in ranked_keys:
+            assert keep - 5 <= rclient.ttl(key) <= keep, key  # the plays (HINCRBY, HSET) kept it
+        # another player from the same address: the address's list keeps its TTL, now set again
+        other, other_token = open_run(client)
+        assert keep - 5 <= rclient.ttl(Runs.address_runs_key(DAY, "192.0.2.1")) <= keep
+        assert rclient.lrange(Runs.address_runs_key(DAY, "192.0.2.1"), 0, -1) == [run["run_id"], other["run_id"]]
+        # practice runs: a day from their opening
+        free, _ = open_run(client, {"kind": "random"}, token=token)
+        past, _ = open_run(client, {"date": "2026-11-30"}, token=token)
+        assert not free["ranked"] and not past["ranked"]
+        for practice in (free, past):
+            assert 86400 - 5 <= rclient.ttl(Runs.key(practice["run_id"])) <= 86400
+        # no key of the day's runs is left without a TTL
+        persistent = [k for k in rclient.keys("manille:{day:2026-12-02}:*")
+                      if rclient.ttl(k) == -1 and ":challenge" not in k]
+        assert persistent == []
+
+
+def _pid(rclient, run):
+    return rclient.hget(Runs.key(run["run_id"]), "pid")
+
+
+def test_the_keep_is_configurable(redis_server, rclient):
+    client = make_app(redis_server, MANILLE_RUN_KEEP_HOURS="1", MANILLE_PRACTICE_KEEP_HOURS="2").test_client()
+    with freeze_time(BEFORE_MIDNIGHT):
+        run, token = open_run(client)
+        assert 6000 - 5 <= rclient.ttl(Runs.key(run["run_id"])) <= 6000  # 40 min to the reveal, 1 h
+        free, _ = open_run(client, {"kind": "random"}, token=token)
+        assert 7200 - 5 <= rclient.ttl(Runs.key(free["run_id"])) <= 7200
+
+
+def test_a_verified_games_path_leaves_the_days_tree_once(app, rclient, run_worker):
+    """The tree counts runs not submitted: a verified game's cards are taken out (its own prefixes
+    go), an abandoned run's stay, and a second verification takes nothing out again."""
+    client = app.test_client()
+    runs = Runs(rclient, app.extensions["manille"].settings)
+    with freeze_time(BEFORE_MIDNIGHT):
+        honest, honest_token = open_run(client, addr="192.0.2.1")
+        honest = play(client, honest, honest_token, addr="192.0.2.1")
+        probe, probe_token = open_run(client, addr="192.0.2.2")
+        play(client, probe, probe_token, 6, addr="192.0.2.2")
+        cards, probe_cards = _cards(rclient, honest["run_id"]), _cards(rclient, probe["run_id"])
+        prefixes = ["".join(cards[:k]) for k in range(1, len(cards) + 1)]
+        before = runs.path_counts(DAY, prefixes)
+        assert before == [1 + (p == "".join(probe_cards[:len(p) // 2])) for p in prefixes]
+        sub_id = submit(client, honest, honest_token, "Honest")
+        run_worker()
+        assert client.get(f"/api/v1/submissions/{sub_id}").get_json()["status"] == "verified"
+        shared = [int(p == "".join(probe_cards[:len(p) // 2])) for p in prefixes]
+        assert runs.path_counts(DAY, prefixes) == shared  # only the probe's run is left
+        probe_prefixes = ["".join(probe_cards[:k]) for k in range(1, 7)]
+        assert runs.path_counts(DAY, probe_prefixes) == [1] * 6
+        assert int(rclient.hget(Runs.paths_key(DAY), path_hash(""))) == 2  # the root: runs opened
+        assert rclient.ttl(Runs.retired_key(DAY)) > 0
+        # verified again (ops requeue): nothing taken out twice
+        assert runs.retire_path(DAY, cards, sub_id) is False
+        assert runs.path_counts(DAY, probe_prefixes) == [1] * 6
+        fields = rclient.hkeys(Runs.paths_key(DAY))
+        assert len(fields) == 1 + 6  # the root and the probe's six prefixes: nothing at 0 is kept
+
+
+def _cards(rclient, run_id):
+    text = rclient.hget(Runs.key(run_id), "cards")
+    return [text[i:i + 2] for i in range(0, len(text), 2)]
+
+
+def without_oracle(record: dict) -> dict:
+    """An ops record without the oracle's notes on the player's decisions."""
+    plain = json.loads(json.dumps(record))
+    for play in (p for d in plain["deals"] for t in d["tricks"] for p in t["plays"]):
+        play.pop("oracle", None)
+        play.pop("oracle_best", None)
+    return plain
+
+
+# -- the compact form ------------------------------------------------------------------------------
+
+@hsettings(max_examples=40, deadline=None)
+@given(st.binary(min_size=32, max_size=32))
+def test_any_legal_games_cards_pack_a_byte_each_and_replay_to_the_same_record(seed):
+    bot = get_bot("random-1")
+    record = simulate(seed, bot)
+    cards = player_cards(record)
+    packed = codec.pack_cards(cards)
+    assert len(packed) == len(cards) and packed.isascii() and packed.isalpha()
+    assert codec.unpack_cards(packed) == cards
+    assert dumps(verify(seed, codec.unpack_cards(packed), bot)) == dumps(record)
+
+
+@given(st.lists(st.integers(min_value=0, max_value=2 ** 48)))
+def test_play_times_pack_as_gaps_and_unpack(times):
+    assert codec.unpack_times(codec.pack_times(times)) == times
+
+
+@given(st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(9000, 1, 1), timezones=st.just(timezone.utc)))
+def test_times_pack_as_integers_and_unpack_to_the_same_iso_text(moment):
+    packed = codec.pack_time(moment.isoformat())
+    assert packed.isdigit() and codec.unpack_time(packed) == moment.isoformat()
+    assert codec.unpack_time(moment.isoformat()) == moment.isoformat()  # the old form passes through
+
+
+def test_a_damaged_card_list_is_an_error_not_a_game():
+    with pytest.raises(ValueError):
+        codec.unpack_cards("ABz")
+
+
+def test_a_submission_stores_no_record_and_its_record_is_the_game_played_byte_for_byte(app, rclient, run_worker):
+    client = app.test_client()
+    with freeze_time(BEFORE_MIDNIGHT):
+        run, token = open_run(client)
+        done = play(client, run, token)
+        sub_id = submit(client, done, token, "Exact", agent="curl/8.5.0")
+        run_worker()
+        stored = rclient.hgetall(sub_key(sub_id))
+        assert stored["status"] == "verified" and "record" not in stored and "cards" not in stored
+        assert "reason" not in stored and "counted" not in stored and "id" not in stored
+        assert len(stored["played"]) == len(_cards(rclient, run["run_id"]))
+        assert rclient.hget(AGENTS, stored["run_agent"]) == BROWSER  # the run's, kept once
+        assert rclient.hget(AGENTS, stored["agent"]) == "curl/8.5.0"  # the submitting client's differs
+        assert rclient.object("encoding", sub_key(sub_id)) in ("ziplist", "listpack")
+        sealed = client.get(f"/api/v1/submissions/{sub_id}/record")
+        assert sealed.status_code == 404 and sealed.get_json()["error"] == "record_sealed"
+    with freeze_time(AFTER_GRACE):
+        replayed = client.get(f"/api/v1/submissions/{sub_id}/record")
+        played = client.get(f"/api/v1/runs/{run['run_id']}/record", headers=headers(token))
+        assert replayed.status_code == 200 and played.status_code == 200
+        # the server's own game, as played card by card, and the replay of the stored cards: the same bytes
+        assert dumps(replayed.get_json()) == dumps(played.get_json())
+        seed = daily_seed(SECRET.encode(), DAY)
+        cards = _cards(rclient, run["run_id"])
+        # what verification produced (sealed, as while the day was open), with the seed shown
+        assert dumps(replayed.get_json()) == dumps({**verify(seed, cards, get_bot(TEST_BOTS), sealed=True),
+                                                    "seed": seed.hex()})
+        assert replayed.get_json()["rank_score"] == done["result"]["rank_score"]
+        detail = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
+        assert detail["user_agent"] == BROWSER and detail["submit_user_agent"] == "curl/8.5.0"
+        assert detail["submit_address"] == detail["address"] == "192.0.2.1"
+        assert detail["run_created_at"] == BEFORE_MIDNIGHT and detail["run_finished_at"] == BEFORE_MIDNIGHT
+        assert detail["cards"] == cards and len(detail["play_times_ms"]) == len(cards)
+        assert without_oracle(detail["record"]) == verify(seed, cards, get_bot(TEST_BOTS), sealed=True)
+
+
+# -- submissions stored before ---------------------------------------------------------------------
+
+def old_form(sub_id: str, run_id: str, pid: str, seed: bytes, cards: list[str], bots: str) -> dict:
+    """A submission exactly as the service stored it before issue 11 (verified)."""
+    record = verify(seed, cards, get_bot(bots), sealed=True)
+    at = "2026-12-02T22:55:01.123456+00:00"
+    return {
+        "id": sub_id, "run_id": run_id, "pid": pid, "nickname": "Oldtimer", "date": DAY.isoformat(),
+        "bots": bots, "rules": "muette-1", "cards": "".join(cards),
+        "times": ",".join(str(1796244000000 + 2500 * i) for i in range(len(cards))),
+        "run_created_at": "2026-12-02T22:40:00.000001+00:00", "run_finished_at": "2026-12-02T22:55:00+00:00",
+        "run_ip": "198.51.100.7", "run_user_agent": BROWSER, "ip": "198.51.100.8", "user_agent": "Old/1.0",
+        "created_at": at, "status": "verified", "score": str(record["rank_score"]), "counted": f"{sub_id} 1",
+        "reason": "", "flags": "[]", "record": json.dumps(record, separators=(",", ":")),
+        "checked_at": "2026-12-02T22:55:02+00:00", "verified_at": "2026-12-02T22:55:02+00:00",
+    }
+
+
+def test_a_submission_stored_the_old_way_reads_as_before_through_the_api_and_ops(app, rclient, run_worker):
+    client = app.test_client()
+    seed = daily_seed(SECRET.encode(), DAY)
+    bots = TEST_BOTS
+    cards = player_cards(simulate(seed, get_bot(bots)))
+    sub_id, run_id, pid = "20261202-" + "ab" * 10, "20261202-OldRunOldRunOldR", "c" * 24
+    with freeze_time(BEFORE_MIDNIGHT):
+        assert client.get(f"/api/v1/challenges/{DAY}").status_code == 200  # the day's terms stored
+        stored = old_form(sub_id, run_id, pid, seed, cards, bots)
+        rclient.hset(sub_key(sub_id), mapping=stored)
+        rclient.rpush(Submissions.day_list_key(DAY), sub_id)
+        Leaderboard(rclient).record(DAY, pid, "Oldtimer", int(stored["score"]), sub_id)
+
+        status = client.get(f"/api/v1/submissions/{sub_id}").get_json()
+        assert status == {"submission_id": sub_id, "run_id": run_id, "date": "2026-12-02", "nickname": "Oldtimer",
+                          "status": "verified", "score": int(stored["score"]), "rank": 1, "reason": None,
+                          "created_at": stored["created_at"], "verified_at": stored["verified_at"]}
+        listed = client.get(f"/api/v1/ops/days/{DAY}/submissions", headers=ops()).get_json()["submissions"]
+        assert [(s["submission_id"], s["address"], s["submit_address"], s["user_agent"], s["created_at"])
+                for s in listed] == [(sub_id, "198.51.100.7", "198.51.100.8", "Old/1.0", stored["created_at"])]
+        detail = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
+        assert detail["cards"] == cards
+        assert detail["play_times_ms"] == [int(t) for t in stored["times"].split(",")]
+        assert (detail["user_agent"], detail["submit_user_agent"]) == (BROWSER, "Old/1.0")
+        assert (detail["run_created_at"], detail["run_finished_at"]) == (stored["run_created_at"],
+                                                                         stored["run_finished_at"])
+        assert without_oracle(detail["record"]) == json.loads(stored["record"])
+    with freeze_time(AFTER_GRACE):
+        record = client.get(f"/api/v1/submissions/{sub_id}/record").get_json()
+        assert dumps(record) == dumps({**json.loads(stored["record"]), "seed": seed.hex()})
+        # re-verified (ops requeue): the same verdict, and the derived record and entry dropped
+        r = client.post(f"/api/v1/ops/submissions/{sub_id}/requeue", json={"reason": "check"}, headers=ops())
+        assert r.status_code == 200 and r.get_json()["requeued"] is True
+        run_worker()
+        after = rclient.hgetall(sub_key(sub_id))
+        assert "record" not in after and "counted" not in after and after["cards"] == stored["cards"]
+        assert (after["status"], after["score"], after["verified_at"]) == ("verified", stored["score"],
+                                                                           stored["verified_at"])
+        assert dumps(client.get(f"/api/v1/submissions/{sub_id}/record").get_json()) == dumps(record)
+        assert client.get(f"/api/v1/submissions/{sub_id}").get_json()["rank"] == 1
+
+
+# -- after the keep ------------------------------------------------------------------------------
+
+def expire_now(rclient) -> int:
+    """What Redis does once the keep is over: every key with a TTL goes."""
+    doomed = [k for k in rclient.keys("*") if rclient.ttl(k) > 0]
+    for key in doomed:
+        rclient.pexpire(key, 1)
+    time.sleep(0.02)
+    return sum(rclient.exists(k) == 0 for k in doomed)
+
+
+def test_after_the_keep_ops_see_what_the_submission_kept_and_that_the_runs_expired(app, rclient, run_worker):
+    client = app.test_client()
+    with freeze_time(BEFORE_MIDNIGHT):
+        mine, token = open_run(client, addr="203.0.113.5")
+        sibling, _ = open_run(client, addr="203.0.113.5")  # another player at the same address
+        done = play(client, mine, token, addr="203.0.113.5")
+        sub_id = submit(client, done, token, "Kept", addr="203.0.113.5")
+        run_worker()
+        during = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
+        assert during["address_runs"] == [sibling["run_id"]] and during["runs_expired"] is False
+        assert during["runs_kept_until"] == (REVEAL + timedelta(hours=48)).isoformat()
+    assert expire_now(rclient) > 0
+    with freeze_time(REVEAL + timedelta(hours=48, minutes=1)):
+        after = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
+        assert after["runs_expired"] is True and after["address_runs"] == [] and after["token_runs"] == []
+        for kept in ("cards", "play_times_ms", "flags", "address", "user_agent", "score", "status", "nickname"):
+            assert after[kept] == during[kept], kept
+        assert player_cards(after["record"]) == during["cards"]
+        gone = client.get(f"/api/v1/runs/{mine['run_id']}", headers=headers(token))
+        assert gone.status_code == 404 and gone.get_json()["error"] == "run_not_found"
+        status = client.get(f"/api/v1/submissions/{sub_id}").get_json()
+        assert status["status"] == "verified" and status["rank"] == 1
+        assert client.get(f"/api/v1/submissions/{sub_id}/record").get_json()["rank_score"] == status["score"]
+        # a re-verification once the day's tree is gone: the same verdict, and no key made again
+        assert client.post(f"/api/v1/ops/submissions/{sub_id}/requeue", json={"reason": "late look"},
+                           headers=ops()).get_json()["requeued"]
+        run_worker()
+        assert client.get(f"/api/v1/submissions/{sub_id}").get_json()["status"] == "verified"
+        assert not rclient.exists(Runs.paths_key(DAY)) and not rclient.exists(Runs.retired_key(DAY))
+
+
+# -- boards ----------------------------------------------------------------------------------------
+
+def test_a_wipe_of_a_board_of_100000_entries_unlinks_it(rclient):
+    board = day_board(DAY)
+    pipe = rclient.pipeline(transaction=False)
+    for start in range(0, 100_000, 5000):
+        pipe.zadd(board.key, {f"p{i:06d}": 1000 * 2 ** 32 + i for i in range(start, start + 5000)})
+        pipe.hset(board.names_key, mapping={f"p{i:06d}": f"n{i}" for i in range(start, start + 5000)})
+    pipe.execute()
+    assert rclient.zcard(board.key) == 100_000
+    rclient.config_resetstat()
+    assert Leaderboard(rclient).wipe() == 2
+    assert not rclient.exists(board.key) and not rclient.exists(board.names_key)
+    stats = rclient.info("commandstats")
+    assert stats["cmdstat_unlink"]["calls"] >= 1 and "cmdstat_del" not in stats
+
+
+def test_the_period_boards_share_one_name_a_player(rclient):
+    lb = Leaderboard(rclient)
+    lb.record(DAY, "a", "Ann", 1100, "s1")
+    lb.record(DAY + timedelta(days=1), "a", "Anna", 1040, "s2")  # renamed the next day
+    names = {key for key in rclient.keys("manille:*:names")}
+    assert names == {day_board(DAY).names_key, day_board(DAY + timedelta(days=1)).names_key, ALL_TIME.names_key}
+    for board in (Board("week", "2026-W49"), Board("month", "2026-12"), ALL_TIME):
+        assert lb.page(board)["entries"][0]["nickname"] == "Anna"
+    assert lb.page(day_board(DAY))["entries"][0]["nickname"] == "Ann"  # a day keeps that day's name
+    # the second day taken off: the week and month entries stay, and so does the name
+    assert lb.remove(DAY + timedelta(days=1), "a", 1040)
+    assert lb.page(Board("week", "2026-W49"))["entries"][0] == {"rank": 1, "player": "a", "nickname": "Anna",
+                                                                 "margin": 100, "days": 1}
+    assert lb.remove(DAY, "a", 1100)  # the last day gone: off every board, the name too
+    assert lb.page(ALL_TIME)["total"] == 0 and not rclient.hexists(ALL_TIME.names_key, "a")
+    assert not rclient.keys("manille:*:counted") and not rclient.keys("manille:*:entries")
+
+
+# -- memory ----------------------------------------------------------------------------------------
+
+@pytest.fixture
+def a_worker(rclient):
+    """A verification worker seen alive (readiness wants one)."""
+    conn = raw_client(rclient)
+    worker = Worker([Queue(QUEUE_NAME, connection=conn)], connection=conn)
+    worker.register_birth()
+    worker.heartbeat()
+    yield worker
+    worker.register_death()
+
+
+def test_readiness_reports_redis_memory_and_warns_near_maxmemory(app, rclient, a_worker):
+    client = app.test_client()
+    try:
+        body = client.get("/api/v1/health/ready").get_json()
+        assert body["status"] == "ok" and body["redis_memory_bytes"] > 0
+        assert body["redis_maxmemory_bytes"] is None and body["warnings"] == []
+        used = rclient.info("memory")["used_memory"]
+        rclient.config_set("maxmemory", int(used / 0.85))  # 85 % used: past the 0.8 warning
+        r = client.get("/api/v1/health/ready")
+        body = r.get_json()
+        assert r.status_code == 200 and body["status"] == "ok" and body["warnings"] == ["redis_memory"]
+        assert body["redis_maxmemory_bytes"] == int(used / 0.85)
+        rclient.config_set("maxmemory", used * 4)
+        assert client.get("/api/v1/health/ready").get_json()["warnings"] == []
+    finally:
+        rclient.config_set("maxmemory", 0)
+
+
+def test_a_full_redis_refuses_writes_with_503_store_full_and_still_reads(app, rclient):
+    client = app.test_client()
+    with freeze_time(BEFORE_MIDNIGHT):
+        run, token = open_run(client)
+        try:
+            rclient.config_set("maxmemory", 1)
+            r = client.post("/api/v1/runs", json={})
+            assert r.status_code == 503 and r.get_json()["error"] == "store_full", r.get_json()
+            r = client.post(f"/api/v1/runs/{run['run_id']}/plays", headers=headers(token),
+                            json={"turn": run["turn"], "card": run["view"]["legal"][0]})
+            assert r.status_code == 503 and r.get_json()["error"] == "store_full", r.get_json()
+            assert client.get(f"/api/v1/runs/{run['run_id']}", headers=headers(token)).get_json()["turn"] == run["turn"]
+            assert client.get(f"/api/v1/leaderboards/days/{DAY}").status_code == 200
+        finally:
+            rclient.config_set("maxmemory", 0)
+
+
+def test_the_deployed_redis_never_evicts_and_keeps_hashes_compact(redis_server, rclient):
+    from pathlib import Path
+
+    conf = (Path(__file__).resolve().parents[2] / "deploy" / "redis.conf").read_text()
+    settings = dict(line.split(None, 1) for line in conf.splitlines() if line.strip() and not line.startswith("#"))
+    assert settings["maxmemory-policy"] == "noeviction" and settings["maxmemory"].endswith("gb")
+    assert settings["hash-max-ziplist-value"] == "1024"
+    # the Redis of make run and of the tests is configured the same
+    assert rclient.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
+    assert rclient.config_get("hash-max-ziplist-value")["hash-max-ziplist-value"] == "1024"
+
+
+def test_runs_stored_before_runs_expired_get_their_days_ttl_or_go(app, rclient):
+    """``manille ops expire-runs`` after the upgrade: untimed run keys of a day whose keep is over
+    go, those of a day still kept get its TTL; submissions and boards are never touched."""
+    from service.ops import Ops
+
+    settings = app.extensions["manille"].settings
+    old, recent = date(2026, 11, 1), date(2026, 12, 2)
+    untimed = {}
+    for day in (old, recent):
+        untimed[day] = [Runs.key(f"{day:%Y%m%d}-" + "r" * 16), Runs.ranked_key(day, "p" * 24),
+                        Runs.address_runs_key(day, "192.0.2.9"), Runs.paths_key(day), Runs.retired_key(day),
+                        Runs.submitted_paths_key(day)]
+        for key in untimed[day]:
+            rclient.hset(key, "x", "1") if ":run:" in key or "paths" in key else rclient.set(key, "1")
+    kept = [Submissions.key(f"{old:%Y%m%d}-" + "0" * 20), Submissions.day_list_key(old), day_board(old).key]
+    for key in kept:
+        rclient.set(key, "1")
+    with freeze_time(BEFORE_MIDNIGHT):
+        report = Ops(rclient, settings).expire_runs("tess@test", "upgrade")
+        assert report == {"expiring": 6, "unlinked": 6}
+        assert not any(rclient.exists(k) for k in untimed[old])
+        keep = (REVEAL + timedelta(hours=48) - datetime.fromisoformat(BEFORE_MIDNIGHT)).total_seconds()
+        assert all(keep - 5 <= rclient.ttl(k) <= keep for k in untimed[recent])
+        assert all(rclient.ttl(k) == -1 for k in kept)
+        assert Ops(rclient, settings).expire_runs("tess@test") == {"expiring": 0, "unlinked": 0}
+        assert Ops(rclient, settings).audit_log(1)[0]["action"] == "expire_runs"
