@@ -61,6 +61,8 @@ def check_body() -> None:
     """``before_request`` of the API: refuse a body that is not plain, readable JSON (see above)."""
     if not request.path.startswith(API_PREFIX):
         return
+    if "Content-Length" not in request.headers and "Transfer-Encoding" not in request.headers:
+        return  # no body (RFC 9112 §6.3): nothing to read, as most GETs (a tenth of a board page)
     try:
         body = request.get_data(cache=True)
         limit = request.max_content_length

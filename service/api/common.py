@@ -16,11 +16,14 @@ def services():
     return current_app.extensions["manille"]
 
 
-def as_documented(data: dict, status: int = 200) -> Response:
-    """``data`` as the JSON answer, sent as it is: it already has the shape of the schema that the
-    view's ``@blp.response`` documents, so that schema is not run (flask-smorest passes a Response
-    through).  For the hot paths, where marshmallow's dump cost more than the work: a play, a
-    board page.  tests/service/test_svc_documented.py checks that dumping changes nothing."""
+def as_documented(data: dict | bytes, status: int = 200) -> Response:
+    """``data`` as the JSON answer (or that JSON already encoded), sent as it is: it already has the
+    shape of the schema that the view's ``@blp.response`` documents, so that schema is not run
+    (flask-smorest passes a Response through).  For the hot paths, where marshmallow's dump cost
+    more than the work: a play, a board page.  tests/service/test_svc_documented.py checks that
+    dumping changes nothing."""
+    if isinstance(data, bytes):
+        return current_app.response_class(data, status=status, mimetype="application/json")
     resp = current_app.json.response(data)
     resp.status_code = status
     return resp

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
+from flask import current_app
 from flask.views import MethodView
 
 from service.errors import NotFound, Unauthorized
-from service.leaderboard import ALL_TIME, Board, day_board, month_board, week_board
+from service.leaderboard import ALL_TIME, KEPT_PAGES, Board, day_board, month_board, week_board
 
 from .blueprint import Blueprint
 from .common import as_documented, current_pid, day_from, services, token_from_request
@@ -40,18 +43,36 @@ def _board(kind: str, period: str | None) -> Board:
     return BOARDS[kind](period)
 
 
+#: The JSON of the public pages, each kept with the page it encodes: the leaderboard answers the
+#: very same page while its board is unchanged, so a hot page is encoded once.
+_BODIES: OrderedDict[tuple, tuple[dict, bytes]] = OrderedDict()
+
+
+def _public_body(board: Board, page: dict) -> bytes:
+    key = (board.key, page["offset"], page["limit"])
+    kept = _BODIES.get(key)
+    if kept is None or kept[0] is not page:
+        body = current_app.json.response({"board": board.kind, "period": board.id, **page}).get_data()
+        kept = _BODIES[key] = (page, body)
+        while len(_BODIES) > KEPT_PAGES:
+            _BODIES.popitem(last=False)
+    _BODIES.move_to_end(key)
+    return kept[1]
+
+
 def _page(board: Board, query: dict):
     """A page of the board; with a valid player token, also ``me``: the caller's entry or null,
     so that a client knows whether asking for ``/me`` will find it.  A public read: a bad token
     is not an error here, it only gives no ``me``."""
     s = services()
     page = s.leaderboard.page(board, query["offset"], query["limit"])
+    if not token_from_request():
+        return as_documented(_public_body(board, page))
     out = {"board": board.kind, "period": board.id, **page}
-    if token_from_request():
-        try:
-            out["me"] = s.leaderboard.rank_of(board, s.players.authenticate(token_from_request()))
-        except Unauthorized:
-            pass
+    try:
+        out["me"] = s.leaderboard.rank_of(board, s.players.authenticate(token_from_request()))
+    except Unauthorized:
+        pass
     return as_documented(out)
 
 

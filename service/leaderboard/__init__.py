@@ -253,13 +253,14 @@ class Leaderboard:
 
     def page(self, board: Board, offset: int = 0, limit: int = 20, *, cap: int = MAX_PAGE) -> dict:
         """Entries ``offset`` … ``offset + limit − 1`` in board order, with shared ranks; ``limit``
-        is cut to ``cap``.  The page kept from an earlier call while the board is unchanged."""
+        is cut to ``cap``.  The very page kept from an earlier call while the board is unchanged:
+        read it, never change it (its identity says it is unchanged: the API keeps its JSON)."""
         limit = max(1, min(limit, cap))
         offset = max(0, offset)
         at, key = time.monotonic(), (board.key, offset, limit)
         kept = self._pages.get(key)
         if kept is not None and at - kept[2] < self.max_age:
-            return dict(kept[1])
+            return kept[1]
         pipe = self.r.pipeline(transaction=False)
         pipe.get(EPOCH)
         pipe.get(board.seq_key)
@@ -275,7 +276,7 @@ class Leaderboard:
         self._pages.move_to_end(key)
         if len(self._pages) > KEPT_PAGES:
             self._pages.popitem(last=False)
-        return dict(page)
+        return page
 
     def _entries(self, board: Board, items, offset: int) -> list[dict]:
         if not items:
@@ -320,7 +321,7 @@ class Leaderboard:
             if pos is None:
                 break
             start = max(0, pos - radius)
-            page = self.page(board, start, pos - start + radius + 1, cap=2 * MAX_RADIUS + 1)
+            page = dict(self.page(board, start, pos - start + radius + 1, cap=2 * MAX_RADIUS + 1))
             me = next((e for e in page["entries"] if e["player"] == pid), None)
             if me is not None:
                 page["me"] = me

@@ -10,6 +10,8 @@ so no run still in play can ever meet its own seed.
 
 from __future__ import annotations
 
+import functools
+
 import hashlib
 import hmac
 import os
@@ -94,6 +96,12 @@ def secret_from_env(environ=os.environ) -> bytes:
     return value.encode("utf-8")
 
 
+@functools.lru_cache(maxsize=4096)
+def _midnight(tz: ZoneInfo, day: date) -> datetime:
+    """``DayClock.opens_at``, kept: every board and run request asks for its day's phase."""
+    return datetime.combine(day, time(0), tzinfo=tz).astimezone(timezone.utc)
+
+
 class DayClock:
     """Which date is today, when each day opens, closes and reveals its seed, in one time zone.
 
@@ -130,7 +138,7 @@ class DayClock:
 
     def opens_at(self, day: date) -> datetime:
         """Local midnight starting ``day``, as an aware UTC datetime."""
-        return datetime.combine(day, time(0), tzinfo=self.tz).astimezone(timezone.utc)
+        return _midnight(self.tz, day)
 
     def closes_at(self, day: date) -> datetime:
         """Local midnight ending ``day`` (the next day's opening)."""

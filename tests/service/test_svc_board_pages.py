@@ -66,3 +66,17 @@ def test_with_a_max_age_a_page_is_answered_unchecked_that_long(redis_server, rcl
     again = client.get(path).get_json()
     assert again["total"] == 4 and again["entries"][0]["nickname"] == "Seven"
     assert app.extensions["manille"].leaderboard.max_age == 0.5
+
+
+def test_the_public_json_of_a_page_follows_its_board(client, rclient):
+    """The API keeps each public page's JSON with the page it encodes: the same answer while the
+    board is unchanged, the new one as soon as it changed (``MANILLE_BOARD_MAX_AGE=0`` here)."""
+    lb = Leaderboard(rclient)
+    lb.record_many(DAY, scores(3))
+    path = f"/api/v1/leaderboards/days/{DAY}?limit=2"
+    first = client.get(path)
+    assert client.get(path).get_data() == first.get_data()
+    lb.record(DAY, "p8", "Eight", 1080, "s-p8")
+    again = client.get(path).get_json()
+    assert again["total"] == 4 and again["entries"][0]["nickname"] == "Eight"
+    assert first.headers["Content-Type"] == "application/json"
