@@ -59,6 +59,7 @@ FIRST_DAY = datetime(2027, 3, 10, 11, 0, tzinfo=timezone.utc)
 
 FAMILY = [
     (re.compile(r"\{day:[0-9-]+\}"), "{day:D}"),
+    (re.compile(r"(?<=:day:)[0-9]{4}-[0-9]{2}-[0-9]{2}"), "D"),
     (re.compile(r"\{player:[0-9a-f]+\}"), "{player:*}"),
     (re.compile(r"\{nick:[0-9a-f]+\}"), "{nick:*}"),
     (re.compile(r"[0-9]{8}-[0-9a-f]{20}"), "<sub>"),
