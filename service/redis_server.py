@@ -111,6 +111,11 @@ class RedisServer:
                 pass  # SHUTDOWN closes the connection: expected
             except redis.RedisError:
                 self.proc.terminate()
+        self._reap(timeout)
+
+    def _reap(self, timeout: float) -> None:
+        """Wait for the process asked to stop; kill it if it has not within ``timeout``."""
+        if self.proc.poll() is None:
             try:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -148,9 +153,4 @@ class SentinelServer(RedisServer):
             return
         if self.proc.poll() is None:
             self.proc.terminate()
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc = None
+        self._reap(timeout)

@@ -18,7 +18,8 @@ player-day, so its form is what the service's memory grows by.  Since issue 11 i
   no game record (recomputed from the seed when asked: ``Submissions.record``) and no ``counted``
   (the day's board has it).
 
-Every value fits Redis's compact hash encoding (``hash-max-ziplist-value`` in deploy/redis.conf).
+Every value fits Redis's compact hash encoding (values up to ``hash-max-ziplist-value``, 1024 in
+deploy/redis.conf), but for the evidence of a rare flag (``oracle`` lists its decisions).
 Submissions stored before are read as they are: ``cards`` (two characters a card), ``times``
 (ms since the epoch, comma-separated), ISO times, and the stored ``record``.  ``decode`` gives
 both in the old shape, which is what the rest of the service reads.
