@@ -13,7 +13,7 @@ gevent, because a client sending its request slowly holds the thread reading it:
 3 x 4 threads, 40 slow connections (a slowloris) left the service answering almost nothing
 (scripts/slow_clients.py).  A gevent worker gives each connection a greenlet, so slow ones cost a
 little memory each and hold nothing else up; gunicorn patches the standard library (sockets, locks)
-before the app is loaded, so redis-py, RQ's enqueue and Flask-Limiter wait cooperatively.  The
+before the app is loaded, so redis-py (the limits too) and RQ's enqueue wait cooperatively.  The
 app's work is short and CPU-bound (a play is a few bot moves), which one event loop per process
 serves in turn as the threads did under the GIL.  In production a proxy in front (deploy/nginx.conf)
 cuts slow clients off altogether.
