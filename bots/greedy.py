@@ -26,7 +26,7 @@ class GreedyBot:
     id = "greedy-1"
 
     def choose(self, obs: Observation, rng: HashStream) -> Card:
-        trump = int(obs.turned.suit)
+        trump = 4 if obs.trump is None else int(obs.trump)  # 4: no trump (SUIT_MASKS[4] is empty)
         legal = list(iter_ids(obs.legal_mask))
         win = obs.trick.winning_play
         if win is not None and (win.seat ^ obs.seat) & 1:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.replay import Bot, ManilleError
 
+from .bidders import Bidder, LongestBidder, RandomBidder
 from .expert import ExpertBot
 from .greedy import GreedyBot
 from .oracle import OracleBot
@@ -45,3 +46,15 @@ def get_challenge_bot(bot_id: str) -> Bot:
         raise UnknownBotError(f"bot {bot_id!r} reads every hand: a measurement bot, never a challenge bot; "
                               f"challenge bots: {', '.join(sorted(BOTS))}")
     return get_bot(bot_id)
+
+
+#: The bidders (calls before play under rules with an auction), by id.
+BIDDERS = {b.id: b for b in (RandomBidder(), LongestBidder(), Bidder())}
+
+
+def get_bidder(bidder_id: str):
+    """The bidder named ``bidder_id``; raises UnknownBotError listing the known ids."""
+    try:
+        return BIDDERS[bidder_id]
+    except (KeyError, TypeError):
+        raise UnknownBotError(f"unknown bidder {bidder_id!r}; known: {', '.join(sorted(BIDDERS))}") from None

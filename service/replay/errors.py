@@ -45,3 +45,17 @@ class GameOverError(ManilleError):
 
 class BotError(RuntimeError):
     """A bot answered with an illegal card: a bug in the bot, never the player's fault."""
+
+
+class InvalidCallError(ManilleError):
+    """A call's text is not a call: bad notation, not a call against the rules."""
+
+
+class IllegalCallError(ManilleError):
+    """A well-formed call not allowed now (or an action of the wrong kind for the phase); carries
+    the legal calls."""
+
+    def __init__(self, call, why: str, legal: tuple) -> None:
+        self.call = call
+        self.legal = tuple(legal)
+        super().__init__(f"{why}; legal: {' '.join(str(c) for c in self.legal) or 'none'}")

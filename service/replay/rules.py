@@ -13,7 +13,10 @@ DEAL_POINTS = 61
 LAST_TRICK_BONUS = 1
 HALF = 30
 GAME_TARGET = 40
-SUIT_MASKS = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)
+#: The cards of each suit by suit index; index 4 (``NO_TRUMP``) is the empty "suit" a no-trump
+#: deal's trump stands for, so the same rule code serves deals with and without a trump.
+SUIT_MASKS = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24, 0)
+NO_TRUMP = 4
 
 
 def team_of(seat: int) -> int:
@@ -32,13 +35,14 @@ class Play(NamedTuple):
 
 
 class Trick:
-    """A trick in progress or done: who led, the trump, the plays so far; immutable, ``play`` returns a new one."""
+    """A trick in progress or done: who led, the trump (None: a no-trump deal), the plays so far;
+    immutable, ``play`` returns a new one."""
 
     __slots__ = ("leader", "trump", "plays", "_winner")
 
-    def __init__(self, leader: int, trump: Suit, plays: tuple[Play, ...] = ()) -> None:
+    def __init__(self, leader: int, trump: Suit | None, plays: tuple[Play, ...] = ()) -> None:
         self.leader = leader
-        self.trump = Suit(trump)
+        self.trump = None if trump is None else Suit(trump)
         self.plays = tuple(plays)
         self._winner = _winning_play(self.plays, self.trump) if self.plays else None
 
@@ -69,13 +73,19 @@ class Trick:
     def winner(self) -> int | None:
         return self._winner.seat if self._winner else None
 
-    def points(self, last: bool = False) -> int:
-        """Card points in the trick, plus the last-trick point when ``last``."""
-        return sum(p.card.points for p in self.plays) + (LAST_TRICK_BONUS if last else 0)
+    @property
+    def trump_index(self) -> int:
+        """The trump as the rule code's int: the suit, or NO_TRUMP."""
+        return NO_TRUMP if self.trump is None else int(self.trump)
 
-    def legal_mask(self, hand_mask: int) -> int:
-        """Mask of the cards of ``hand_mask`` the seat to move may play."""
-        return legal_mask(hand_mask, self, self.next_seat)
+    def points(self, last: bool = False, bonus: int = LAST_TRICK_BONUS) -> int:
+        """Card points in the trick, plus ``bonus`` (the rules' last-trick point) when ``last``."""
+        return sum(p.card.points for p in self.plays) + (bonus if last else 0)
+
+    def legal_mask(self, hand_mask: int, facing=None) -> int:
+        """Mask of the cards of ``hand_mask`` the seat to move may play (``facing``: the rules' rule
+        function, muette's by default)."""
+        return legal_mask(hand_mask, self, self.next_seat, facing)
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, Trick) and other.leader == self.leader
@@ -105,12 +115,13 @@ def _winning_play(plays: tuple[Play, ...], trump: Suit) -> Play:
 STRONGER = tuple(stronger_in_suit(c) for c in range(32))
 
 
-def legal_mask(hand: int, trick: Trick, seat: int) -> int:
-    """Mask of the legal cards of ``hand`` for ``seat`` facing ``trick`` (RULES §4, rules 1–3)."""
+def legal_mask(hand: int, trick: Trick, seat: int, facing=None) -> int:
+    """Mask of the legal cards of ``hand`` for ``seat`` facing ``trick`` (RULES §4, rules 1–3);
+    ``facing`` is the rules' rule function (``Rules.facing``), ``legal_facing`` by default."""
     if not trick.plays:
         return hand
     win = trick._winner
-    return legal_facing(hand, trick.plays[0].card.suit, win.card.id, win.seat, seat, trick.trump)
+    return (facing or legal_facing)(hand, trick.plays[0].card.suit, win.card.id, win.seat, seat, trick.trump_index)
 
 
 def legal_facing(hand: int, led: int, best: int, best_seat: int, seat: int, trump: int) -> int:
@@ -136,17 +147,33 @@ def legal_facing(hand: int, led: int, best: int, best_seat: int, seat: int, trum
     return hand
 
 
-def legal_cards(hand, trick: Trick, seat: int | None = None) -> tuple[Card, ...]:
+def trump_forced(hand: int, led: int, best: int, best_seat: int, seat: int, trump: int) -> int:
+    """``manillen-1``'s rule on bare ints: follow if able (no duty to beat in the suit); void, trump
+    if able, whoever holds the trick, and overtrump a trump holding it if able; else anything."""
+    follow = hand & SUIT_MASKS[led]
+    if follow:
+        return follow
+    trumps = hand & SUIT_MASKS[trump]
+    if trumps:
+        if best >> 3 == trump:
+            higher = trumps & STRONGER[best]
+            if higher:
+                return higher
+        return trumps
+    return hand
+
+
+def legal_cards(hand, trick: Trick, seat: int | None = None, facing=None) -> tuple[Card, ...]:
     """Legal cards of ``hand`` (cards or a mask) for ``seat`` (default: the seat to move), canonical order."""
     hand_mask = hand if isinstance(hand, int) else mask_of(hand)
-    return cards_of(legal_mask(hand_mask, trick, trick.next_seat if seat is None else seat))
+    return cards_of(legal_mask(hand_mask, trick, trick.next_seat if seat is None else seat, facing))
 
 
-def broken_obligation(hand: int, trick: Trick, seat: int, card: Card) -> Obligation | None:
+def broken_obligation(hand: int, trick: Trick, seat: int, card: Card, facing=None) -> Obligation | None:
     """The obligation that playing ``card`` would break, or None when it is legal."""
     if not hand >> card.id & 1:
         return Obligation.NOT_IN_HAND
-    if legal_mask(hand, trick, seat) >> card.id & 1:
+    if legal_mask(hand, trick, seat, facing) >> card.id & 1:
         return None
     # Illegal implies the trick is not empty and an opponent, or a followed suit, constrains us.
     led = trick.plays[0].card.suit
@@ -155,11 +182,11 @@ def broken_obligation(hand: int, trick: Trick, seat: int, card: Card) -> Obligat
     return Obligation.MUST_TRUMP if card.suit != trick.trump else Obligation.MUST_OVERTRUMP
 
 
-def check_play(hand: int, trick: Trick, seat: int, card: Card) -> None:
+def check_play(hand: int, trick: Trick, seat: int, card: Card, facing=None) -> None:
     """Raise IllegalPlayError (with the obligation and legal cards) unless ``card`` is legal."""
-    broken = broken_obligation(hand, trick, seat, card)
+    broken = broken_obligation(hand, trick, seat, card, facing)
     if broken is not None:
-        raise IllegalPlayError(card, broken, cards_of(legal_mask(hand, trick, seat)))
+        raise IllegalPlayError(card, broken, cards_of(legal_mask(hand, trick, seat, facing)))
 
 
 def deal_score(points: tuple[int, int]) -> tuple[int, int]:
@@ -170,8 +197,8 @@ def deal_score(points: tuple[int, int]) -> tuple[int, int]:
     return (us - HALF, 0) if us > HALF else (0, them - HALF)
 
 
-def is_game_over(totals: tuple[int, int]) -> bool:
-    return max(totals) >= GAME_TARGET
+def is_game_over(totals: tuple[int, int], target: int = GAME_TARGET) -> bool:
+    return max(totals) >= target
 
 
 TEAM_NAMES = ("us", "them")
