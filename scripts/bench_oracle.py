@@ -13,7 +13,7 @@ Prints:
    deals of fixed seeds ``SHA-256("manille-oracle-bench" ‖ uint32be(i))`` played by expert-1 in
    every seat up to there.  One process, so that the figures are per core;
 2. a tournament expert-1 (team A) against oracle-1 (team B) on the tournament's fixed seeds, each
-   played twice with the teams swapped (``service.tournament``): games won and mean margin; and
+   played twice with the teams swapped (``cli.tournament``): games won and mean margin; and
    at every decision of expert-1, whether its card is one of the oracle's optimal cards for the
    true position, by trick of the deal.  "decisive" decisions are those where at least one legal
    card is not optimal (the others cannot disagree); "points dropped" is the value of the best
@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from bots import get_bot  # noqa: E402
 from bots import oracle  # noqa: E402
-from service import tournament  # noqa: E402
+from cli import tournament  # noqa: E402
 from service.replay import GameState, bot_move, decision_stream  # noqa: E402
 
 EXPERT = get_bot("expert-1")

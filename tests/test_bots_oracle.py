@@ -10,8 +10,8 @@ import pytest
 from bots import BOTS, UnknownBotError, get_bot
 from bots import oracle
 from bots.registry import MEASUREMENT_BOTS, get_challenge_bot
-from service import tournament
-from service.cli import main
+from cli import tournament
+from cli.main import main
 from service.replay import (DECK, Card, GameState, Trick, bot_move, decision_stream, dumps, legal_mask,
                             mask_of, parse_cards, play_game, simulate, verify)
 from service.replay.cards import CARD_POINTS

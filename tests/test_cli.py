@@ -12,7 +12,7 @@ DAILY = "09d0c18d40299c512c53d937b31930b11ad63a6749d57da7d28cfc7c2175db76"
 
 
 def manille(*args, stdin=None, env=None):
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cli", *args], input=stdin, capture_output=True,
                           text=True, timeout=120, env={**os.environ, **(env or {})})
 
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 SEED = "5a" * 32
-CMD = [sys.executable, "-m", "service.cli"]
+CMD = [sys.executable, "-m", "cli"]
 
 
 def _drive(seats: str, answer, bots: str = "expert-1"):

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from bots import get_bot
-from service import tournament
-from service.cli import main
+from cli import tournament
+from cli.main import main
 
 
 def test_json_shape(capsys):

@@ -316,7 +316,7 @@ def test_a_work_horse_killed_mid_job_is_retried_and_once_out_of_retries_shows_de
 
         env = dict(os.environ, REDIS_URL=own_redis.url, MANILLE_SECRET=SECRET, MANILLE_OPS_TOKEN=OPS,
                    PYTHONPATH=str(ROOT))
-        out = subprocess.run([sys.executable, "-m", "service.cli", "ops", "requeue", "--delayed"], env=env,
+        out = subprocess.run([sys.executable, "-m", "cli", "ops", "requeue", "--delayed"], env=env,
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout) == {"submission_id": second, "requeued": True, "status": "queued"}

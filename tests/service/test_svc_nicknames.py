@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from service.app import create_app
-from service.cli import main as manille
+from cli.main import main as manille
 from service.errors import Conflict
 from service.players import NICKNAME_OWNERS, Players, pid_of
 from service.players import nickname as nn

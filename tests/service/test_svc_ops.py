@@ -225,7 +225,7 @@ def _manille(*args, env):
     import subprocess
     import sys
     from pathlib import Path
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cli", *args], env=env, capture_output=True,
                           text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
 
 

@@ -14,10 +14,10 @@ import sys
 import time
 
 from bots import get_bot
+from cli import play as line_play
+from cli import tournament
 from service.replay import (ManilleError, SubmissionRejected, dumps, player_cards, simulate,
                             verify)
-from service import play as line_play
-from service import tournament
 from service.ops import cli as ops_cli
 from service.seeds import DayClock, commitment, daily_seed, parse_date, secret_from_env
 
