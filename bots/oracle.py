@@ -43,7 +43,7 @@ lowest canonical index (RULES §3.3): deterministic, and a pure function of the 
 It reads every hand, so it is *not* a ``Bot`` in the sense of RULES §8: it has ``choose_open``
 (the whole ``GameState``), and its ``choose`` (an observation) always raises.  It is therefore
 never in ``bots.BOTS`` and can never play a daily challenge or verify a submission; the
-tournament (``service.tournament``) and measurement scripts hand it the state.
+tournament (``cli.tournament``) and measurement scripts hand it the state.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ MEASUREMENT_BOTS: dict[str, OracleBot] = {bot.id: bot for bot in (OracleBot(),)}
 def get_bot(bot_id: str) -> Bot:
     """The bot named ``bot_id``; raises UnknownBotError listing the known ids.  A measurement bot
     is returned too (for ``manille tournament``), but it can only play where the whole state is
-    handed to it (``service.tournament``): anywhere else its first move raises."""
+    handed to it (``cli.tournament``): anywhere else its first move raises."""
     try:
         return BOTS[bot_id]
     except (KeyError, TypeError):
