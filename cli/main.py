@@ -13,11 +13,11 @@ import statistics
 import sys
 import time
 
-from bots import get_bot
+from bots import get_bidder, get_bot
 from cli import play as line_play
 from cli import tournament
-from service.replay import (ManilleError, SubmissionRejected, dumps, player_cards, simulate,
-                            verify)
+from service.replay import (MUETTE, RULES, ManilleError, SubmissionRejected, dumps, player_cards, rules_for,
+                            simulate, verify)
 from service.ops import cli as ops_cli
 from service.seeds import DayClock, commitment, daily_seed, parse_date, secret_from_env
 
@@ -28,9 +28,17 @@ def _print_json(obj) -> None:
     print(json.dumps(obj, separators=(",", ":")))
 
 
+def _game(args) -> dict:
+    """The rules options of a command (``--rules``, ``--target``, ``--bidder``) as keyword arguments
+    for simulate/verify/play; the bidder only where the rules have an auction."""
+    rules = rules_for(args.rules)
+    target = rules.check_target(args.target)
+    return {"rules": rules, "target": target, "bidder": get_bidder(args.bidder) if rules.has_auction else None}
+
+
 def cmd_simulate(args) -> int:
     bot = get_bot(args.bots)
-    record = simulate(args.seed, bot, get_bot(args.player_bot) if args.player_bot else None)
+    record = simulate(args.seed, bot, get_bot(args.player_bot) if args.player_bot else None, **_game(args))
     if args.json:
         print(dumps(record))
     else:
@@ -57,7 +65,7 @@ def cmd_verify(args) -> int:
         raise ManilleError("verify needs --seed and --cards, or --batch FILE")
     bot = get_bot(args.bots)
     try:
-        record = verify(args.seed, args.cards, bot)
+        record = verify(args.seed, args.cards, bot, **_game(args))
     except SubmissionRejected as e:
         rej = e.rejection.to_json()
         print(json.dumps(rej, separators=(",", ":")) if args.json else _rejection_text(rej))
@@ -69,6 +77,7 @@ def cmd_verify(args) -> int:
 def _verify_batch(args) -> int:
     stream = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8")
     all_valid = True
+    game = _game(args)
     with stream:
         for n, line in enumerate(stream, start=1):
             if not line.strip():
@@ -80,7 +89,7 @@ def _verify_batch(args) -> int:
                     raise ManilleError('each line is an object {"seed": HEX, "cards": [...]}')
                 if "id" in item:
                     out["id"] = item["id"]
-                record = verify(item["seed"], item["cards"], get_bot(item.get("bots", args.bots)))
+                record = verify(item["seed"], item["cards"], get_bot(item.get("bots", args.bots)), **game)
                 out.update(valid=True, rank_score=record["rank_score"], totals=record["totals"],
                            winner=record["winner"])
                 if args.records:
@@ -142,7 +151,7 @@ def cmd_play(args) -> int:
     seats = line_play.parse_seats(args.seats)
     bot = get_bot(args.bots)
     try:
-        record = line_play.play(args.seed, seats, bot, sys.stdin, sys.stdout)
+        record = line_play.play(args.seed, seats, bot, sys.stdin, sys.stdout, **_game(args))
     except line_play.PlayProtocolError as e:
         print(json.dumps(e.to_json(), separators=(",", ":")), flush=True)
         print(f"manille: play: {e}", file=sys.stderr)
@@ -158,8 +167,18 @@ def cmd_tournament(args) -> int:
     return 0
 
 
+def _rules_options(parser) -> None:
+    """--rules, --target and --bidder: which game to play, to what total, who calls for the bots."""
+    parser.add_argument("--rules", default=MUETTE.id,
+                        help=f"rules id: {', '.join(RULES)} (default %(default)s; docs/variants.md)")
+    parser.add_argument("--target", type=int,
+                        help="game target, where the rules allow more than one (parlee-1: 101 or 51)")
+    parser.add_argument("--bidder", default="bidder-1",
+                        help="bidder id of the bots under rules with an auction (default %(default)s)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="manille", description="Manille muette: engine, verifier, seeds.")
+    p = argparse.ArgumentParser(prog="manille", description="Manille: engine, verifier, seeds.")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("simulate", help="play a whole game with bots in every seat, print the record")
@@ -167,16 +186,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--bots", default=DEFAULT_BOT, help="bot id for seats 1-3 (default %(default)s)")
     s.add_argument("--player-bot", help="bot id for seat 0 (default: the same as --bots)")
     s.add_argument("--json", action="store_true", help="print the game record as JSON")
+    _rules_options(s)
     s.set_defaults(func=cmd_simulate)
 
     v = sub.add_parser("verify", help="replay a player's cards; exit 0 valid, 1 rejected")
     v.add_argument("--seed", help="64 hex digits")
-    v.add_argument("--cards", help='the player\'s cards in play order, e.g. "TH 7S ..."')
+    v.add_argument("--cards", help='the player\'s cards in play order, e.g. "TH 7S ..."; under rules with an auction its calls too, each deal\'s before its cards')
     v.add_argument("--bots", default=DEFAULT_BOT, help="bot id for seats 1-3 (default %(default)s)")
     v.add_argument("--json", action="store_true", help="print the record, or the rejection, as JSON")
     v.add_argument("--batch", metavar="FILE",
                    help='JSON lines {"seed":…,"cards":[…]} ("-" for stdin); one result line each')
     v.add_argument("--records", action="store_true", help="with --batch: include each full record")
+    _rules_options(v)
     v.set_defaults(func=cmd_verify)
 
     d = sub.add_parser("seed", help="a day's commitment (MANILLE_SECRET), and its seed once closed")
@@ -199,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", required=True, help="64 hex digits")
     pl.add_argument("--seats", default="0", help="seats played from outside, e.g. 0 or 0,2 (default %(default)s)")
     pl.add_argument("--bots", default="expert-1", help="bot id for the other seats (default %(default)s)")
+    _rules_options(pl)
     pl.set_defaults(func=cmd_play)
 
     t = sub.add_parser("tournament", help="team A (seats 0, 2) against team B (seats 1, 3)",

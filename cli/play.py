@@ -13,8 +13,9 @@ import json
 from collections.abc import Iterable
 from typing import IO
 
-from service.replay import (Bot, Card, IllegalPlayError, InvalidCardError, ManilleError, Observation,
-                            answer_card, build_record, play_game, refusal, shown)
+from service.replay import (Bidder, Bot, Call, Card, IllegalCallError, IllegalPlayError, InvalidCallError,
+                            InvalidCardError, ManilleError, Observation, answer_action, build_record,
+                            play_game, refusal, rules_for, shown)
 
 #: Longest answer line read; anything longer is refused as not a card.
 MAX_LINE = 64
@@ -23,7 +24,8 @@ MAX_LINE = 64
 class PlayProtocolError(ManilleError):
     """An outside player's answer ended the game: ``code`` is ``no_answer``, ``unknown_card`` or
     the obligation the card broke (``not_in_hand``, ``must_follow_suit``, ``must_beat``,
-    ``must_trump``, ``must_overtrump``), as in RULES §7."""
+    ``must_trump``, ``must_overtrump``), as in RULES §7; where a call was due (rules with an
+    auction), ``unknown_call`` or ``illegal_call``."""
 
     def __init__(self, code: str, message: str, obs: Observation, answer: str | None) -> None:
         self.code = code
@@ -31,7 +33,7 @@ class PlayProtocolError(ManilleError):
         self.deal = obs.deal_index
         self.trick = len(obs.tricks)
         self.answer = answer
-        self.legal = tuple(str(c) for c in obs.legal)
+        self.legal = tuple(str(c) for c in (obs.legal_calls or obs.legal))
         super().__init__(message)
 
     def to_json(self) -> dict:
@@ -50,16 +52,17 @@ def record_line(record: dict) -> str:
 
 
 class LineSeat:
-    """A seat played by whoever is at the other end of two text streams."""
+    """A seat played by whoever is at the other end of two text streams: it answers a card when its
+    observation has ``legal`` cards, a call when it has ``legal_calls``."""
 
     id = "line"
 
     def __init__(self, inp: IO[str], out: IO[str]) -> None:
         self.inp = inp
         self.out = out
-        self.cards: list[Card] = []
+        self.cards: list[Card | Call] = []
 
-    def choose(self, obs: Observation, rng) -> Card:
+    def choose(self, obs: Observation, rng=None) -> Card | Call:
         self.out.write(observation_line(obs) + "\n")
         self.out.flush()
         line = self.inp.readline(MAX_LINE + 1)
@@ -70,22 +73,32 @@ class LineSeat:
         try:
             if len(line) > MAX_LINE:
                 raise InvalidCardError(text)
-            card = answer_card(obs, text)
-        except (InvalidCardError, IllegalPlayError) as e:
+            action = answer_action(obs, text)
+        except (InvalidCardError, IllegalPlayError, InvalidCallError, IllegalCallError) as e:
             code, why = refusal(e, text)
             raise PlayProtocolError(code, f"answer for {where}: {why}", obs, shown(text)) from None
-        self.cards.append(card)
-        return card
+        self.cards.append(action)
+        return action
+
+    call = choose
 
 
-def play(seed: bytes | str, outside: Iterable[int], bot: Bot, inp: IO[str], out: IO[str]) -> dict:
+def play(seed: bytes | str, outside: Iterable[int], bot: Bot, inp: IO[str], out: IO[str], *,
+         rules=None, target: int | None = None, bidder: Bidder | None = None) -> dict:
     """Play a game where the seats in ``outside`` answer on ``inp``/``out`` and ``bot`` holds the
-    others; returns the game record (its ``bots`` is ``bot.id``).  Raises PlayProtocolError."""
+    others (calling with ``bidder`` under rules with an auction); returns the game record (its
+    ``bots`` is ``bot.id``).  Raises PlayProtocolError."""
+    rules = rules_for(rules)
     line = LineSeat(inp, out)
     held = set(outside)
     seats = tuple(line if s in held else bot for s in range(4))
-    state = play_game(seed, seats)
-    return build_record(state, bot.id)
+    bidders = None
+    if rules.has_auction:
+        if bidder is None:
+            raise ManilleError(f"{rules.id} has an auction: name a bidder")
+        bidders = tuple(line if s in held else bidder for s in range(4))
+    state = play_game(seed, seats, rules=rules, target=target, bidders=bidders)
+    return build_record(state, bot.id, bidders=bidder.id if bidders else None)
 
 
 def parse_seats(text: str) -> tuple[int, ...]:

@@ -122,3 +122,29 @@ def test_bench_prints_figures():
     out = manille("bench", "--games", "3", "--repeat", "1")
     assert out.returncode == 0
     assert "games/s" in out.stdout and "ms/game" in out.stdout
+
+
+@pytest.mark.parametrize("rules, target", [("parlee-1", "51"), ("parlee-1", None), ("manillen-1", None)])
+def test_variants_simulate_and_verify_with_rules(rules, target):
+    opts = ["--rules", rules, "--bots", "greedy-1"] + (["--target", target] if target else [])
+    out = manille("simulate", "--seed", ZERO, "--json", *opts)
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert record["rules"] == rules and record["bidders"] == "bidder-1"
+    assert record["target"] == int(target or {"parlee-1": 101, "manillen-1": 21}[rules])
+    assert max(record["totals"]) >= record["target"]
+    from service.replay import player_cards
+    actions = player_cards(record)
+    ok = manille("verify", "--seed", ZERO, "--cards", " ".join(actions), "--json", *opts)
+    assert ok.returncode == 0 and json.loads(ok.stdout) == record
+    # The same actions under muette-1 are not a game.
+    bad = manille("verify", "--seed", ZERO, "--cards", " ".join(actions), "--bots", "greedy-1")
+    assert bad.returncode == 1 and bad.stdout.startswith("rejected:")
+
+
+@pytest.mark.parametrize("args", [["--rules", "parlee-2"], ["--rules", "manillen-1", "--target", "101"],
+                                  ["--rules", "parlee-1", "--bidder", "nobody"]])
+def test_bad_rules_options_exit_2_naming_what_is_allowed(args):
+    out = manille("simulate", "--seed", ZERO, *args)
+    assert out.returncode == 2 and "manille: error" in out.stderr
+    assert any(word in out.stderr for word in ("muette-1", "21", "bidder-1"))

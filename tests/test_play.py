@@ -12,9 +12,9 @@ SEED = "5a" * 32
 CMD = [sys.executable, "-m", "cli"]
 
 
-def _drive(seats: str, answer, bots: str = "expert-1"):
+def _drive(seats: str, answer, bots: str = "expert-1", extra=()):
     """Run ``manille play``, answering each observation with ``answer(obs)``; returns (lines, rc, stderr)."""
-    proc = subprocess.Popen(CMD + ["play", "--seed", SEED, "--seats", seats, "--bots", bots],
+    proc = subprocess.Popen(CMD + ["play", "--seed", SEED, "--seats", seats, "--bots", bots, *extra],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = []
     for line in proc.stdout:
@@ -96,7 +96,60 @@ def test_no_answer_at_end_of_input():
     assert json.loads(proc.stdout.splitlines()[-1])["code"] == "no_answer"
 
 
-@pytest.mark.parametrize("args", [["--seats", "4"], ["--seats", "0,0"], ["--seats", "x"], ["--bots", "nobody"]])
+@pytest.mark.parametrize("rules", ["parlee-1", "manillen-1"])
+def test_a_variant_game_asks_for_calls_then_cards_and_verifies(rules):
+    # Seats 0 and 2 from outside: a call when the observation lists legal calls, else a card.
+    turn = iter(range(10_000))
+
+    def reply(obs):
+        options = obs["legal_calls"] or obs["legal"]
+        return options[next(turn) % len(options)]
+
+    extra = ("--rules", rules, "--bidder", "random-bidder-1")
+    lines, rc, err = _drive("0,2", reply, bots="greedy-1", extra=extra)
+    assert rc == 0, err
+    observations = [m for m in lines if m["type"] == "observation"]
+    calls = [o for o in observations if o["legal_calls"]]
+    assert calls and all(not o["legal"] and o["rules"] == rules for o in calls)
+    record = lines[-1]["record"]
+    assert record["rules"] == rules and record["bidders"] == "random-bidder-1"
+    assert all(d["calls"] and d["contract"] for d in record["deals"])
+    assert {o["seat"] for o in observations} == {0, 2}
+    # Every call the outside seats made is in the record, in the order asked.
+    said = [c["call"] for d in record["deals"] for c in d["calls"] if c["seat"] in (0, 2)]
+    assert len(said) == len(calls)
+
+
+def test_a_variant_seat_0_game_matches_the_verifier():
+    turn = iter(range(10_000))
+
+    def reply(obs):
+        options = obs["legal_calls"] or obs["legal"]
+        return options[next(turn) % len(options)]
+
+    extra = ("--rules", "parlee-1", "--target", "51")
+    lines, rc, err = _drive("0", reply, bots="greedy-1", extra=extra)
+    assert rc == 0, err
+    record = lines[-1]["record"]
+    from service.replay import player_cards
+    out = subprocess.run(CMD + ["verify", "--seed", SEED, "--cards", " ".join(player_cards(record)),
+                                "--bots", "greedy-1", "--json", *extra], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == record and record["target"] == 51 and record["bidders"] == "bidder-1"
+
+
+@pytest.mark.parametrize("answer, code", [("banana", "unknown_call"), ("TH", "unknown_call"), ("double", "illegal_call")])
+def test_a_bad_call_ends_the_game_with_its_code(answer, code):
+    # Every seat outside: the first message asks the first to speak for a call (a manillen choice).
+    lines, rc, _ = _drive("0,1,2,3", lambda obs: answer, bots="greedy-1", extra=("--rules", "manillen-1"))
+    assert rc == 1 and len(lines) == 2
+    assert lines[0]["legal_calls"] == ["C", "D", "H", "S", "NT", "pass"]
+    assert lines[1]["type"] == "error" and lines[1]["code"] == code and lines[1]["legal"] == lines[0]["legal_calls"]
+
+
+@pytest.mark.parametrize("args", [["--seats", "4"], ["--seats", "0,0"], ["--seats", "x"], ["--bots", "nobody"],
+                                  ["--rules", "parlee-9"], ["--rules", "parlee-1", "--target", "40"],
+                                  ["--rules", "parlee-1", "--bidder", "nobody"]])
 def test_bad_arguments_exit_2(args):
     proc = subprocess.run(CMD + ["play", "--seed", SEED] + args, input="", capture_output=True, text=True,
                           timeout=60)
