@@ -66,6 +66,12 @@ def test_the_rules_page_renders_each_language_document(client):
     for html in (fr, nl):
         assert "<table>" in html and "1240" in html and "970" in html
     assert "monter" in fr and "troef" in nl
+    # the sections on the other rules ids, as headings in the page's contents, in each language
+    for html, words in ((en, ("no trump", "ik ga mee")), (fr, ("surcontrer", "sans atout")),
+                        (nl, ("troef kiezen", "zonder troef", "ik ga tegen"))):
+        for rules_id in ("parlee-1", "manillen-1"):
+            assert re.search(rf'<h3 id="[^"]+">[^<]*<code>{rules_id}</code>\)</h3>', html), rules_id
+        assert all(w in html.lower() for w in words), words
 
 
 def test_the_page_catalogues_cover_every_template_string_and_are_compiled(tmp_path):
