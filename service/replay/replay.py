@@ -22,7 +22,10 @@ from .rules import check_play
 from .state import GameState
 from .variants import Rules, rules_for
 
-#: Each deal gives the scoring team at least one game point, so a game ends within 79 deals.
+#: Under muette-1 each deal gives the scoring team at least one game point, so a game ends within
+#: 79 deals (the daily challenge's bound on a submission).  Not a bound under parlee-1, whose
+#: 30–30 deals score nothing (docs/variants.md §5.4): its games are played turn by turn, never
+#: submitted whole to the board.
 MAX_DEALS = 79
 MAX_SUBMISSION = MAX_DEALS * 8
 
