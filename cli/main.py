@@ -19,7 +19,7 @@ from cli import tournament
 from service.replay import (MUETTE, RULES, ManilleError, SubmissionRejected, dumps, player_cards, rules_for,
                             simulate, verify)
 from service.ops import cli as ops_cli
-from service.seeds import DayClock, commitment, daily_seed, parse_date, secret_from_env
+from service.seeds import DayClock, commitment, parse_date, schedule_from_env
 
 DEFAULT_BOT = "random-1"
 
@@ -107,12 +107,13 @@ def _verify_batch(args) -> int:
 def cmd_seed(args) -> int:
     clock = DayClock(args.tz)
     day = clock.today() if args.date == "today" else parse_date(args.date)
-    seed = daily_seed(secret_from_env(), day)
+    secrets = schedule_from_env()  # the day's own secret, as the service would use it
+    seed = secrets.seed(day)
     out = {"date": day.isoformat(), "opens_at": clock.opens_at(day).isoformat(),
            "closes_at": clock.closes_at(day).isoformat(), "reveals_at": clock.reveals_at(day).isoformat(),
            "commitment": commitment(seed)}
     if args.reveal:
-        out["seed"] = clock.revealed_seed(secret_from_env(), day).hex()
+        out["seed"] = clock.revealed_seed(secrets, day).hex()
     _print_json(out)
     return 0
 

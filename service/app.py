@@ -15,7 +15,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import api, errors_http, web
 from service.telemetry import web as telemetry
-from service.challenges import Challenges
+from service.challenges import Challenges, check_commitments
 from service.config import Settings
 from service.leaderboard import Leaderboard
 from service.limits import Limits, parse
@@ -40,6 +40,7 @@ class Services:
         self.limits = Limits(self.redis)
         for text in settings.limits.values():
             parse(text)  # a limit that does not parse fails now, not on the first request it counts
+        check_commitments(self.redis, settings)  # a secret rotation that would change a committed day: refused now
 
 
 def init_services(app: Flask) -> None:

@@ -2,6 +2,11 @@
 
 ``REDIS_URL``        the Redis to use (default redis://127.0.0.1:6379/0)
 ``MANILLE_SECRET``   the server secret the daily seeds derive from (required; or ``MANILLE_SECRET_FILE``)
+``MANILLE_SECRET_SINCE``  after a rotation: the first day (YYYY-MM-DD) ``MANILLE_SECRET`` serves; unset:
+                     every day
+``MANILLE_SECRET_PREVIOUS``  after a rotation: the older secrets, a line each, oldest first: the first
+                     line the oldest secret alone, each later line "YYYY-MM-DD secret" (its first day);
+                     or ``MANILLE_SECRET_PREVIOUS_FILE`` (every line).  See ``service.seeds.SecretSchedule``
 ``MANILLE_TZ``       time zone of the day boundaries (default Europe/Brussels)
 ``MANILLE_BOTS``     bot id of new daily challenges (default expert-1); a day keeps the id it was
                      created with
@@ -49,7 +54,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 
 from service.flags import FlagSettings
-from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, daily_seed, secret_from_env
+from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, SecretSchedule, previous_from_env, secret_from_env
 from service.store import connect, parse_sentinels
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -120,6 +125,8 @@ def limits_from_env(environ) -> dict[str, str]:
 class Settings:
     redis_url: str = DEFAULT_REDIS_URL
     secret: bytes = b""
+    secret_since: str | date | None = None
+    secret_previous: str = ""
     tz: str | None = None
     bots: str = DEFAULT_BOTS
     grace_seconds: int = DEFAULT_GRACE_SECONDS
@@ -140,6 +147,7 @@ class Settings:
     play_cache: int = DEFAULT_PLAY_CACHE
     board_max_age: float = DEFAULT_BOARD_MAX_AGE
     clock: DayClock = field(init=False)
+    secrets: SecretSchedule = field(init=False)
 
     def __post_init__(self) -> None:
         from bots.registry import get_challenge_bot
@@ -152,12 +160,16 @@ class Settings:
         get_challenge_bot(self.bots)  # an unknown id, or a measurement bot such as oracle-1: refused now
         parse_sentinels(self.redis_sentinels)  # a malformed REDIS_SENTINELS: refused now
         self.clock = DayClock(self.tz, self.grace_seconds)
+        # An inconsistent rotation (SINCE without PREVIOUS, dates out of order …): refused now.
+        self.secrets = SecretSchedule.build(self.secret, self.secret_since, self.secret_previous)
 
     @classmethod
     def from_env(cls, environ=os.environ, **overrides) -> "Settings":
         values = {
             "redis_url": environ.get("REDIS_URL") or DEFAULT_REDIS_URL,
             "secret": secret_from_env(environ),
+            "secret_since": (environ.get("MANILLE_SECRET_SINCE") or "").strip() or None,
+            "secret_previous": previous_from_env(environ),
             "tz": environ.get("MANILLE_TZ") or None,
             "bots": environ.get("MANILLE_BOTS") or DEFAULT_BOTS,
             "grace_seconds": int(environ.get("MANILLE_GRACE_SECONDS") or DEFAULT_GRACE_SECONDS),
@@ -200,4 +212,5 @@ class Settings:
         return self.clock.today(now or self.now())
 
     def seed(self, day: date) -> bytes:
-        return daily_seed(self.secret, day)
+        """``day``'s seed under the secret the schedule gives that day (every process asks here)."""
+        return self.secrets.seed(day)

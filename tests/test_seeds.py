@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 from freezegun import freeze_time
 
 from service.replay import first_dealer
-from service.seeds import (DayClock, InvalidDateError, MissingSecretError, SealedSeedError, commitment,
-                           daily_seed, free_play_seed, parse_date, secret_from_env)
+from service.seeds import (DayClock, InvalidDateError, MissingSecretError, SealedSeedError, SecretSchedule,
+                           SecretScheduleError, commitment, daily_seed, free_play_seed, older_secrets, parse_date,
+                           schedule_from_env, secret_from_env)
 
 SECRET = b"test-secret"
 
@@ -47,6 +48,27 @@ def test_secret_from_env(tmp_path):
             secret_from_env(env)
     with pytest.raises(MissingSecretError):
         daily_seed(b"", date(2026, 12, 2))
+
+
+def test_a_schedule_gives_each_day_the_secret_of_its_era(tmp_path):
+    """Without a rotation the one secret serves every day (the seeds of before: the vector above)."""
+    assert SecretSchedule.single(SECRET).seed(date(2026, 12, 2)) == daily_seed(SECRET, date(2026, 12, 2))
+    path = tmp_path / "previous"
+    path.write_text("oldest secret, with spaces\n\n2026-01-01  test-secret \n")
+    chain = schedule_from_env({"MANILLE_SECRET": "newest", "MANILLE_SECRET_SINCE": "2027-01-01",
+                               "MANILLE_SECRET_PREVIOUS_FILE": str(path)})
+    for day, secret in ((date(2000, 1, 1), b"oldest secret, with spaces"), (date(2025, 12, 31), b"oldest secret, with spaces"),
+                        (date(2026, 1, 1), SECRET), (date(2026, 12, 31), SECRET), (date(2027, 1, 1), b"newest"),
+                        (date(9998, 12, 31), b"newest")):
+        assert chain.seed(day) == daily_seed(secret, day), day
+    assert chain.since == date(2027, 1, 1) and chain.firsts() == [date(2026, 1, 1), date(2027, 1, 1)]
+    assert "secret" not in repr(chain) and "newest" not in repr(chain)  # a repr may reach a log
+    assert older_secrets(path.read_text()) == ["oldest secret, with spaces", "test-secret"]
+    with pytest.raises(MissingSecretError, match="MANILLE_SECRET_PREVIOUS_FILE"):
+        schedule_from_env({"MANILLE_SECRET": "n", "MANILLE_SECRET_SINCE": "2027-01-01",
+                           "MANILLE_SECRET_PREVIOUS_FILE": str(tmp_path / "missing")})
+    with pytest.raises(SecretScheduleError, match="MANILLE_SECRET_SINCE: "):
+        SecretSchedule.build(b"n", "1999-12-31", "old")
 
 
 @pytest.mark.parametrize("bad", ["2026-13-01", "2026-02-30", "20261202", "2026-12-2", "", "today", None, "2026-12-02x"])

@@ -31,6 +31,7 @@ from rq.job import Job, JobStatus
 from rq.utils import as_text, parse_composite_key
 
 import worker.jobs  # noqa: F401 - the engine and the bots, imported once (inherited by forks)
+from service.challenges import check_commitments
 from service.config import QUEUE_NAME, Settings
 from service.procs import PR_SET_PDEATHSIG, alive, prctl
 from service.store import raw_client, text_client
@@ -169,7 +170,9 @@ def main(argv=None) -> int:
     # bookkeeping only when it goes wrong.
     logs.configure()
     logging.getLogger("worker").setLevel(logging.INFO)
-    conn = raw_client(settings.redis(retries=REDIS_RETRIES))
+    client = settings.redis(retries=REDIS_RETRIES)
+    check_commitments(client, settings)  # verifying with another day's secret would reject good games
+    conn = raw_client(client)
     os.register_at_fork(after_in_child=_scheduler_dies_with_worker)
     cls = SweepingWorker if args.fork else SweepingSimpleWorker
     w = cls([Queue(q, connection=conn) for q in args.queues], connection=conn, name=args.name,

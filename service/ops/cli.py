@@ -12,6 +12,7 @@ import json
 import os
 import sys
 
+from service.challenges import check_commitments
 from service.config import Settings
 from service.errors import ServiceError
 from service.ops import Ops
@@ -73,6 +74,7 @@ def cmd_ops(args) -> int:
         return 2
     ops = Ops(settings.redis(timeout=settings.redis_timeout), settings)
     try:
+        check_commitments(ops.r, settings)  # re-verifying under a wrong secret would reject good games
         return _run(ops, args)
     except ServiceError as e:
         print(f"manille ops: {e.code}: {e.message}", file=sys.stderr)

@@ -6,15 +6,20 @@ midnight, so a day lasts 23 or 25 hours across a DST change.  Runs opened before
 the close may still be finished during a grace (``MANILLE_GRACE_SECONDS``, default
 1800); the seed is revealed only once the day has closed and the grace has ended,
 so no run still in play can ever meet its own seed.
+
+The secret can be rotated without changing any day already committed: a ``SecretSchedule``
+names the secret of each day (``MANILLE_SECRET`` from ``MANILLE_SECRET_SINCE``, the older ones
+in ``MANILLE_SECRET_PREVIOUS``); every process derives a day's seed through it.
 """
 
 from __future__ import annotations
 
 import functools
-
 import hashlib
 import hmac
 import os
+import re
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -25,8 +30,8 @@ DEFAULT_TZ = "Europe/Brussels"
 DEFAULT_GRACE_SECONDS = 1800
 
 __all__ = ["DAILY_PREFIX", "DEFAULT_GRACE_SECONDS", "DEFAULT_TZ", "DayClock", "InvalidDateError", "MissingSecretError",
-           "SealedSeedError", "commitment", "daily_seed", "free_play_seed", "parse_date",
-           "secret_from_env"]
+           "SealedSeedError", "SecretSchedule", "SecretScheduleError", "commitment", "daily_seed",
+           "free_play_seed", "older_secrets", "parse_date", "previous_from_env", "schedule_from_env", "secret_from_env"]
 
 
 class InvalidDateError(ManilleError):
@@ -35,6 +40,11 @@ class InvalidDateError(ManilleError):
 
 class MissingSecretError(ManilleError):
     """``MANILLE_SECRET`` is unset or empty: no daily seed can be derived."""
+
+
+class SecretScheduleError(ManilleError):
+    """A rotation of the server secret is configured inconsistently, or would change the seed of a
+    day already committed."""
 
 
 class SealedSeedError(ManilleError):
@@ -80,20 +90,143 @@ def free_play_seed() -> bytes:
     return os.urandom(32)
 
 
+def _env_text(environ, name: str, *, first_line: bool) -> str:
+    """``name``'s value, else the file named by ``name_FILE`` (its first line, or all of it);
+    raises MissingSecretError naming the file if it cannot be read."""
+    value = environ.get(name, "")
+    if not value and environ.get(f"{name}_FILE"):
+        path = environ[f"{name}_FILE"]
+        try:
+            with open(path, encoding="utf-8") as f:
+                value = f.readline().strip() if first_line else f.read()
+        except OSError as e:
+            raise MissingSecretError(f"{name}_FILE {path!r}: {e.strerror}") from None
+    return value
+
+
 def secret_from_env(environ=os.environ) -> bytes:
     """The server secret: ``MANILLE_SECRET`` (UTF-8), else the first line of the file named by
     ``MANILLE_SECRET_FILE`` (``make run`` keeps one in ./var/secret); raises MissingSecretError."""
-    value = environ.get("MANILLE_SECRET", "")
-    if not value and environ.get("MANILLE_SECRET_FILE"):
-        path = environ["MANILLE_SECRET_FILE"]
-        try:
-            with open(path, encoding="utf-8") as f:
-                value = f.readline().strip()
-        except OSError as e:
-            raise MissingSecretError(f"MANILLE_SECRET_FILE {path!r}: {e.strerror}") from None
+    value = _env_text(environ, "MANILLE_SECRET", first_line=True)
     if not value:
         raise MissingSecretError("no server secret: set MANILLE_SECRET or MANILLE_SECRET_FILE")
     return value.encode("utf-8")
+
+
+_DATED = re.compile(r"(\d{4}-\d{2}-\d{2})\s+(\S.*)")
+
+
+@dataclass(frozen=True)
+class SecretSchedule:
+    """The secret each day's seed derives from: ``eras`` are (first day, secret), oldest first; the
+    oldest's first day is None (it serves every day before the next era)."""
+
+    eras: tuple[tuple[date | None, bytes], ...]
+
+    @classmethod
+    def single(cls, secret: bytes) -> "SecretSchedule":
+        """One secret for every day (no rotation yet)."""
+        return cls(((None, secret),))
+
+    @classmethod
+    def build(cls, secret: bytes, since: str | date | None = None, previous: str | None = None) -> "SecretSchedule":
+        """``MANILLE_SECRET`` from ``MANILLE_SECRET_SINCE``, the days before it from
+        ``MANILLE_SECRET_PREVIOUS``: a line per older secret, oldest first, the first line the secret
+        alone, each later one "YYYY-MM-DD secret" (its first day).  Raises SecretScheduleError, naming
+        the variable, for a SINCE without PREVIOUS or the reverse, a malformed or undated line,
+        dates not increasing, or a new secret equal to the one it replaces."""
+        previous = previous if previous and previous.strip() else None
+        if since in (None, ""):
+            if previous is not None:
+                raise SecretScheduleError("MANILLE_SECRET_PREVIOUS is set but MANILLE_SECRET_SINCE is not: "
+                                          "from which day does MANILLE_SECRET serve?")
+            return cls.single(secret)
+        if isinstance(since, str):
+            since = _schedule_date(since, "MANILLE_SECRET_SINCE")
+        if previous is None:
+            raise SecretScheduleError(f"MANILLE_SECRET_SINCE is {since.isoformat()} but MANILLE_SECRET_PREVIOUS "
+                                      "(or MANILLE_SECRET_PREVIOUS_FILE) is unset: the days before it would "
+                                      "have no secret")
+        eras: list[tuple[date | None, bytes]] = []
+        lines = [(n, line.strip()) for n, line in enumerate(previous.splitlines(), start=1) if line.strip()]
+        for n, line in lines:
+            dated = _DATED.fullmatch(line)
+            where = f"MANILLE_SECRET_PREVIOUS line {n}"
+            if not eras:
+                if dated:
+                    raise SecretScheduleError(f"{where}: the oldest secret comes first, alone, without a date "
+                                              "(it serves every day before the next line's)")
+                eras.append((None, line.encode("utf-8")))
+                continue
+            if not dated:
+                raise SecretScheduleError(f"{where}: \"YYYY-MM-DD secret\" expected (the first day that older "
+                                          "secret served)")
+            first = _schedule_date(dated.group(1), where)
+            if eras[-1][0] is not None and first <= eras[-1][0]:
+                raise SecretScheduleError(f"{where}: {first.isoformat()} is not after the line before's "
+                                          f"{eras[-1][0].isoformat()}: the dates must increase")
+            eras.append((first, dated.group(2).strip().encode("utf-8")))
+        if eras[-1][0] is not None and since <= eras[-1][0]:
+            raise SecretScheduleError(f"MANILLE_SECRET_SINCE {since.isoformat()} is not after "
+                                      f"MANILLE_SECRET_PREVIOUS's last date {eras[-1][0].isoformat()}")
+        if eras[-1][1] == secret:
+            raise SecretScheduleError("MANILLE_SECRET is the same as MANILLE_SECRET_PREVIOUS's newest secret: "
+                                      "nothing would rotate (PREVIOUS keeps the old secret, SECRET the new one)")
+        eras.append((since, secret))
+        return cls(tuple(eras))
+
+    def __repr__(self) -> str:  # the first days only: a repr may reach a log line
+        return f"SecretSchedule(firsts={[d.isoformat() for d in self.firsts()]})"
+
+    @property
+    def since(self) -> date | None:
+        """The first day of the current secret (None: it serves every day)."""
+        return self.eras[-1][0]
+
+    def firsts(self) -> list[date]:
+        """The first days of every secret after the oldest: where a wrong configuration shows first."""
+        return [first for first, _ in self.eras if first is not None]
+
+    def secret_for(self, day: date) -> bytes:
+        """The secret in force on ``day``: the newest era whose first day is not after it."""
+        for first, secret in reversed(self.eras):
+            if first is None or first <= day:
+                return secret
+        raise AssertionError("the oldest era has no first day")  # build() always makes one
+
+    def seed(self, day: date) -> bytes:
+        """``day``'s seed under its own secret; raises MissingSecretError if that secret is empty."""
+        return daily_seed(self.secret_for(day), day)
+
+    def secrets(self) -> list[bytes]:
+        return [secret for _, secret in self.eras]
+
+
+def _schedule_date(text: str, where: str) -> date:
+    try:
+        return parse_date(text.strip())
+    except InvalidDateError as e:
+        raise SecretScheduleError(f"{where}: {e}") from None
+
+
+def previous_from_env(environ=os.environ) -> str:
+    """``MANILLE_SECRET_PREVIOUS``, else every line of ``MANILLE_SECRET_PREVIOUS_FILE``, else "";
+    raises MissingSecretError if that file cannot be read."""
+    return _env_text(environ, "MANILLE_SECRET_PREVIOUS", first_line=False)
+
+
+def older_secrets(previous: str) -> list[str]:
+    """The secrets of a ``MANILLE_SECRET_PREVIOUS`` text, without their dates (for the log
+    redactor: it must scrub them even where the text does not build a schedule)."""
+    return [m.group(2).strip() if (m := _DATED.fullmatch(line.strip())) else line.strip()
+            for line in previous.splitlines() if line.strip()]
+
+
+def schedule_from_env(environ=os.environ) -> SecretSchedule:
+    """``SecretSchedule.build`` from ``MANILLE_SECRET`` (or ``_FILE``), ``MANILLE_SECRET_SINCE`` and
+    ``MANILLE_SECRET_PREVIOUS`` (or ``_FILE``); raises MissingSecretError or SecretScheduleError."""
+    return SecretSchedule.build(secret_from_env(environ), (environ.get("MANILLE_SECRET_SINCE") or "").strip(),
+                                previous_from_env(environ))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -169,9 +302,12 @@ class DayClock:
             return "open"
         return "closing" if now < self.reveals_at(day) else "closed"
 
-    def revealed_seed(self, secret: bytes, day: date, now: datetime | None = None) -> bytes:
-        """The seed of a closed day; raises SealedSeedError while the day is open or to come."""
+    def revealed_seed(self, secrets: SecretSchedule | bytes, day: date, now: datetime | None = None) -> bytes:
+        """The seed of a closed day, from a schedule or a single secret; raises SealedSeedError while
+        the day is open or to come."""
         if not self.may_reveal(day, now):
             raise SealedSeedError(f"the seed of {day.isoformat()} stays sealed until "
                                   f"{self.reveals_at(day).isoformat()}")
-        return daily_seed(secret, day)
+        if isinstance(secrets, bytes):
+            secrets = SecretSchedule.single(secrets)
+        return secrets.seed(day)

@@ -20,6 +20,8 @@ import re
 import sys
 import time
 
+from service.seeds import MissingSecretError, older_secrets, previous_from_env
+
 FORMATS = ("json", "text")
 REDACTED = "[redacted]"
 #: Access-line fields, in the order a text line shows them.
@@ -45,8 +47,8 @@ def log_format(environ=os.environ) -> str:
 
 
 def secrets_from_env(environ=os.environ) -> list[str]:
-    """The literal secrets a line must never show: the server secret, the ops and metrics tokens
-    (each, or its ``…_FILE``'s first line), a password in ``REDIS_URL``."""
+    """The literal secrets a line must never show: the server secret and the older ones of a rotation,
+    the ops and metrics tokens (each, or its ``…_FILE``'s first line), a password in ``REDIS_URL``."""
     found = []
     for name in ("MANILLE_SECRET", "MANILLE_OPS_TOKEN", "MANILLE_METRICS_TOKEN"):
         found.append(environ.get(name, ""))
@@ -57,6 +59,10 @@ def secrets_from_env(environ=os.environ) -> list[str]:
                     found.append(f.readline().strip())
             except OSError:
                 pass
+    try:  # the older secrets of a rotation (``MANILLE_SECRET_PREVIOUS``), without their dates
+        found += older_secrets(previous_from_env(environ))
+    except MissingSecretError:  # its file unreadable: Settings says so; a log line needs no more
+        pass
     m = re.match(r"[a-z+]+://[^:@/]*:([^@/]+)@", environ.get("REDIS_URL", ""))
     if m:
         found.append(m.group(1))
