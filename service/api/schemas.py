@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.leaderboard import MAX_PAGE, MAX_RADIUS
+from service.replay import RULES
 from service.seeds import InvalidDateError, parse_date
 
 
@@ -62,11 +63,13 @@ class RunCreateSchema(StrictSchema):
     date = fields.String(load_default=None, validate=validate.Length(max=32),
                          metadata={"description": "YYYY-MM-DD; default today (ranked). "
                                                   "A past day whose seed is public gives an archive run."})
+    # The allowed values are documented (``enum``), and checked by the service, which answers the
+    # typed unknown_rules / unknown_target with ``allowed`` rather than a bare validation error.
     rules = fields.String(load_default=None, validate=validate.Length(1, 32), metadata={
-        "description": "random only: muette-1 (default), parlee-1 or manillen-1; another id is 422 "
+        "enum": list(RULES), "description": "random only: muette-1 (default), parlee-1 or manillen-1; another id is 422 "
                        "unknown_rules with ``allowed``"})
     target = fields.Integer(load_default=None, strict=True, metadata={
-        "description": "random only: the game target (parlee-1: 101, the default, or 51; muette-1: 40; "
+        "enum": sorted({t for r in RULES.values() for t in r.targets}), "description": "random only: the game target (parlee-1: 101, the default, or 51; muette-1: 40; "
                        "manillen-1: 21); another is 422 unknown_target with ``allowed``"})
 
     @ma.validates_schema
