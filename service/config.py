@@ -10,6 +10,9 @@
 ``MANILLE_TZ``       time zone of the day boundaries (default Europe/Brussels)
 ``MANILLE_BOTS``     bot id of new daily challenges (default expert-1); a day keeps the id it was
                      created with
+``MANILLE_VARIANT_BOTS``, ``MANILLE_VARIANT_BIDDER``  the bot and the bidder of free play under
+                     the rules with an auction (parlee-1, manillen-1; default greedy-1 and bidder-1);
+                     a run keeps the ids it was opened with
 ``MANILLE_GRACE_SECONDS``  how long after midnight a ranked run opened before it may still be
                      finished; the seed is revealed only when the grace ends (default 1800)
 ``MANILLE_TRUSTED_PROXIES``  how many proxy hops in front may be trusted for the client address
@@ -59,6 +62,10 @@ from service.store import connect, parse_sentinels
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_BOTS = "expert-1"
+#: Free play of the rules with an auction: the one place their bot and bidder are chosen (greedy-1
+#: until expert-1 plays those rules).
+DEFAULT_VARIANT_BOTS = "greedy-1"
+DEFAULT_VARIANT_BIDDER = "bidder-1"
 DEFAULT_SENTINEL_SERVICE = "manille"
 QUEUE_NAME = "verify"
 DEFAULT_REDIS_TIMEOUT = 5.0
@@ -129,6 +136,8 @@ class Settings:
     secret_previous: str = ""
     tz: str | None = None
     bots: str = DEFAULT_BOTS
+    variant_bots: str = DEFAULT_VARIANT_BOTS
+    variant_bidder: str = DEFAULT_VARIANT_BIDDER
     grace_seconds: int = DEFAULT_GRACE_SECONDS
     queue_name: str = QUEUE_NAME
     trusted_proxies: int = 0
@@ -150,7 +159,7 @@ class Settings:
     secrets: SecretSchedule = field(init=False)
 
     def __post_init__(self) -> None:
-        from bots.registry import get_challenge_bot
+        from bots.registry import get_bidder, get_challenge_bot
 
         if self.run_keep_hours < 0 or self.practice_keep_hours < 1:
             raise ValueError("MANILLE_RUN_KEEP_HOURS must be >= 0 and MANILLE_PRACTICE_KEEP_HOURS >= 1")
@@ -158,6 +167,8 @@ class Settings:
             raise ValueError(f"MANILLE_MEMORY_WARN must be a share of maxmemory, 0 < x <= 1, not {self.memory_warn}")
 
         get_challenge_bot(self.bots)  # an unknown id, or a measurement bot such as oracle-1: refused now
+        get_challenge_bot(self.variant_bots)
+        get_bidder(self.variant_bidder)
         parse_sentinels(self.redis_sentinels)  # a malformed REDIS_SENTINELS: refused now
         self.clock = DayClock(self.tz, self.grace_seconds)
         # An inconsistent rotation (SINCE without PREVIOUS, dates out of order …): refused now.
@@ -172,6 +183,8 @@ class Settings:
             "secret_previous": previous_from_env(environ),
             "tz": environ.get("MANILLE_TZ") or None,
             "bots": environ.get("MANILLE_BOTS") or DEFAULT_BOTS,
+            "variant_bots": environ.get("MANILLE_VARIANT_BOTS") or DEFAULT_VARIANT_BOTS,
+            "variant_bidder": environ.get("MANILLE_VARIANT_BIDDER") or DEFAULT_VARIANT_BIDDER,
             "grace_seconds": int(environ.get("MANILLE_GRACE_SECONDS") or DEFAULT_GRACE_SECONDS),
             "trusted_proxies": int(environ.get("MANILLE_TRUSTED_PROXIES") or 0),
             "limits": limits_from_env(environ),

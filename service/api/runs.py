@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from service.errors import Conflict, NotFound, Unauthorized
-from service.replay.record import build_record
 from service.runs import run_kind
 from service.runs import table as tbl
 
@@ -22,9 +21,11 @@ SECURITY = [{"playerToken": []}]
 
 def run_json(run: dict, table: tbl.Table, events: list | None = None) -> dict:
     state = table.state
+    variant = {"target": state.target, "bidder": run["bidder"]} if run.get("bidder") else {}
     return {
         "run_id": run["id"], "date": run["date"], "kind": run_kind(run), "ranked": run["ranked"] == "1",
-        "rules": run["rules"], "bots": run["bots"], "status": run["status"], "turn": len(run["cards"]) // 2,
+        "rules": run["rules"], **variant, "bots": run["bots"], "status": run["status"],
+        "turn": len(run["cards"]) // 2,
         "seed": services().runs.public_seed(run),
         "view": tbl.view(state), "events": events if events is not None else [],
         "result": tbl.result_of(state) if state.is_over else None,
@@ -43,7 +44,9 @@ class RunList(MethodView):
 
         ``{}`` is today's ranked run, one per player and day (409 ``already_played``);
         ``{"date": D}`` a past day whose seed is public (unranked); ``{"kind": "random"}`` free
-        play on a fresh random seed, shown once the game is over (unranked).
+        play on a fresh random seed, shown once the game is over (unranked), under ``rules``
+        (muette-1, parlee-1, manillen-1; 422 ``unknown_rules``) to ``target`` (422
+        ``unknown_target``), each with ``allowed``.
         Without a token a new one is issued and returned once as ``player_token``."""
         s = services()
         token, new_token = token_from_request(), None
@@ -53,6 +56,8 @@ class RunList(MethodView):
             pid = s.players.authenticate(token)
         day = None if body["kind"] == "random" else (
             s.settings.today() if body.get("date") is None else day_from(body["date"]))
+        if day is None:
+            s.runs.variant_terms(body.get("rules"), body.get("target"))  # refused before any count
         address = limits.client_address()
         counted = [("runs_per_address", address), ("runs_per_token", pid)]
         if (day is not None and s.settings.clock.phase(day) == "open"
@@ -60,7 +65,8 @@ class RunList(MethodView):
             counted.append(("ranked_runs", address))
         count = limits.check(*counted)
         if day is None:
-            run, table = s.runs.open_random(pid, **client_info())
+            run, table = s.runs.open_random(pid, rules=body.get("rules"), target=body.get("target"),
+                                            **client_info())
         else:
             run, table = s.runs.open(day, pid, **client_info())
         count()
@@ -102,7 +108,7 @@ class RunRecord(MethodView):
             raise Conflict("the game of this run is not over", code="run_not_finished")
         if run["status"] != "finished":
             raise Conflict("the game of this run is not over", code="run_not_finished")
-        return build_record(s.runs.rebuild(run).state, run["bots"])
+        return s.runs.record(run)
 
 
 @blp.route("/<string:run_id>/plays")
@@ -112,10 +118,14 @@ class RunPlays(MethodView):
     @blp.doc(security=SECURITY)
     @blp.doc(**responds(200, **run_links("$request.path.run_id")))
     def post(self, body, run_id):
-        """Play the player's card number ``turn``; the answer narrates the bots' replies
+        """Play the player's card (or call) number ``turn``; the answer narrates the bots' replies
 
-        The same ``turn`` and card sent again is answered again, not played twice.
-        An illegal card is 422 ``illegal_card`` with ``obligation`` and ``legal``.  A new play
+        ``{"turn": n, "card": "TH"}``; under rules with an auction, while the player is to call,
+        ``{"turn": n, "call": "NT"}`` (C D H S NT pass double redouble, as ``view.legal_calls``).
+        The same ``turn`` and action sent again is answered again, not played twice.
+        An illegal card is 422 ``illegal_card`` with ``obligation`` and ``legal``; an illegal call
+        422 ``illegal_call``, a card while a call is due ``call_expected``, a call while a card is
+        ``card_expected``, a call that is none ``unknown_call``, each with ``legal``.  A new play
         counts towards the limits on plays per token and per address (429 ``too_many_requests``);
         a repeat counts nothing and is answered even at the limit.  503 ``play_unconfirmed``:
         Redis took the play and never answered; it may have been played: send the same turn and
@@ -123,7 +133,8 @@ class RunPlays(MethodView):
         s = services()
         pid = s.players.claimed_pid(token_from_request())  # known or not: read with the run
         gate = limits.gate(("plays_per_token", pid), ("plays_per_address", limits.client_address()))
-        result = s.runs.play(run_id, pid, body["turn"], body["card"], limits=gate, players=s.players)
+        kind = "call" if "call" in body else "card"
+        result = s.runs.play(run_id, pid, body["turn"], body[kind], kind=kind, limits=gate, players=s.players)
         return as_documented(run_json(result.run, result.table, result.table.events))
 
 

@@ -16,7 +16,10 @@ Three kinds of run:
 - ``ranked``: today's challenge, one per player and day, the only kind that may be submitted;
 - ``archive``: a past day whose seed is public, as often as wanted;
 - ``random``: free play on a fresh random seed (RULES §3), kept with the run and shown once the
-  game is over, so that the player can replay or check it.
+  game is over, so that the player can replay or check it.  Only free play may be played under
+  other rules than the day's (``parlee-1``, ``manillen-1``: ``open_random(rules=, target=)``);
+  such a run keeps its ``rules``, ``target``, ``bots`` and ``bidder`` (``Settings.variant_bots``,
+  ``variant_bidder``), and its plays hold the calls beside the cards (``table``).
 """
 
 from __future__ import annotations
@@ -31,18 +34,64 @@ from datetime import date, datetime, timedelta
 import redis
 from redis.exceptions import NoScriptError
 
-from bots import get_bot
+from bots import get_bidder, get_bot
 from service.challenges import Challenges
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable, Unprocessable
 from service.limits import Gate, Limits, now_ms
 from service.players import Players
-from service.replay import Card, GameOverError, GameState, IllegalPlayError, InvalidCardError
+from service.replay import (RULES, Call, Card, GameOverError, GameState, IllegalCallError, IllegalPlayError,
+                            InvalidCallError, InvalidCardError, UnknownRulesError, build_record, rules_for,
+                            verify)
 from service.seeds import free_play_seed
 from service.store import day_of_id, day_scope, evalsha_on, key_for, load_script, pipelined
 
 from . import table as tbl
 from .cache import GameCache
+
+
+def game_terms(run: dict) -> dict:
+    """The rules and target a run (or its ``terms``) is played under, as ``GameState`` takes them;
+    runs stored before free play had variants name only the rules (muette-1, its one target)."""
+    target = run.get("target")
+    return {"rules": run.get("rules") or None, "target": int(target) if target else None}
+
+
+def bidder_of(run: dict):
+    """The bidder of a run under rules with an auction; None for muette-1 (no calls)."""
+    return get_bidder(run["bidder"]) if run.get("bidder") else None
+
+
+def parse_action(text: str, kind: str) -> Card | Call:
+    """The card or call (``kind``) ``text`` names; raises Unprocessable ``unknown_card`` or
+    ``unknown_call``."""
+    try:
+        return Call.parse(text) if kind == "call" else Card.parse(text)
+    except (InvalidCardError, InvalidCallError):
+        raise Unprocessable(f"not a {kind}: {text[:16]!r}", code=f"unknown_{kind}") from None
+
+
+def check_phase(state: GameState, action: Card | Call) -> None:
+    """Raise Unprocessable ``call_expected`` (a card while seat 0 must call) or ``card_expected``
+    (a call while a card is due), with the legal actions, so the player hears which kind is due."""
+    calls = state.legal_calls()
+    if isinstance(action, Card) and calls:
+        raise Unprocessable("a call is due before any card is played", code="call_expected",
+                            card=str(action), legal=[str(c) for c in calls])
+    if isinstance(action, Call) and not calls:
+        raise Unprocessable("no call is due: play a card", code="card_expected", call=str(action),
+                            legal=[str(c) for c in state.legal_cards()])
+
+
+def refused(error: Exception, action: Card | Call) -> Unprocessable:
+    """The 422 of an action the rules refused (an Unprocessable as it is)."""
+    if isinstance(error, Unprocessable):
+        return error
+    if isinstance(error, IllegalPlayError):
+        return Unprocessable(str(error), code="illegal_card", card=str(action),
+                             obligation=error.obligation.value, legal=[str(c) for c in error.legal])
+    return Unprocessable(str(error), code="illegal_call", call=str(action),
+                         legal=[str(c) for c in error.legal])
 
 NO_LIMITS = Gate(())
 
@@ -203,23 +252,46 @@ class Runs:
         kind = "ranked" if phase == "open" else "archive"
         return self._create(day, pid, kind, self.settings.seed(day), ip=ip, user_agent=user_agent, now=now)
 
-    def open_random(self, pid: str, *, ip: str = "", user_agent: str = "",
-                    now: datetime | None = None) -> tuple[dict, tbl.Table]:
-        """Open a free-play run on a fresh random seed, against today's bots; never ranked."""
+    def open_random(self, pid: str, *, rules: str | None = None, target: int | None = None, ip: str = "",
+                    user_agent: str = "", now: datetime | None = None) -> tuple[dict, tbl.Table]:
+        """Open a free-play run on a fresh random seed, never ranked: under the day's rules against
+        today's bots (``rules`` None or the day's), or under ``rules`` to ``target`` (None: its
+        default) against ``Settings.variant_bots`` and ``variant_bidder``.  Raises Unprocessable
+        ``unknown_rules`` / ``unknown_target`` (with the allowed values) before anything is stored."""
         now = now or self.settings.now()
+        terms = self.variant_terms(rules, target)
         return self._create(self.settings.today(now), pid, "random", free_play_seed(),
-                            ip=ip, user_agent=user_agent, now=now)
+                            ip=ip, user_agent=user_agent, now=now, terms=terms)
+
+    def variant_terms(self, rules: str | None, target: int | None) -> dict | None:
+        """The run fields of free play under ``rules`` to ``target``: None for the day's own rules
+        (muette-1 to its one target); raises Unprocessable ``unknown_rules`` or ``unknown_target``."""
+        try:
+            chosen = rules_for(rules)
+        except UnknownRulesError:
+            raise Unprocessable(f"unknown rules {str(rules)[:32]!r}", code="unknown_rules",
+                                allowed=list(RULES)) from None
+        try:
+            target = chosen.check_target(target)
+        except UnknownRulesError:
+            raise Unprocessable(f"{chosen.id} plays to {' or '.join(map(str, chosen.targets))}",
+                                code="unknown_target", allowed=list(chosen.targets)) from None
+        if not chosen.has_auction:
+            return None
+        return {"rules": chosen.id, "target": str(target), "bots": self.settings.variant_bots,
+                "bidder": self.settings.variant_bidder}
 
     def _create(self, day: date, pid: str, kind: str, seed: bytes, *, ip: str, user_agent: str,
-                now: datetime) -> tuple[dict, tbl.Table]:
+                now: datetime, terms: dict | None = None) -> tuple[dict, tbl.Table]:
         ranked = kind == "ranked"
         challenge = self.challenges.get(day, create=True, now=now)
+        terms = terms or {"rules": challenge.rules, "bots": challenge.bots}
         run_id = f"{day:%Y%m%d}-{secrets.token_urlsafe(12)}"
-        table = tbl.replay(seed, [], deal_start=True)
-        plays = tbl.bots_until_player(table, get_bot(challenge.bots))
+        table = tbl.replay(seed, [], deal_start=True, **game_terms(terms))
+        plays = tbl.bots_until_player(table, get_bot(terms["bots"]), bidder_of(terms))
         run = {
             "id": run_id, "pid": pid, "date": day.isoformat(), "ranked": "1" if ranked else "0",
-            "kind": kind, "rules": challenge.rules, "bots": challenge.bots, "status": "playing",
+            "kind": kind, **terms, "status": "playing",
             "cards": "", "plays": tbl.format_plays(plays), "times": "",
             "created_at": now.isoformat(), "finished_at": "", "submission": "",
             "ip": ip[:64], "user_agent": user_agent[:256],
@@ -293,21 +365,26 @@ class Runs:
 
     def rebuild(self, run: dict, *, events_from: int | None = None, deal_start: bool = False) -> tbl.Table:
         return tbl.replay(self.seed_of(run), tbl.parse_plays(run["plays"]), events_from=events_from,
-                          deal_start=deal_start)
+                          deal_start=deal_start, **game_terms(run))
 
     # -- playing -------------------------------------------------------------
 
-    def game(self, run_id: str, seed: bytes, plays: str) -> GameState:
+    def game(self, run: dict, seed: bytes, plays: str) -> GameState:
         """The game after ``plays``: the one this process kept if it matches, else replayed; the
         caller's to play on (``games.put`` it back once the plays it reached are stored)."""
-        return self.games.take(run_id, seed, plays) or tbl.replay(seed, tbl.parse_plays(plays)).state
+        return (self.games.take(run["id"], seed, plays)
+                or tbl.replay(seed, tbl.parse_plays(plays), **game_terms(run)).state)
 
-    def play(self, run_id: str, pid: str, turn: int, card_text: str,
+    def play(self, run_id: str, pid: str, turn: int, text: str, *, kind: str = "card",
              now: datetime | None = None, limits: Gate = NO_LIMITS,
              players: Players | None = None) -> PlayResult:
-        """Play seat 0's card number ``turn`` (0-based) and let the bots answer.
+        """Play seat 0's action number ``turn`` (0-based; ``kind`` card, or call under rules with an
+        auction) and let the bots answer.
 
-        The same card asked again for the turn just played is answered again, not played twice.
+        The same action asked again for the turn just played is answered again, not played twice.
+        Refused (422, nothing stored): ``unknown_card`` / ``unknown_call`` (not one), ``illegal_card``
+        (with the obligation), ``illegal_call``, ``call_expected`` (a card while seat 0 must call),
+        ``card_expected`` (a call while a card is due), each with the ``legal`` actions.
         ``limits``: a new, legal play must find room in them (read with the run), else
         TooManyRequests before the bots move, and nothing is stored; it is counted in them in the
         round trip that stores it.  A repeat is neither refused nor counted.
@@ -318,12 +395,10 @@ class Runs:
         for _attempt in range(3):
             stamp = now_ms()
             run, room = self._load_for_play(run_id, pid, limits, stamp, players)
-            try:
-                card = Card.parse(card_text)
-            except InvalidCardError:
-                raise Unprocessable(f"not a card: {card_text[:16]!r}", code="unknown_card") from None
+            action = parse_action(text, kind)  # after the load: an unknown player hears that first
+            code = tbl.encode_action(action)
             played = len(run["cards"]) // 2
-            if turn == played - 1 and run["cards"][-2:] == str(card):
+            if turn == played - 1 and run["cards"][-2:] == code:
                 return self._replayed(run, turn)
             if run["status"] == "finished":
                 raise Conflict("the game of this run is over", code="run_finished")
@@ -335,22 +410,21 @@ class Runs:
                 raise Conflict("this ranked run was not finished before its day's seed was published",
                                code="day_closed", reveal_at=self.settings.clock.reveals_at(day).isoformat())
             seed = self.seed_of(run)
-            state = self.game(run_id, seed, run["plays"])
+            state = self.game(run, seed, run["plays"])
             table = tbl.Table(state)
             try:
-                tbl.step(state, card, table.events, checked=True)
-            except IllegalPlayError as e:  # refused before the state changed: keep it
+                check_phase(state, action)
+                tbl.step(state, action, table.events, checked=True)
+            except (IllegalPlayError, IllegalCallError, Unprocessable) as e:  # refused before the state changed
                 self.games.put(run_id, seed, run["plays"], state)
-                raise Unprocessable(str(e), code="illegal_card", card=str(card),
-                                    obligation=e.obligation.value,
-                                    legal=[str(c) for c in e.legal]) from None
+                raise refused(e, action) from None
             except GameOverError:  # pragma: no cover - status says finished first
                 raise Conflict("the game of this run is over", code="run_finished") from None
             if room is not None:
                 limits.verdict(room)  # full: TooManyRequests before the bots think
-            bots = tbl.bots_until_player(table, get_bot(run["bots"]))
-            new_plays = run["plays"] + str(card) + tbl.format_plays(bots)
-            new_cards = run["cards"] + str(card)
+            bots = tbl.bots_until_player(table, get_bot(run["bots"]), bidder_of(run))
+            new_plays = run["plays"] + code + tbl.format_plays(bots)
+            new_cards = run["cards"] + code
             over = state.is_over
             keys = [self.key(run_id), self.paths_key(day)]
             args = [len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
@@ -362,8 +436,8 @@ class Runs:
                 # reads it when it resumes).  The same turn and card again answers either way.
                 raise Unavailable(
                     "the data store did not confirm this play: it may have been played; send the "
-                    "same turn and card again (the stored answer comes back if it was)",
-                    code="play_unconfirmed", turn=turn, card=str(card), retry_after=1) from e
+                    "same turn and action again (the stored answer comes back if it was)",
+                    code="play_unconfirmed", turn=turn, **{kind: str(action)}, retry_after=1) from e
             if stored:
                 if not over:
                     self.games.put(run_id, seed, new_plays, state)
@@ -398,6 +472,16 @@ class Runs:
                 self.limits.count(limits, stamp)  # loads the script
             return bool(stored)
         raise NoScriptError("play.lua could not be loaded")
+
+    def record(self, run: dict) -> dict:
+        """The finished run's game record.  Under rules with an auction it is the verifier's: seat
+        0's actions alone replayed from the seed, every bot decision and score recomputed (as a
+        submission is); a muette-1 run's is built from its stored plays, as before."""
+        if not run.get("bidder"):
+            return build_record(self.rebuild(run).state, run["bots"])
+        actions = [tbl.action_text(c) for c in tbl.split_actions(run["cards"])]
+        return verify(self.seed_of(run), actions, get_bot(run["bots"]), bidder=get_bidder(run["bidder"]),
+                      **game_terms(run))
 
     def _replayed(self, run: dict, turn: int) -> PlayResult:
         """The answer to the play of ``turn`` again: the events from that card on, as first sent."""

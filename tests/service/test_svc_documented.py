@@ -19,19 +19,23 @@ def dumped_unchanged(schema, body: dict) -> None:
 
 def test_runs_and_plays_are_their_schema_as_is(client):
     run_schema = RunSchema()
-    for body in ({}, {"kind": "random"}):
+    variants = ({"kind": "random", "rules": "parlee-1", "target": 51}, {"kind": "random", "rules": "manillen-1"})
+    for body in ({}, {"kind": "random"}, *variants):
         run = client.post("/api/v1/runs", json=body).get_json()
         dumped_unchanged(run_schema, run)
         token = run["player_token"]
-        kinds = set()
+        kinds = {e["type"] for e in run["events"]}
         while run["status"] != "finished":
+            view = run["view"]
+            action = {"call": view["legal_calls"][-1]} if view.get("legal_calls") else {"card": view["legal"][-1]}
             r = client.post(f"/api/v1/runs/{run['run_id']}/plays", headers=headers(token),
-                            json={"turn": run["turn"], "card": run["view"]["legal"][-1]})
+                            json={"turn": run["turn"], **action})
             assert r.status_code == 200, r.get_json()
             run = r.get_json()
             dumped_unchanged(run_schema, run)
             kinds |= {e["type"] for e in run["events"]}
-        assert kinds == {"play", "trick", "deal_end", "deal_start", "game_end"}
+        auction = {"call", "contract"} if "rules" in body else set()
+        assert kinds == {"play", "trick", "deal_end", "deal_start", "game_end"} | auction
         assert run["result"] and run["view"]["deals"] and run["view"]["last_trick"]
         dumped_unchanged(run_schema, client.get(f"/api/v1/runs/{run['run_id']}", headers=headers(token)).get_json())
 

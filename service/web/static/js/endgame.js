@@ -14,10 +14,11 @@ function reasoning(deals, totals) {
   const list = h("ol", { class: "deal-lines" });
   for (const d of deals) {
     const team = d.scored[0] > 0 ? 0 : 1;
-    list.append(h("li", {}, t("dealLine", {
+    const line = t("dealLine", {
       n: num(d.deal + 1), us: num(d.points[0]), them: num(d.points[1]), team: teamName(team),
       scored: num(d.scored[team]), margin: signed(d.scored[0] - d.scored[1]),
-    })));
+    });
+    list.append(h("li", {}, d.factor > 1 ? `${line} (${t("factor", { n: num(d.factor) })})` : line));
   }
   const score = 1000 + 10 * (totals[0] - totals[1]);
   const formula = h("p", { class: "formula" },

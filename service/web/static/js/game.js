@@ -1,10 +1,12 @@
 // The run loop: open or resume a run, animate what the server narrates, play, retry, finish.
 import { api, ApiError, isTransient, limitedFor, sleep, token } from "./api.js";
 import { announce, setStatus } from "./announcer.js";
+import { Auction, callName, contractText } from "./auction.js";
 import { store } from "./dom.js";
 import { cardNameInSentence, suitName } from "./cards.js";
 import { num, seatName, t, teamName } from "./i18n.js";
 import { Hand } from "./hand.js";
+import { Picker, variantOf } from "./picker.js";
 import { Scoreboard } from "./scoreboard.js";
 import { pace } from "./settings.js";
 import { Seats } from "./table.js";
@@ -17,6 +19,7 @@ export class Game {
     this.me = null;
     this.run = null;
     this.busy = false;
+    this.epoch = 0; // a new game started meanwhile: what was being drawn of the old one stops
     this.lastTrick = null;
     this.seats = new Seats(document.getElementById("felt"));
     this.trick = new TrickArea(document.getElementById("trick"));
@@ -27,6 +30,9 @@ export class Game {
         onPlay: (card) => this.play(card),
         onRefuse: (card, why) => announce(why),
       });
+    this.auction = new Auction(document.getElementById("auction"), { onCall: (call) => this.call(call) });
+    this.picker = ctx.mode === "random"
+      ? new Picker(document.querySelector(".table-head"), { onStart: () => this.restart() }) : null;
   }
 
   get storeKey() {
@@ -92,6 +98,8 @@ export class Game {
 
   async fresh() {
     const body = this.ctx.mode === "archive" ? { date: this.ctx.day } : { kind: "random" };
+    const variant = this.picker && this.picker.chosen;
+    if (variant && variant.rules !== "muette-1") Object.assign(body, { rules: variant.rules, target: variant.target });
     const run = await api.post("/runs", body);
     store.set(this.storeKey, run.run_id);
     return this.begin(run);
@@ -100,6 +108,7 @@ export class Game {
   // A new run: the server narrates the first deal up to the player's first turn.
   async begin(run) {
     this.run = run;
+    this.terms(run);
     this.busy = true;
     await this.animate(run.events, run);
     this.busy = false;
@@ -108,6 +117,7 @@ export class Game {
 
   resume(run) {
     this.run = run;
+    this.terms(run);
     this.render(run.view);
     this.lastTrick = run.view.last_trick;
     return this.settled();
@@ -119,7 +129,25 @@ export class Game {
       const { showEnd } = await import("./endgame.js");
       return showEnd(this, run);
     }
-    if (run.view.to_move === 0) announce(t("yourTurn"));
+    if (run.view.to_move !== 0) return;
+    if (this.calling(run.view)) {
+      announce(t("yourCall"));
+      if (!document.activeElement || document.activeElement === document.body
+          || this.hand.el.contains(document.activeElement)) this.auction.focus();
+    } else {
+      announce(t("yourTurn"));
+    }
+  }
+
+  // What the run is played under: the game's target, the variant in the picker.
+  terms(run) {
+    this.score.setTarget(run.target || 40);
+    if (this.picker) this.picker.select(variantOf(run));
+  }
+
+  // Whether the player is to call (rules with an auction), not to play a card.
+  calling(view) {
+    return view.to_move === 0 && Boolean(view.legal_calls && view.legal_calls.length);
   }
 
   render(view) {
@@ -129,7 +157,14 @@ export class Game {
     this.seats.setTurn(view.to_move);
     this.trick.show(view.trick.plays);
     this.score.update(view);
-    this.hand.render(view.hand, view.legal, view.unplayable, view.to_move === 0);
+    this.hand.render(view.hand, view.legal, view.unplayable, view.to_move === 0 && !this.calling(view));
+    this.auction.show(this.calling(view) ? view.legal_calls : []);
+    if (view.calls) {
+      this.score.setContract(view.contract, view.factor);
+      this.seats.clearCalls();
+      // what each seat said stays beside it until the first trick is taken
+      if (!view.tricks.length) for (const c of view.calls) this.seats.setCall(c.seat, callName(c.call));
+    }
     this.shown = {
       deal: view.deal, dealer: view.dealer, turned: view.turned, holder: view.turned_holder,
       points: view.points.slice(), totals: view.totals.slice(), plays: view.trick.plays.slice(),
@@ -140,7 +175,9 @@ export class Game {
   async animate(events, run, own = null) {
     const st = this.shown || { points: [0, 0], totals: [0, 0], plays: [] };
     let waited = own !== null;
+    const epoch = this.epoch;
     for (const ev of events) {
+      if (epoch !== this.epoch) return;
       const p = pace();
       if (ev.type === "deal_start") {
         Object.assign(st, { deal: ev.deal, dealer: ev.dealer, turned: ev.turned, holder: ev.dealer,
@@ -150,10 +187,31 @@ export class Game {
         this.seats.setDealer(ev.dealer);
         this.seats.setTurned(ev.turned, ev.dealer);
         this.seats.setCounts([8, 8, 8, 8]);
+        this.seats.clearCalls();
         this.score.update({ deal: ev.deal, trump: ev.trump, points: st.points, totals: st.totals });
         if (ev.deal === run.view.deal) this.hand.render(run.view.hand);
-        announce(t("dealStarts", { n: num(ev.deal + 1), dealer: seatName(ev.dealer),
-          card: cardNameInSentence(ev.turned), trump: suitName(ev.trump), you: ev.dealer === 0 }));
+        if (ev.turned === null) { // rules with an auction: the trump is called
+          this.score.setContract(null);
+          announce(t("dealStartsCalling", { n: num(ev.deal + 1), dealer: seatName(ev.dealer), you: ev.dealer === 0,
+            factor: ev.carry > 1 ? num(ev.carry) : null }));
+        } else {
+          announce(t("dealStarts", { n: num(ev.deal + 1), dealer: seatName(ev.dealer),
+            card: cardNameInSentence(ev.turned), trump: suitName(ev.trump), you: ev.dealer === 0 }));
+        }
+      } else if (ev.type === "call") {
+        this.seats.setCall(ev.seat, callName(ev.call));
+        if (ev.seat === 0 && `call:${ev.call}` === own) {
+          own = null;
+          continue;
+        }
+        this.seats.setTurn(ev.seat);
+        if (waited) await sleep(p.card);
+        waited = true;
+        announce(t("says", { seat: seatName(ev.seat), call: callName(ev.call) }));
+      } else if (ev.type === "contract") {
+        this.seats.setTurn(null);
+        this.score.setContract(ev.contract, ev.factor);
+        announce(t("contractIs", { text: contractText(ev.contract, ev.factor) }));
       } else if (ev.type === "play") {
         st.plays.push({ seat: ev.seat, card: ev.card });
         if (ev.seat === 0 && ev.card === own) {
@@ -173,6 +231,7 @@ export class Game {
         announce(t("plays", { seat: seatName(ev.seat), card: cardNameInSentence(ev.card) }));
       } else if (ev.type === "trick") {
         this.seats.setTurn(null);
+        this.seats.clearCalls();
         st.points[ev.team === "us" ? 0 : 1] += ev.points;
         this.lastTrick = { deal: ev.deal, plays: st.plays, winner: ev.winner, points: ev.points };
         st.plays = [];
@@ -185,8 +244,10 @@ export class Game {
         st.totals = ev.totals.slice();
         this.score.update({ points: ev.points, totals: ev.totals });
         const team = ev.scored[0] > 0 ? 0 : 1;
-        const text = t("dealEnds", { n: num(ev.deal + 1), us: num(ev.points[0]), them: num(ev.points[1]),
+        let text = t("dealEnds", { n: num(ev.deal + 1), us: num(ev.points[0]), them: num(ev.points[1]),
           team: teamName(team), scored: num(ev.scored[team]), side: team });
+        if (ev.factor > 1 && ev.scored[team] > 0) text += ` (${t("factor", { n: num(ev.factor) })})`;
+        if (ev.carry > 1) text += ` ${t("tieCarry", { n: num(ev.carry) })}`;
         this.banner.textContent = text;
         this.banner.hidden = false;
         announce(text);
@@ -202,7 +263,7 @@ export class Game {
 
   async play(card) {
     const run = this.run;
-    if (this.busy || !run || run.status !== "playing" || run.view.to_move !== 0) return;
+    if (this.busy || !run || run.status !== "playing" || run.view.to_move !== 0 || this.calling(run.view)) return;
     this.busy = true;
     const turn = run.turn;
     this.hand.remove(card);
@@ -215,7 +276,7 @@ export class Game {
     const started = performance.now();
     let next;
     try {
-      next = await this.send(turn, card);
+      next = await this.send(turn, { card });
     } catch (e) {
       // wrong_turn or a refused card: the server's state is the truth, redraw from it.
       console.warn(e);
@@ -231,19 +292,54 @@ export class Game {
     }
     performance.measure("play-rtt", { start: started, end: performance.now() });
     await placed;
+    if (this.run !== run) return; // a new game was started meanwhile
     this.run = next;
     await this.animate(next.events, next, card);
     this.busy = false;
     return this.settled();
   }
 
-  // Retries the same turn and card until the server answers: it answers a repeat, never plays twice.
-  // A limit on plays (no person meets it; a shared address might) is waited out, then the card goes.
-  async send(turn, card) {
+  // The player's call: said at once on the table, then sent; the answer narrates the bots'.
+  async call(call) {
+    const run = this.run;
+    if (this.busy || !run || run.status !== "playing" || !this.calling(run.view)) return;
+    this.busy = true;
+    const turn = run.turn;
+    this.auction.lock();
+    this.seats.setTurn(null);
+    this.seats.setCall(0, callName(call));
+    announce(t("youSay", { call: callName(call) }));
+    let next;
+    try {
+      next = await this.send(turn, { call });
+    } catch (e) {
+      console.warn(e); // refused (illegal_call, wrong_turn): redraw from the server's state
+      try {
+        this.run = await api.get(`/runs/${run.run_id}`);
+        this.render(this.run.view);
+        announce(t("resynced"));
+      } catch (e2) {
+        this.failed(e2);
+      }
+      this.busy = false;
+      return this.settled();
+    }
+    if (this.run !== run) return; // a new game was started meanwhile
+    this.run = next;
+    this.auction.hide();
+    await this.animate(next.events, next, `call:${call}`);
+    this.busy = false;
+    return this.settled();
+  }
+
+  // Retries the same turn and action (`{card}` or `{call}`) until the server answers: it answers a
+  // repeat, never plays twice. A limit on plays (no person meets it; a shared address might) is
+  // waited out, then the action goes.
+  async send(turn, action) {
     let delay = 500;
     for (;;) {
       try {
-        const answer = await api.post(`/runs/${this.run.run_id}/plays`, { turn, card });
+        const answer = await api.post(`/runs/${this.run.run_id}/plays`, { turn, ...action });
         setStatus("");
         return answer;
       } catch (e) {
@@ -265,15 +361,23 @@ export class Game {
   }
 
   async restart() {
+    this.epoch += 1;
+    this.busy = false;
+    this.run = null;
     this.shown = null;
     this.lastTrick = null;
     this.banner.hidden = true;
     this.trick.clear();
     this.score.update({ points: [0, 0], totals: [0, 0] });
+    this.auction.hide();
+    this.seats.clearCalls();
+    document.getElementById("end").hidden = true;
+    document.getElementById("review").hidden = true;
     document.getElementById("play-area").hidden = false;
     try {
       await this.fresh();
-      this.hand.focus(); // the "Play again" button that had the focus is gone
+      // the "Play again" button that had the focus is gone (a first call has taken it already)
+      if (!this.auction.el.contains(document.activeElement)) this.hand.focus();
     } catch (e) {
       this.failed(e);
     }

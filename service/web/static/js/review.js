@@ -1,5 +1,6 @@
 // The finished game, trick by trick, from the run's events; all four hands once the seed is public.
 import { api } from "./api.js";
+import { callName } from "./auction.js";
 import { cardName, drawCard, suitName } from "./cards.js";
 import { trickFigure } from "./dialogs.js";
 import { fill, h } from "./dom.js";
@@ -14,6 +15,9 @@ function dealsFrom(events) {
       deal = { deal: ev.deal, dealer: ev.dealer, turned: ev.turned, trump: ev.trump, tricks: [] };
       deals.push(deal);
       plays = [];
+    } else if (ev.type === "contract" && deal) {
+      deal.trump = ev.contract.trump; // null: no trump
+      deal.noTrump = !ev.contract.trump;
     } else if (ev.type === "play") {
       plays.push({ seat: ev.seat, card: ev.card });
     } else if (ev.type === "trick" && deal) {
@@ -72,7 +76,8 @@ export async function showReview(run) {
     const trick = deal.tricks[k];
     where.textContent = t("reviewWhere", { deal: num(deal.deal + 1), trick: num(k + 1) });
     const lines = [
-      h("p", { class: "review-trump" }, t("reviewTrump", { dealer: seatName(deal.dealer), trump: suitName(deal.trump) })),
+      h("p", { class: "review-trump" }, t("reviewTrump", { dealer: seatName(deal.dealer),
+        trump: deal.noTrump ? callName("NT").toLowerCase() : suitName(deal.trump) })),
       trickFigure(trick),
       h("p", {}, t("trickWonBy", { seat: seatName(trick.winner), n: trick.points, you: trick.winner === 0 })),
     ];

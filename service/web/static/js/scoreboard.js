@@ -1,4 +1,6 @@
-// Deal points and game totals, Us / Them, which deal this is and the trump; plus the score sheet.
+// Deal points and game totals, Us / Them, which deal this is and the trump (or the contract and its
+// factor, under rules with an auction); plus the score sheet.
+import { contractText } from "./auction.js";
 import { SYMBOL, suitName } from "./cards.js";
 import { num, t, teamName } from "./i18n.js";
 
@@ -19,10 +21,12 @@ export class Scoreboard {
     const thead = document.createElement("thead");
     thead.append(head);
     const body = document.createElement("tbody");
-    this.rows = [t("thisDeal"), t("gameTo40")].map((label) => {
+    this.labels = [];
+    this.rows = [t("thisDeal"), t("gameTo", { n: num(40) })].map((label) => {
       const tr = document.createElement("tr");
       const th = cell("th", label);
       th.scope = "row";
+      this.labels.push(th);
       const us = cell("td", "0");
       const them = cell("td", "0");
       tr.append(th, us, them);
@@ -35,6 +39,15 @@ export class Scoreboard {
     this.trump = cell("span", "", "trump");
     this.info.append(this.dealLabel, " · ", this.trump);
     section.append(this.info, table);
+  }
+
+  setTarget(n) {
+    this.labels[1].textContent = t("gameTo", { n: num(n) });
+  }
+
+  // The contract once called (with the factor its score is multiplied by); null while calling.
+  setContract(contract, factor) {
+    this.trump.textContent = contract ? contractText(contract, factor) : t("calling");
   }
 
   update({ deal, trump, points, totals }) {
@@ -69,8 +82,9 @@ export function scoreSheet(deals, current) {
     const th = cell("th", num(d.deal + 1));
     th.scope = "row";
     const team = d.scored[0] > 0 ? 0 : 1;
+    const factor = d.factor > 1 ? ` (${t("factor", { n: num(d.factor) })})` : "";
     tr.append(th, cell("td", num(d.points[0])), cell("td", num(d.points[1])),
-      cell("td", `${teamName(team)} ${num(d.scored[team], { signDisplay: "always" })}`),
+      cell("td", `${teamName(team)} ${num(d.scored[team], { signDisplay: "always" })}${factor}`),
       cell("td", `${num(d.totals[0])} – ${num(d.totals[1])}`));
     body.append(tr);
   }

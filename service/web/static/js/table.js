@@ -1,4 +1,5 @@
-// The four seats around the felt: names, who deals, the turned card, whose turn, cards left.
+// The four seats around the felt: names, who deals, the turned card (or the call each seat said
+// in an auction), whose turn, cards left.
 import { drawBack, drawCard, cardName } from "./cards.js";
 import { t, seatName } from "./i18n.js";
 
@@ -30,7 +31,10 @@ export class Seats {
     turn.className = "chip turn-chip";
     turn.textContent = seat === 0 ? t("yourTurnShort") : t("toPlay");
     turn.hidden = true;
-    label.append(dealer, turn);
+    const said = document.createElement("span");
+    said.className = "chip said-chip";
+    said.hidden = true;
+    label.append(dealer, turn, said);
     const turned = document.createElement("div");
     turned.className = "turned";
     turned.hidden = true;
@@ -40,7 +44,18 @@ export class Seats {
     count.className = "sr-only";
     el.append(label, turned);
     if (seat !== 0) el.append(backs, count);
-    return { el, dealer, turn, turned, backs, count };
+    return { el, dealer, turn, turned, backs, count, said };
+  }
+
+  // What `seat` said last in this deal's auction (null: nothing shown).
+  setCall(seat, text) {
+    const s = this.seats[seat];
+    s.said.textContent = text || "";
+    s.said.hidden = !text;
+  }
+
+  clearCalls() {
+    this.seats.forEach((_, i) => this.setCall(i, null));
   }
 
   setDealer(seat) {

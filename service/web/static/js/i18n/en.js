@@ -21,7 +21,7 @@ export default {
   seatCard: "{seat}: {card}",
 
   thisDeal: "This deal",
-  gameTo40: "Game (to 40)",
+  gameTo: "Game (to {n})",
   dealN: "Deal {n}",
   trump: "Trump:",
   sheetCaption: "Card points of each deal and game points scored",
@@ -131,4 +131,27 @@ export default {
   aroundYou: "Players around you",
   notOnBoard: "You are not on this board.",
   histTitle: "Scores of the day",
+
+  // the auction (parlée, manillen) and free play's variants
+  callNames: { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades", NT: "No trump", pass: "Pass",
+    double: "Double", redouble: "Redouble" },
+  chosenBy: ({ seat, you }) => (you ? "chosen by you" : `chosen by ${seat}`),
+  doubled: "doubled",
+  redoubled: "redoubled",
+  factor: "×{n}",
+  calling: "being called…",
+  yourCallGroup: "Your call",
+  yourCall: "Your call: choose a trump, no trump or another call from the buttons.",
+  says: "{seat} says {call}",
+  youSay: "You say {call}",
+  contractIs: "Contract: {text}.",
+  dealStartsCalling: ({ n, dealer, you, factor }) =>
+    `Deal ${n}: ${dealer} ${you ? "deal" : "deals"}; the trump is called.${factor ? ` After 30–30, this deal counts ×${factor}.` : ""}`,
+  tieCarry: "30–30: nothing scored; the next deal counts ×{n}.",
+  variant: "Variant",
+  newGame: "New game",
+  variantMuette: "Muette (trump turned up, to 40)",
+  variantParlee101: "Parlée, to 101",
+  variantParlee51: "Parlée, to 51",
+  variantManillen: "Manillen (to 21)",
 };

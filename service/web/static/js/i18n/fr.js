@@ -22,7 +22,7 @@ export default {
   seatCard: "{seat} : {card}",
 
   thisDeal: "Cette donne",
-  gameTo40: "Partie (en 40)",
+  gameTo: "Partie (en {n})",
   dealN: "Donne {n}",
   trump: "Atout :",
   sheetCaption: "Points de cartes de chaque donne et points de partie marqués",
@@ -132,4 +132,27 @@ export default {
   aroundYou: "Les joueurs autour de vous",
   notOnBoard: "Vous n'êtes pas dans ce classement.",
   histTitle: "Les scores du jour",
+
+  // les annonces (parlée, manillen) et les variantes du jeu libre
+  callNames: { C: "Trèfle", D: "Carreau", H: "Cœur", S: "Pique", NT: "Sans atout", pass: "Passe",
+    double: "Contre", redouble: "Surcontre" },
+  chosenBy: ({ seat, you }) => (you ? "choisi par vous" : `choisi par ${seat}`),
+  doubled: "contré",
+  redoubled: "surcontré",
+  factor: "×{n}",
+  calling: "annonces en cours…",
+  yourCallGroup: "Votre annonce",
+  yourCall: "À vous d'annoncer : choisissez l'atout, sans atout ou une autre annonce parmi les boutons.",
+  says: "{seat} annonce : {call}",
+  youSay: "Vous annoncez : {call}",
+  contractIs: "Contrat : {text}.",
+  dealStartsCalling: ({ n, dealer, you, factor }) =>
+    `Donne ${n} : ${you ? "vous donnez" : `${dealer} donne`} ; l'atout est annoncé.${factor ? ` Après un 30–30, cette donne compte ×${factor}.` : ""}`,
+  tieCarry: "30–30 : personne ne marque ; la donne suivante compte ×{n}.",
+  variant: "Variante",
+  newGame: "Nouvelle partie",
+  variantMuette: "Muette (atout retourné, en 40)",
+  variantParlee101: "Parlée, en 101",
+  variantParlee51: "Parlée, en 51",
+  variantManillen: "Manillen (en 21)",
 };

@@ -21,7 +21,7 @@ export default {
   seatCard: "{seat}: {card}",
 
   thisDeal: "Deze ronde",
-  gameTo40: "Spel (tot 40)",
+  gameTo: "Spel (tot {n})",
   dealN: "Ronde {n}",
   trump: "Troef:",
   sheetCaption: "Kaartpunten van elke ronde en gescoorde spelpunten",
@@ -131,4 +131,27 @@ export default {
   aroundYou: "Spelers rond u",
   notOnBoard: "U staat niet in dit klassement.",
   histTitle: "Scores van de dag",
+
+  // het bieden (parlée, manillen) en de varianten van vrij spel
+  callNames: { C: "Klaveren", D: "Ruiten", H: "Harten", S: "Schoppen", NT: "Zonder troef", pass: "Pas",
+    double: "Kontra", redouble: "Rekontra" },
+  chosenBy: ({ seat, you }) => (you ? "gekozen door u" : `gekozen door ${seat}`),
+  doubled: "gekontreerd",
+  redoubled: "gerekontreerd",
+  factor: "×{n}",
+  calling: "wordt geboden…",
+  yourCallGroup: "Uw bod",
+  yourCall: "U mag bieden: kies een troef, zonder troef of een ander bod met de knoppen.",
+  says: "{seat} zegt: {call}",
+  youSay: "U zegt: {call}",
+  contractIs: "Contract: {text}.",
+  dealStartsCalling: ({ n, dealer, you, factor }) =>
+    `Ronde ${n}: ${you ? "u deelt" : `${dealer} deelt`}; de troef wordt geboden.${factor ? ` Na 30–30 telt deze ronde ×${factor}.` : ""}`,
+  tieCarry: "30–30: niemand scoort; de volgende ronde telt ×{n}.",
+  variant: "Variant",
+  newGame: "Nieuw spel",
+  variantMuette: "Muette (troef omgedraaid, tot 40)",
+  variantParlee101: "Parlée, tot 101",
+  variantParlee51: "Parlée, tot 51",
+  variantManillen: "Manillen (tot 21)",
 };
