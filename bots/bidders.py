@@ -84,28 +84,37 @@ class Bidder:
     """
 
     id = "bidder-1"
+    #: The thresholds above, as names, so that the tuning script (scripts/tune_bidders.py) can try
+    #: others under other ids; bidder-1 is these values and nothing else.
+    NT_TENS = 3
+    NT_RATIO = 0.8
+    PASS_BELOW = 16
+    DOUBLE_AT = 20
+    DOUBLE_NT_TENS = 2
+    REDOUBLE_AT = 24
 
     def call(self, obs: Observation, rng: HashStream) -> Call:
         legal = obs.legal_calls
         hand = obs.hand_mask
+        tens = sum(1 for s in range(4) if hand >> (8 * s + 7) & 1)
         if NAMING[0] in legal:
             best = max(range(4), key=lambda s: (suit_value(hand, s), s))
             value = suit_value(hand, best)
-            tens = sum(1 for s in range(4) if hand >> (8 * s + 7) & 1)
-            if tens >= 3 and suit_value(hand, 4) >= 0.8 * value:
+            if tens >= self.NT_TENS and suit_value(hand, 4) >= self.NT_RATIO * value:
                 choice, value = NT, 2 * value
             else:
                 choice = NAMING[best]
-            if PASS in legal and value < 16:
+            if PASS in legal and value < self.PASS_BELOW:
                 return PASS
             return choice
         contract_trump = obs.calls[0][1].suit if obs.calls else None
         trump = 4 if contract_trump is None else int(contract_trump)
         if DOUBLE in legal:
-            tens = sum(1 for s in range(4) if hand >> (8 * s + 7) & 1)
-            if (trump != 4 and suit_value(hand, trump) >= 20) or (trump == 4 and tens >= 2):
+            if trump != 4 and suit_value(hand, trump) >= self.DOUBLE_AT:
+                return DOUBLE
+            if trump == 4 and tens >= self.DOUBLE_NT_TENS:
                 return DOUBLE
             return PASS
-        if REDOUBLE in legal and suit_value(hand, trump) >= 24:
+        if REDOUBLE in legal and suit_value(hand, trump) >= self.REDOUBLE_AT:
             return REDOUBLE
         return PASS
