@@ -28,6 +28,10 @@ VARIANTS = {
     "never-double": {"DOUBLE_AT": 1000, "DOUBLE_NT_TENS": 5, "REDOUBLE_AT": 1000},
     "double>=16": {"DOUBLE_AT": 16, "REDOUBLE_AT": 20},
     "double>=24": {"DOUBLE_AT": 24, "DOUBLE_NT_TENS": 3, "REDOUBLE_AT": 28},
+    "NT-3tens/.4": {"NT_TENS": 3, "NT_RATIO": 0.4},
+    "NT-2tens/.5": {"NT_TENS": 2, "NT_RATIO": 0.5},
+    "never-pass,NT-3tens/.4": {"PASS_BELOW": 0, "NT_TENS": 3, "NT_RATIO": 0.4},
+    "never-pass,NT-2tens/.5": {"PASS_BELOW": 0, "NT_TENS": 2, "NT_RATIO": 0.5},
 }
 
 
@@ -60,7 +64,7 @@ def main() -> None:
         for (rules, name, opponent, games), r in pool.map(one, jobs):
             lo, hi = r["a_win_rate_ci"]
             mlo, mhi = r["a_mean_margin_ci"]
-            print(f"{rules:10} {name:13} vs {opponent:17} won {100 * r['a_win_rate']:5.1f}% "
+            print(f"{rules:10} {name:22} vs {opponent:17} won {100 * r['a_win_rate']:5.1f}% "
                   f"({100 * lo:.1f}–{100 * hi:.1f}%)  margin {r['a_mean_margin']:+7.2f} "
                   f"({mlo:+.2f} to {mhi:+.2f})", flush=True)
 
