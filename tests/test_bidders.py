@@ -99,3 +99,57 @@ def test_longest_bidder_never_doubles_nor_redoubles():
     strong = "TS AS KS QS JS TH AH TD"
     assert call("longest-bidder-1", PARLEE, auction(PARLEE, 0, "S"), strong) == "pass"
     assert call("longest-bidder-1", PARLEE, auction(PARLEE, 0, "S", "double"), strong) == "pass"
+
+
+# -- bidder-1: the thresholds of its docstring ----------------------------------------------------
+
+def values(hand: str) -> list[int]:
+    m = mask_of(parse_cards(hand))
+    return [suit_value(m, s) for s in range(5)]
+
+
+def test_bidder_names_no_trump_with_three_tens_and_enough_no_trump_value():
+    hand = "TC AC KC TD AD TH 7S 8S"  # clubs 35, no trump 22 >= 0.4 x 35
+    assert values(hand) == [35, 33, 30, 30, 22]
+    assert call("bidder-1", PARLEE, auction(PARLEE, 2), hand) == "NT"
+    assert call("bidder-1", MANILLEN, auction(MANILLEN, 2), hand) == "NT"
+
+
+def test_bidder_names_its_best_suit_when_no_trump_is_too_weak_or_the_tens_too_few():
+    three_tens = "TC TD TH 7S 8S 9S JS QS"  # spades 34; no trump 3 < 0.4 x 34 (three singletons)
+    assert values(three_tens)[3] == 34 and values(three_tens)[4] == 3
+    assert call("bidder-1", PARLEE, auction(PARLEE, 0), three_tens) == "S"
+    two_tens = "TS AS KS 7S 8D 9D TH 8C"  # two tens: no trump is never considered
+    assert call("bidder-1", PARLEE, auction(PARLEE, 0), two_tens) == "S"
+
+
+def test_bidder_never_passes_when_it_may_choose_even_a_weak_hand():
+    weak = "7C 8C 9C 7D 8D 9D 7H 8S"  # clubs and diamonds 6 each: the later suit
+    assert values(weak)[:2] == [6, 6]
+    for calls in ((), ("pass",), ("pass", "pass"), ("pass", "pass", "pass")):
+        assert call("bidder-1", MANILLEN, auction(MANILLEN, 0, *calls), weak) == "D"
+
+
+@pytest.mark.parametrize("hand, value, answer", [
+    ("TS AS 7S 8S 9D 8D 7H 8C", 23, "double"),  # spades worth >= 20 to the opponent
+    ("JS AS 9S 8S 9D 8D 7H 8C", 17, "pass"),
+])
+def test_bidder_doubles_a_suit_contract_it_is_strong_in(hand, value, answer):
+    assert values(hand)[3] == value
+    assert call("bidder-1", PARLEE, auction(PARLEE, 0, "S"), hand) == answer
+    assert call("bidder-1", PARLEE, auction(PARLEE, 0, "S", "pass"), hand) == answer
+
+
+def test_bidder_doubles_no_trump_with_two_tens():
+    assert call("bidder-1", PARLEE, auction(PARLEE, 0, "NT"), "TC TD 7S 8S 9H 8H 7H 9C") == "double"
+    assert call("bidder-1", PARLEE, auction(PARLEE, 0, "NT"), "TC 7S 8S 9S JS 8H 7H 9C") == "pass"
+
+
+@pytest.mark.parametrize("hand, value, answer", [
+    ("TS AS KS 7S 8D 9D 7H 8C", 26, "redouble"),  # >= 24 in the contract's trump
+    ("TS AS 7S 8S 9D 8D 7H 8C", 23, "pass"),
+])
+def test_bidder_redoubles_when_strong_in_the_contract(hand, value, answer):
+    assert values(hand)[3] == value
+    a = auction(PARLEE, 0, "S", "double")  # seat 1 doubled: seat 2, the dealer's partner, answers
+    assert a.next_seat == 2 and call("bidder-1", PARLEE, a, hand) == answer
