@@ -4,7 +4,8 @@ the trump or no trump, passing, doubling, redoubling).  Each id names frozen beh
 - ``random-bidder-1``: a uniform legal call from its stream (the baseline).
 - ``longest-bidder-1``: always names its longest suit (ties: more card points, then the later suit
   in canonical order), never no trump, never passes when it may choose, never doubles.
-- ``bidder-1``: weighs the hand for each trump and for no trump (below) and calls accordingly.
+- ``bidder-1``: weighs the hand for each trump and for no trump (``suit_value``), names the best,
+  doubles and redoubles strong hands (thresholds in its docstring, tuned and measured in README).
 """
 
 from __future__ import annotations
@@ -73,39 +74,52 @@ def suit_value(hand: int, trump: int) -> int:
 
 
 class Bidder:
-    """Frozen behaviour ``bidder-1``.
+    """Frozen behaviour ``bidder-1`` (``suit_value`` weighs a hand for a trump, 4 = no trump).
 
-    Naming or choosing: the suit with the highest ``suit_value`` (ties: the later suit), or no trump
-    when its value, which counts double, is at least 0.8 × the best suit's and the hand holds three
-    tens.  Choosing in turn (manillen-1), it passes when the best value is under 16 (the next to speak
-    is always an opponent, so it passes only a hand it would rather defend).  Doubling (parlee-1): doubles
-    when the named trump's value for its own hand is at least 20, or no trump was named and it
-    holds two tens; redoubles when its value in the contract is at least 24.  Never reads its stream.
+    Naming (parlee-1's dealer) or choosing (manillen-1, each seat in turn): the suit with the
+    highest ``suit_value`` (ties: the later suit), unless the hand holds three tens or more and its
+    no-trump value is at least 0.4 × that suit's: then no trump.  Never passes when it may choose
+    (``PASS_BELOW`` is 0, and no hand values under 0).  Doubling (parlee-1, the dealer's opponents):
+    doubles a suit contract when that suit's value for its own hand is at least 20, a no-trump one
+    when it holds two tens or more; else passes.  Redoubling (the dealer's side, after a double):
+    redoubles when its own value in the contract (4 for no trump) is at least 24; else passes.
+    Never reads its stream.  Tuned on the seeds ``"bidder-tuning"`` (scripts/tune_bidders.py):
+    passing weak hands (under 12, 16, 20) lost to longest-bidder-1 in manillen-1; doubling at 16
+    or 24, or never, did worse than at 20 in parlee-1; no trump with three tens at 0.4 did best.
     """
 
     id = "bidder-1"
+    #: The thresholds above, as names, so that the tuning script can try others under other ids;
+    #: bidder-1 is these values and nothing else.
+    NT_TENS = 3
+    NT_RATIO = 0.4
+    PASS_BELOW = 0  # passes a hand whose value (no trump: twice the best suit's) is under this
+    DOUBLE_AT = 20
+    DOUBLE_NT_TENS = 2
+    REDOUBLE_AT = 24
 
     def call(self, obs: Observation, rng: HashStream) -> Call:
         legal = obs.legal_calls
         hand = obs.hand_mask
+        tens = sum(1 for s in range(4) if hand >> (8 * s + 7) & 1)
         if NAMING[0] in legal:
             best = max(range(4), key=lambda s: (suit_value(hand, s), s))
             value = suit_value(hand, best)
-            tens = sum(1 for s in range(4) if hand >> (8 * s + 7) & 1)
-            if tens >= 3 and suit_value(hand, 4) >= 0.8 * value:
+            if tens >= self.NT_TENS and suit_value(hand, 4) >= self.NT_RATIO * value:
                 choice, value = NT, 2 * value
             else:
                 choice = NAMING[best]
-            if PASS in legal and value < 16:
+            if PASS in legal and value < self.PASS_BELOW:
                 return PASS
             return choice
         contract_trump = obs.calls[0][1].suit if obs.calls else None
         trump = 4 if contract_trump is None else int(contract_trump)
         if DOUBLE in legal:
-            tens = sum(1 for s in range(4) if hand >> (8 * s + 7) & 1)
-            if (trump != 4 and suit_value(hand, trump) >= 20) or (trump == 4 and tens >= 2):
+            if trump != 4 and suit_value(hand, trump) >= self.DOUBLE_AT:
+                return DOUBLE
+            if trump == 4 and tens >= self.DOUBLE_NT_TENS:
                 return DOUBLE
             return PASS
-        if REDOUBLE in legal and suit_value(hand, trump) >= 24:
+        if REDOUBLE in legal and suit_value(hand, trump) >= self.REDOUBLE_AT:
             return REDOUBLE
         return PASS

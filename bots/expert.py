@@ -15,6 +15,11 @@ every submission:
 - late in a deal (three cards or fewer left in hand) it calculates instead: bots.search plays out every
   deal of the unseen cards consistent with what it knows and picks the card with the most points.
 
+Under every rules id: it reads the trump from ``obs.trump`` (no trump is index 4, an empty suit,
+so the trump rules of thumb fall silent), and its inference and search follow the rules' legal
+cards and last-trick bonus (``rules_for(obs.rules)``); under muette-1 it plays exactly as before
+the other ids existed.
+
 Every choice is a pure function of the observation; ties end on the card id, so no dict, set or
 float order enters a decision.  Frozen as ``expert-1`` (RULES §8): change it only as ``expert-2``.
 """

@@ -1,9 +1,13 @@
 """What one seat can infer from its observation alone (RULES §6), as 32-bit card masks.
 
 Everything here is a pure function of the Observation: the cards fallen, the voids each
-seat has shown ("coupes constatées"), what the *monter* and *surcouper* obligations
-reveal (a seat that did not beat an opponent's card in the led suit, or did not
-overtrump, could not), and that the dealer holds the turned card until it is played.
+seat has shown ("coupes constatées"), what the rules' obligations reveal, and that the
+dealer holds the turned card until it is played (muette-1 only: other rules turn none).
+Under ``legal_facing`` (muette-1, parlee-1) a seat that did not beat an opponent's card in
+the led suit, or did not trump or overtrump it when void, could not.  Under ``trump_forced``
+(manillen-1) following reveals nothing about higher cards (no duty to beat), but a void seat
+that did not trump had no trump and one that undertrumped could not overtrump, whoever held
+the trick.  No trump (parlee-1, manillen-1 NT) is trump index 4, whose mask is empty.
 From these it derives, for every other seat, the unseen cards it may still hold, the
 cards it surely holds, and how many cards it has left.
 
@@ -12,9 +16,9 @@ No other seat's hand is ever read: the bots see ``Observation`` and nothing more
 
 from __future__ import annotations
 
-from service.replay import Observation
+from service.replay import Observation, rules_for
 from service.replay.cards import FULL_MASK
-from service.replay.rules import SUIT_MASKS, stronger_in_suit
+from service.replay.rules import NO_TRUMP, SUIT_MASKS, stronger_in_suit, trump_forced
 
 def top_id(mask: int) -> int:
     """The highest card id of a non-empty mask (the strongest card when the mask is one suit)."""
@@ -31,26 +35,31 @@ def beats(card: int, best: int, trump: int) -> bool:
 class Knowledge:
     """A seat's inferences; masks are over card ids (bit i = card i)."""
 
-    __slots__ = ("seat", "trump", "dealer", "hand", "played", "unseen", "cannot", "left",
+    __slots__ = ("seat", "trump", "facing", "bonus", "dealer", "hand", "played", "unseen", "cannot", "left",
                  "possible", "sure", "trick_ids", "trick_seats", "leader", "win_id", "win_seat")
 
     def __init__(self, obs: Observation) -> None:
         seat = self.seat = obs.seat
-        trump = self.trump = int(obs.turned.suit)
+        trump = obs.trump
+        trump = self.trump = NO_TRUMP if trump is None else int(trump)
+        rules = rules_for(obs.rules)
+        self.facing = rules.facing
+        self.bonus = rules.last_trick_bonus
+        forced = rules.facing is trump_forced
         self.dealer = obs.dealer
         self.hand = obs.hand_mask
         cannot = [0, 0, 0, 0]
         played = 0
         for trick in obs.tricks:
-            played |= _learn(trick.plays, trump, cannot)
+            played |= _learn(trick.plays, trump, cannot, forced)
         cur = obs.trick.plays
         if cur:
-            played |= _learn(cur, trump, cannot)
+            played |= _learn(cur, trump, cannot, forced)
         self.played = played
         unseen = FULL_MASK & ~(played | self.hand)
         self.unseen = unseen
-        turned = obs.turned.bit
-        if unseen & turned:  # the dealer holds the turned card until it is played
+        if obs.turned is not None and unseen & obs.turned.bit:
+            turned = obs.turned.bit  # the dealer holds the turned card until it is played
             for s in range(4):
                 if s != obs.dealer:
                     cannot[s] |= turned
@@ -123,8 +132,10 @@ class Knowledge:
         return not (stronger_in_suit(card) & self.unseen)
 
 
-def _learn(plays, trump: int, cannot: list[int]) -> int:
-    """Record the voids and caps that a trick's plays reveal; returns the mask of its cards."""
+def _learn(plays, trump: int, cannot: list[int], forced: bool = False) -> int:
+    """Record the voids and caps that a trick's plays reveal; returns the mask of its cards.
+    ``forced``: the rule is ``trump_forced`` (no duty to beat in the suit; a void seat must trump
+    and overtrump whoever holds the trick), else ``legal_facing`` (duties only against an opponent)."""
     first = plays[0]
     best = first.card.id
     best_seat = first.seat
@@ -139,12 +150,12 @@ def _learn(plays, trump: int, cannot: list[int]) -> int:
         opponent_holds = (best_seat ^ s) & 1
         if cs != led:
             cannot[s] |= SUIT_MASKS[led]
-            if opponent_holds:
+            if opponent_holds or forced:
                 if cs != trump:
                     cannot[s] |= SUIT_MASKS[trump]  # must trump when void: it had none
                 elif best >> 3 == trump and c < best:
                     cannot[s] |= stronger_in_suit(best)  # must overtrump when able: it could not
-        elif opponent_holds and best >> 3 == led and c < best:
+        elif opponent_holds and not forced and best >> 3 == led and c < best:
             cannot[s] |= stronger_in_suit(best)  # must beat in the suit when able: it could not
         if cs == best >> 3:
             if c > best:

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from service.replay import GameState, ManilleError, Trick
 from service.replay.cards import CARD_POINTS, DECK, Card
-from service.replay.rules import STRONGER, SUIT_MASKS, legal_facing
+from service.replay.rules import RULES_ID, STRONGER, SUIT_MASKS, legal_facing
 
 #: Above any value (a deal hands out 61 points).
 INF = 1 << 10
@@ -712,6 +712,11 @@ class OracleBot:
         return self._solver
 
     def choose_open(self, state: GameState) -> Card:
+        """An optimal card for the seat to move; raises OracleError under rules other than
+        muette-1 (its solver knows only muette-1's legal cards, trump suits and last-trick point)."""
+        if state.rules.id != RULES_ID:
+            raise OracleError(f"oracle-1 plays {RULES_ID} only, not {state.rules.id}: its solver knows "
+                              f"only {RULES_ID}'s legal cards, a trump suit and the last-trick point")
         legal = state.legal_mask()
         if not legal & (legal - 1):
             return DECK[legal.bit_length() - 1]

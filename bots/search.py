@@ -3,9 +3,9 @@
 When few cards remain, the unseen cards can be dealt among the other seats in only a few ways
 that agree with what the seat knows (hand sizes, voids, *monter* caps, the turned card: all in
 ``Knowledge.possible``).  For each such deal, a tiny alpha-beta minimax plays out the rest of the
-deal with every hand open and scores the card points (and last-trick point) the seat's team
-still takes, this trick included.  The card with the largest total over the deals wins; ties go
-to the caller's preference order.
+deal with every hand open, under the rules' legal cards (``Knowledge.facing``), and scores the
+card points (and the rules' last-trick bonus) the seat's team still takes, this trick included.
+The card with the largest total over the deals wins; ties go to the caller's preference order.
 
 Bounded: at most ``MAX_DEALS`` deals are solved; when more are consistent, that many are drawn
 from the decision stream, so the choice stays a pure function of (observation, stream).
@@ -17,7 +17,7 @@ from itertools import combinations
 
 from service.replay import HashStream
 from service.replay.cards import CARD_POINTS, iter_ids
-from service.replay.rules import legal_facing
+from service.replay.rules import LAST_TRICK_BONUS, legal_facing
 
 from .knowledge import Knowledge
 
@@ -115,7 +115,7 @@ def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) 
             j = i + rng.uniform(len(deals) - i)
             deals[i], deals[j] = deals[j], deals[i]
         deals = deals[:MAX_DEALS]
-    solver = _Solver(k.trump, k.seat & 1)
+    solver = _Solver(k.trump, k.seat & 1, k.facing, k.bonus)
     totals = {c: 0 for c in preference}
     trick_ids, leader = k.trick_ids, k.leader
     n = len(trick_ids)
@@ -145,13 +145,16 @@ def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) 
 
 
 class _Solver:
-    """Open-hand alpha-beta over the rest of the deal; values are the points the team still takes."""
+    """Open-hand alpha-beta over the rest of the deal; values are the points the team still takes
+    (``facing``: the rules' legal-card function; ``bonus``: their last-trick point)."""
 
-    __slots__ = ("trump", "team", "table")
+    __slots__ = ("trump", "team", "facing", "bonus", "table")
 
-    def __init__(self, trump: int, team: int) -> None:
+    def __init__(self, trump: int, team: int, facing=legal_facing, bonus: int = LAST_TRICK_BONUS) -> None:
         self.trump = trump
         self.team = team
+        self.facing = facing
+        self.bonus = bonus
         #: Bounds (low, high) on the value of the tricks left from a trick boundary, keyed on the
         #: four hands and the leader; shared by the candidate cards of one deal.  A cache only:
         #: the values it returns are the exact minimax ones, whatever it holds.
@@ -185,7 +188,7 @@ class _Solver:
     def play(self, hands, leader, n, best, best_seat, led, pts, tricks_left, alpha, beta) -> int:
         if n == 4:
             last = tricks_left == 1
-            gain = pts + 1 if last else pts
+            gain = pts + self.bonus if last else pts
             if best_seat & 1 != self.team:
                 gain = 0
             if last:
@@ -198,10 +201,10 @@ class _Solver:
                 pts += CARD_POINTS[c]
                 if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump) or i == 0:
                     best, best_seat = c, (leader + i) & 3
-            return pts + 1 if best_seat & 1 == self.team else 0
+            return pts + self.bonus if best_seat & 1 == self.team else 0
         seat = (leader + n) & 3
         hand = hands[seat]
-        legal = hand if n == 0 else legal_facing(hand, led, best, best_seat, seat, trump)
+        legal = hand if n == 0 else self.facing(hand, led, best, best_seat, seat, trump)
         maximize = (seat & 1) == self.team
         value = -1 if maximize else 1 << 10
         while legal:

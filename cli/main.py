@@ -22,6 +22,7 @@ from service.ops import cli as ops_cli
 from service.seeds import DayClock, commitment, parse_date, schedule_from_env
 
 DEFAULT_BOT = "random-1"
+DEFAULT_BIDDER = "bidder-1"
 
 
 def _print_json(obj) -> None:
@@ -163,7 +164,16 @@ def cmd_play(args) -> int:
 
 def cmd_tournament(args) -> int:
     a, b = get_bot(args.a), get_bot(args.b)
-    result = tournament.run(a, b, args.games)
+    rules = rules_for(args.rules) if args.rules is not None else None
+    bidders = {}
+    if rules is not None and rules.has_auction:
+        bidders = {"bidder_a": get_bidder(args.bidder_a or DEFAULT_BIDDER),
+                   "bidder_b": get_bidder(args.bidder_b or DEFAULT_BIDDER)}
+    elif args.bidder_a or args.bidder_b:
+        raise ManilleError(f"{rules_for(rules).id} has no auction: --bidder-a/--bidder-b need "
+                           "--rules parlee-1 or manillen-1")
+    tag = args.seed_tag.encode() if args.seed_tag is not None else tournament.TOURNAMENT_TAG
+    result = tournament.run(a, b, args.games, rules=rules, target=args.target, tag=tag, **bidders)
     print(json.dumps(result, separators=(",", ":")) if args.json else tournament.summary(result))
     return 0
 
@@ -174,7 +184,7 @@ def _rules_options(parser) -> None:
                         help=f"rules id: {', '.join(RULES)} (default %(default)s; docs/variants.md)")
     parser.add_argument("--target", type=int,
                         help="game target, where the rules allow more than one (parlee-1: 101 or 51)")
-    parser.add_argument("--bidder", default="bidder-1",
+    parser.add_argument("--bidder", default=DEFAULT_BIDDER,
                         help="bidder id of the bots under rules with an auction (default %(default)s)")
 
 
@@ -232,6 +242,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--b", required=True, help="bot id of team B")
     t.add_argument("--games", type=int, default=100,
                    help="number of games, even: games/2 seeds x 2 (default %(default)s)")
+    t.add_argument("--rules", choices=sorted(RULES),
+                   help="rules id (default muette-1; with an auction, each team has a bidder)")
+    t.add_argument("--target", type=int, help="game target the rules allow (default: the rules' own)")
+    t.add_argument("--bidder-a", help=f"bidder id of team A under --rules with an auction (default {DEFAULT_BIDDER})")
+    t.add_argument("--bidder-b", help=f"bidder id of team B under --rules with an auction (default {DEFAULT_BIDDER})")
+    t.add_argument("--seed-tag", help="play the seeds SHA-256(TAG ‖ i) instead of the tournament's "
+                   "(tuning on a set kept apart from the measurement)")
     t.add_argument("--json", action="store_true", help="print one JSON object")
     t.set_defaults(func=cmd_tournament)
     ops_cli.add_parser(sub)

@@ -7,6 +7,10 @@ teams swapped, so that both teams hold the same cards.  Figures are from A's sid
 per-seed means, since the two games of a seed are not independent), and the mean time per
 ``choose`` call of each bot.  A measurement bot that reads every hand (``oracle-1``, see
 ``bots.oracle``) is handed the whole state (``play_open``); it plays nowhere else.
+
+Under rules with an auction (``rules``: parlee-1, manillen-1) each team also has a bidder, which
+makes its calls; the output then names the rules, the game target and both bidders.  Without
+``rules`` (muette-1) the output is exactly what it was before rules ids existed.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import hashlib
 import math
 import time
 
-from service.replay import Bot, BotError, Card, GameState, ManilleError, bot_move
+from service.replay import Bot, BotError, Card, GameState, ManilleError, bot_move, rules_for
 from service.replay.stream import u32be
 
 Z95 = 1.959963984540054
@@ -26,27 +30,33 @@ def fixed_seeds(tag: bytes, n: int) -> list[bytes]:
     return [hashlib.sha256(tag + u32be(i)).digest() for i in range(n)]
 
 
-def tournament_seeds(n: int) -> list[bytes]:
-    """The ``n`` fixed seeds of a tournament: ``SHA-256("manille-tournament" ‖ uint32be(i))``."""
-    return fixed_seeds(b"manille-tournament", n)
+TOURNAMENT_TAG = b"manille-tournament"
 
 
-def play_open(seed: bytes | str, seats) -> GameState:
+def tournament_seeds(n: int, tag: bytes = TOURNAMENT_TAG) -> list[bytes]:
+    """The ``n`` fixed seeds of a tournament: ``SHA-256(tag ‖ uint32be(i))``, the tag
+    ``"manille-tournament"`` unless another set is asked for (tuning on seeds kept apart)."""
+    return fixed_seeds(tag, n)
+
+
+def play_open(seed: bytes | str, seats, rules=None, target: int | None = None, bidders=None) -> GameState:
     """``play_game``, except that a bot with ``sees_all`` (a measurement bot such as ``oracle-1``)
-    is handed the whole state through ``choose_open(state)``.  The other seats play exactly as in
-    ``play_game`` (observation and decision stream), so a game without such a bot is the same."""
-    state = GameState(seed)
+    is handed the whole state through ``choose_open(state)`` for its cards (``bidders`` make the
+    calls, under rules with an auction).  The other seats play exactly as in ``play_game``
+    (observation and decision stream), so a game without such a bot is the same."""
+    state = GameState(seed, rules, target)
     while not state.is_over:
-        bot = seats[state.trick.next_seat]
-        if getattr(bot, "sees_all", False):
+        seat = state.current_player
+        bot = seats[seat]
+        if getattr(bot, "sees_all", False) and state.auction is None:
             legal = state.legal_mask()
             card = bot.choose_open(state)
             if not isinstance(card, Card) or not legal >> card.id & 1:
-                raise BotError(f"bot {bot.id!r} at seat {state.trick.next_seat} answered {card!r}, "
+                raise BotError(f"bot {bot.id!r} at seat {seat} answered {card!r}, "
                                f"not one of {' '.join(map(str, state.legal_cards()))}")
             state._apply(card, legal)
         else:
-            bot_move(state, bot)
+            bot_move(state, bot, bidders[seat] if bidders is not None else None)
     return state
 
 
@@ -101,21 +111,33 @@ def mean_ci(values: list[float], z: float = Z95) -> tuple[float, tuple[float, fl
     return mean, (mean - half, mean + half)
 
 
-def run(a: Bot, b: Bot, games: int) -> dict:
-    """Play ``games`` games (``games / 2`` seeds, teams swapped on the second game of each)."""
+def run(a: Bot, b: Bot, games: int, *, rules=None, target: int | None = None, bidder_a=None,
+        bidder_b=None, tag: bytes = TOURNAMENT_TAG) -> dict:
+    """Play ``games`` games (``games / 2`` seeds from ``tag``, teams swapped on the second game of
+    each) under ``rules`` (muette-1 when None) to ``target``; each team's bidder calls for it under
+    rules with an auction.  Raises ManilleError for an odd count, a bidder without an auction or
+    a missing one with it, UnknownRulesError for bad rules or target."""
     if games < 2 or games % 2:
         raise ManilleError(f"--games is the number of games, an even number >= 2 (each seed is played "
                            f"twice, teams swapped); got {games}")
+    the_rules = rules_for(rules)
+    target = the_rules.check_target(target)
+    if the_rules.has_auction != (bidder_a is not None) or the_rules.has_auction != (bidder_b is not None):
+        raise ManilleError(f"{the_rules.id} has an auction: each team needs a bidder" if the_rules.has_auction
+                           else f"{the_rules.id} has no auction: bidders need --rules parlee-1 or manillen-1")
     tally: dict[str, list] = {}
     ta, tb = _Timed(a, tally), _Timed(b, tally)
     wins = 0
     deals = 0
     pair_margins: list[float] = []
-    for seed in tournament_seeds(games // 2):
+    for seed in tournament_seeds(games // 2, tag):
         pair = 0
         for a_team in (0, 1):
             seats = (ta, tb, ta, tb) if a_team == 0 else (tb, ta, tb, ta)
-            state = play_open(seed, seats)
+            bidders = None
+            if the_rules.has_auction:
+                bidders = (bidder_a, bidder_b) * 2 if a_team == 0 else (bidder_b, bidder_a) * 2
+            state = play_open(seed, seats, the_rules, target, bidders)
             mine, theirs = state.totals[a_team], state.totals[1 - a_team]
             wins += mine > theirs
             pair += mine - theirs
@@ -123,7 +145,7 @@ def run(a: Bot, b: Bot, games: int) -> dict:
         pair_margins.append(pair / 2)
     margin, margin_ci = mean_ci(pair_margins)
     lo, hi = wilson(wins, games)
-    return {
+    out = {
         "games": games,
         "seeds": games // 2,
         "a": a.id,
@@ -139,6 +161,13 @@ def run(a: Bot, b: Bot, games: int) -> dict:
         "ms_per_decision": {k: (v[0] * 1000 / v[1] if v[1] else 0.0) for k, v in sorted(tally.items())},
         "decisions": {k: v[1] for k, v in sorted(tally.items())},
     }
+    if rules is not None:  # muette-1's output stays as it was before rules ids
+        out.update(rules=the_rules.id, target=target,
+                   bidder_a=bidder_a.id if bidder_a is not None else None,
+                   bidder_b=bidder_b.id if bidder_b is not None else None)
+    if tag != TOURNAMENT_TAG:
+        out["seed_tag"] = tag.decode("utf-8", "replace")
+    return out
 
 
 def summary(result: dict) -> str:
@@ -148,12 +177,18 @@ def summary(result: dict) -> str:
     mlo, mhi = r["a_mean_margin_ci"]
     rlo, rhi = r["a_mean_rank_score_ci"]
     ms = ", ".join(f"{k} {v:.4f} ms ({r['decisions'][k]} decisions)" for k, v in r["ms_per_decision"].items())
-    return "\n".join([
+    lines = [
         f"tournament: A = {r['a']} (seats 0, 2) vs B = {r['b']} (seats 1, 3); {r['games']} games "
         f"({r['seeds']} seeds, each played twice with the teams swapped), {r['deals']} deals",
         f"A won {r['a_wins']}/{r['games']} = {100 * r['a_win_rate']:.1f}% (95% CI {100 * lo:.1f}–{100 * hi:.1f}%)",
         f"A mean margin {r['a_mean_margin']:+.2f} game points (95% CI {mlo:+.2f} to {mhi:+.2f})",
         f"A mean rank score {r['a_mean_rank_score']:.1f} (95% CI {rlo:.1f}–{rhi:.1f})",
         f"ms per decision: {ms}",
-    ])
+    ]
+    if "rules" in r:
+        bidders = (f"; bidders A = {r['bidder_a']}, B = {r['bidder_b']}" if r["bidder_a"] else "")
+        lines.insert(1, f"rules {r['rules']}, game to {r['target']}{bidders}")
+    if "seed_tag" in r:
+        lines.insert(1, f"seeds tagged {r['seed_tag']!r} (not the tournament's)")
+    return "\n".join(lines)
 

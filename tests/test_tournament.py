@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bots import get_bot
+from bots import get_bidder, get_bot
 from cli import tournament
 from cli.main import main
 
@@ -52,3 +52,61 @@ def test_seeds_are_fixed():
 def test_wilson_interval():
     lo, hi = tournament.wilson(95, 100)
     assert lo == pytest.approx(0.888, abs=1e-3) and hi == pytest.approx(0.978, abs=1e-3)
+
+
+# -- rules with an auction ---------------------------------------------------------------------
+
+def test_rules_output_names_the_rules_target_and_both_bidders(capsys):
+    assert main(["tournament", "--a", "greedy-1", "--b", "greedy-1", "--rules", "parlee-1", "--target", "51",
+                 "--bidder-b", "random-bidder-1", "--games", "4", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["rules"], out["target"], out["bidder_a"], out["bidder_b"]) == (
+        "parlee-1", 51, "bidder-1", "random-bidder-1")
+    assert out["games"] == 4 and out["deals"] >= 4
+
+
+def test_rules_text_report_names_the_bidders(capsys):
+    assert main(["tournament", "--a", "greedy-1", "--b", "random-1", "--rules", "manillen-1", "--games", "2"]) == 0
+    assert "rules manillen-1, game to 21; bidders A = bidder-1, B = bidder-1" in capsys.readouterr().out
+
+
+def test_muette_output_has_no_rules_keys(capsys):
+    assert main(["tournament", "--a", "greedy-1", "--b", "random-1", "--games", "2", "--json"]) == 0
+    assert not {"rules", "target", "bidder_a", "bidder_b", "seed_tag"} & set(json.loads(capsys.readouterr().out))
+
+
+def test_same_bots_and_bidders_under_an_auction_are_symmetric():
+    bidder = get_bidder("longest-bidder-1")
+    r = tournament.run(get_bot("greedy-1"), get_bot("greedy-1"), 6, rules="manillen-1",
+                       bidder_a=bidder, bidder_b=bidder)
+    assert r["a_mean_margin"] == 0 and r["a_wins"] == 3
+
+
+def test_the_bidder_decides_the_result_when_the_bots_are_the_same():
+    # The same card bot on both teams: a team calling at random loses to one naming its longest suit.
+    bot = get_bot("greedy-1")
+    r = tournament.run(bot, bot, 40, rules="parlee-1", target=51, bidder_a=get_bidder("longest-bidder-1"),
+                       bidder_b=get_bidder("random-bidder-1"))
+    assert r["a_mean_margin"] > 0 and r["a_wins"] > 20
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bidder-a", "random-bidder-1"], "muette-1 has no auction"),
+    (["--rules", "parlee-1", "--target", "40"], "parlee-1 plays to 101 or 51, not 40"),
+    (["--rules", "manillen-1", "--bidder-b", "nobody-1"], "unknown bidder 'nobody-1'"),
+])
+def test_bad_rules_arguments_exit_2_with_the_reason(capsys, argv, message):
+    assert main(["tournament", "--a", "greedy-1", "--b", "random-1", "--games", "2", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_oracle_refuses_rules_other_than_muette(capsys):
+    assert main(["tournament", "--a", "oracle-1", "--b", "greedy-1", "--rules", "parlee-1", "--games", "2"]) == 2
+    assert "oracle-1 plays muette-1 only, not parlee-1" in capsys.readouterr().err
+
+
+def test_a_seed_tag_plays_other_seeds(capsys):
+    assert tournament.tournament_seeds(3, b"bidder-tuning") != tournament.tournament_seeds(3)
+    assert main(["tournament", "--a", "greedy-1", "--b", "random-1", "--games", "2", "--seed-tag", "x",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seed_tag"] == "x"
