@@ -11,7 +11,7 @@
 ``MANILLE_BOTS``     bot id of new daily challenges (default expert-1); a day keeps the id it was
                      created with
 ``MANILLE_VARIANT_BOTS``, ``MANILLE_VARIANT_BIDDER``  the bot and the bidder of free play under
-                     the rules with an auction (parlee-1, manillen-1; default greedy-1 and bidder-1);
+                     the rules with an auction (parlee-1, manillen-1; default expert-1 and bidder-1);
                      a run keeps the ids it was opened with
 ``MANILLE_GRACE_SECONDS``  how long after midnight a ranked run opened before it may still be
                      finished; the seed is revealed only when the grace ends (default 1800)
@@ -64,7 +64,7 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_BOTS = "expert-1"
 #: Free play of the rules with an auction: the one place their bot and bidder are chosen (greedy-1
 #: until expert-1 plays those rules).
-DEFAULT_VARIANT_BOTS = "greedy-1"
+DEFAULT_VARIANT_BOTS = "expert-1"
 DEFAULT_VARIANT_BIDDER = "bidder-1"
 DEFAULT_SENTINEL_SERVICE = "manille"
 QUEUE_NAME = "verify"

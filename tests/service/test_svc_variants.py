@@ -45,7 +45,7 @@ def play(client, run: dict, token: str, **action):
     ({"kind": "random", "rules": "manillen-1"}, "manillen-1", 21)])
 def test_opening_a_variant_keeps_its_rules_target_bots_and_bidder(client, rclient, body, rules, target):
     run = open_run(client, body)
-    assert (run["rules"], run["target"], run["bots"], run["bidder"]) == (rules, target, "greedy-1", "bidder-1")
+    assert (run["rules"], run["target"], run["bots"], run["bidder"]) == (rules, target, "expert-1", "bidder-1")
     view = run["view"]
     assert (view["rules"], view["target"], view["turned"], view["turned_holder"]) == (rules, target, None, None)
     start = run["events"][0]
