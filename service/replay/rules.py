@@ -127,7 +127,8 @@ def legal_mask(hand: int, trick: Trick, seat: int, facing=None) -> int:
 def legal_facing(hand: int, led: int, best: int, best_seat: int, seat: int, trump: int) -> int:
     """Rules 2–3 of RULES §4 on bare ints: the legal mask of ``hand`` for ``seat`` facing a trick
     led in suit ``led`` and held by card id ``best`` of ``best_seat``.  The engine and the bots'
-    search both call this, so they cannot disagree on a rule."""
+    search both call this, so they cannot disagree on a rule.  ``trump`` is NO_TRUMP in a no-trump
+    deal (``parlee-1``): a seat void in the led suit may then play anything."""
     follow = hand & SUIT_MASKS[led]
     if not (best_seat ^ seat) & 1:  # partner holds the trick: follow if able, nothing more
         return follow or hand
@@ -137,6 +138,12 @@ def legal_facing(hand: int, led: int, best: int, best_seat: int, seat: int, trum
             if higher:
                 return higher
         return follow
+    return void_in_led(hand, best, trump)
+
+
+def void_in_led(hand: int, best: int, trump: int) -> int:
+    """A seat void in the led suit, bound to trump: a trump if able, and over a trump holding the
+    trick (card id ``best``) a higher one if able; with no trump in hand, anything."""
     trumps = hand & SUIT_MASKS[trump]
     if trumps:
         if best >> 3 == trump:

@@ -141,38 +141,14 @@ class GameState:
         """What ``seat`` sees now (RULES §6); its legal cards or calls are set only when it is to move."""
         log = self.deals[-1]
         to_move = self.current_player == seat
-        rules = self.rules
-        if not rules.has_auction:
-            return Observation(
-                seat=seat,
-                deal_index=log.deal.index,
-                dealer=log.deal.dealer,
-                turned=log.deal.turned,
-                hand_mask=self.hands[seat],
-                legal_mask=self.legal_mask() if to_move else 0,
-                trick=self.trick,
-                tricks=tuple(t for t, _ in log.tricks),
-                points=self.points,
-                totals=self.totals,
-            )
-        return Observation(
-            seat=seat,
-            deal_index=log.deal.index,
-            dealer=log.deal.dealer,
-            turned=None,
-            hand_mask=self.hands[seat],
-            legal_mask=self.legal_mask() if to_move else 0,
-            trick=self.trick,
-            tricks=tuple(t for t, _ in log.tricks),
-            points=self.points,
-            totals=self.totals,
-            rules=rules.id,
-            target=self.target,
-            calls=log.auction.calls,
-            legal_calls=self.legal_calls() if to_move else (),
-            contract=log.contract,
-            factor=self.factor,
-        )
+        seen = dict(seat=seat, deal_index=log.deal.index, dealer=log.deal.dealer, hand_mask=self.hands[seat],
+                    legal_mask=self.legal_mask() if to_move else 0, trick=self.trick,
+                    tricks=tuple(t for t, _ in log.tricks), points=self.points, totals=self.totals)
+        if not self.rules.has_auction:
+            return Observation(turned=log.deal.turned, **seen)
+        return Observation(turned=None, rules=self.rules.id, target=self.target, calls=log.auction.calls,
+                           legal_calls=self.legal_calls() if to_move else (), contract=log.contract,
+                           factor=self.factor, **seen)
 
     # -- changing it ---------------------------------------------------------
 
