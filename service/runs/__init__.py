@@ -9,7 +9,8 @@ rebuilds it from the seed and the stored plays.
 Runs are not kept for good (a submission copies what stays): a ranked run, with the day's
 indexes of runs (per player, per address, the tree of paths), expires ``run_keep_hours`` after
 its day's seed is revealed, which is how long ops have the day's other runs to judge a flag by;
-a practice run ``practice_keep_hours`` after it was opened.  The TTLs are set as the run opens.
+a practice run ``practice_keep_hours`` after its last play (or its opening).  The TTLs are set as
+the run opens; a play sets a practice run's again.
 
 Three kinds of run:
 
@@ -160,7 +161,7 @@ class Runs:
         return self.settings.clock.reveals_at(day) + timedelta(hours=self.settings.run_keep_hours)
 
     def practice_ttl(self) -> int:
-        """Seconds a practice run (archive or random) is kept from its opening."""
+        """Seconds a practice run (archive or random) is kept from its opening, then from each play."""
         return max(1, self.settings.practice_keep_hours * 3600)
 
     def expire_untimed(self, batch: int = 500) -> dict:
@@ -354,7 +355,8 @@ class Runs:
             over = state.is_over
             keys = [self.key(run_id), self.paths_key(day)]
             args = [len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
-                    now.isoformat() if over else "", run["ranked"]]
+                    now.isoformat() if over else "", run["ranked"],
+                    0 if run["ranked"] == "1" else self.practice_ttl()]
             try:
                 stored = self._store(keys, args, limits, stamp)
             except (redis.ConnectionError, redis.TimeoutError) as e:

@@ -118,6 +118,31 @@ def test_a_ranked_run_and_the_days_indexes_expire_48_hours_after_the_reveal_prac
         assert persistent == []
 
 
+def test_a_play_keeps_a_practice_run_a_day_longer_a_ranked_runs_ttl_stays_its_days(app, rclient):
+    """A practice game played across a day is not lost under the player: each play sets its
+    TTL again; a ranked run's stays its day's (a play does not move it)."""
+    client = app.test_client()
+    with freeze_time(BEFORE_MIDNIGHT) as clock:
+        ranked, token = open_run(client)
+        free, _ = open_run(client, {"kind": "random"}, token=token)
+        past, _ = open_run(client, {"date": "2026-11-30"}, token=token)
+        rclient.expire(Runs.key(free["run_id"]), 600)  # as if opened 23 h 50 min ago
+        rclient.expire(Runs.key(past["run_id"]), 600)
+        ranked_ttl = rclient.ttl(Runs.key(ranked["run_id"]))
+        clock.tick(60)
+        for practice in (free, past):
+            play(client, practice, token, 1)
+            assert 86400 - 5 <= rclient.ttl(Runs.key(practice["run_id"])) <= 86400, practice["kind"]
+        play(client, ranked, token, 1)  # Redis's clock is not frozen: the same TTL, seconds later
+        assert ranked_ttl - 5 <= rclient.ttl(Runs.key(ranked["run_id"])) <= ranked_ttl
+        # a repeat of the last play stores nothing and sets nothing
+        rclient.expire(Runs.key(free["run_id"]), 600)
+        again = client.post(f"/api/v1/runs/{free['run_id']}/plays", headers=headers(token),
+                            json={"turn": 0, "card": free["view"]["legal"][0]})
+        assert again.status_code == 200 and again.get_json()["turn"] == 1
+        assert rclient.ttl(Runs.key(free["run_id"])) <= 600
+
+
 def _pid(rclient, run):
     return rclient.hget(Runs.key(run["run_id"]), "pid")
 
