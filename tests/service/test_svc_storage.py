@@ -216,7 +216,36 @@ def test_any_legal_games_cards_pack_a_byte_each_and_replay_to_the_same_record(se
 
 @given(st.lists(st.integers(min_value=0, max_value=2 ** 48)))
 def test_play_times_pack_as_gaps_and_unpack(times):
+    packed = codec.pack_times(times)
+    assert codec.unpack_times(packed) == times and set(packed) <= set(codec.VLQ)
+
+
+@given(st.integers(min_value=10 ** 12, max_value=2 ** 42), st.lists(st.integers(min_value=-10 ** 9, max_value=10 ** 9)))
+def test_a_clock_that_went_back_packs_too(first, gaps):
+    times = [first + sum(gaps[:i]) for i in range(len(gaps) + 1)]
     assert codec.unpack_times(codec.pack_times(times)) == times
+
+
+def test_play_times_pack_in_three_characters_a_play_at_a_persons_pace():
+    """1–16 s between cards: 3 digits each, 9 for the first time (a decimal list took 5 and 14)."""
+    gaps = [1000 + 15000 * i // 46 for i in range(47)]  # 1 s to 16 s
+    times = [1764712800123 + sum(gaps[:i]) for i in range(48)]
+    assert len(codec.pack_times(times)) == 9 + 47 * 3
+    assert codec.pack_times([1764712800123, 1764712801643, 1764712802473]) == "23vxih3mDg/C8zB"
+
+
+def test_submissions_stored_with_decimal_gaps_read_the_same_times():
+    """The compact form of issue 11 before ``pace``: ``gaps`` in decimal, read as it was."""
+    times = [1764712800123, 1764712801643, 1764712802473, 1764712802470]
+    old = codec.decode("20261202-" + "ab" * 10, "2026-12-02", {"played": "AB", "gaps": "1764712800123,1520,830,-3"})
+    new = codec.decode("20261202-" + "ab" * 10, "2026-12-02", {"played": "AB", "pace": codec.pack_times(times)})
+    assert old == new and new["times"] == ",".join(map(str, times))
+
+
+@pytest.mark.parametrize("damaged", ["23vx!", "23vxih3mDg"])
+def test_damaged_play_times_are_an_error_not_times(damaged):
+    with pytest.raises(ValueError):
+        codec.unpack_times(damaged)
 
 
 @given(st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(9000, 1, 1), timezones=st.just(timezone.utc)))
@@ -242,6 +271,7 @@ def test_a_submission_stores_no_record_and_its_record_is_the_game_played_byte_fo
         assert stored["status"] == "verified" and "record" not in stored and "cards" not in stored
         assert "reason" not in stored and "counted" not in stored and "id" not in stored
         assert len(stored["played"]) == len(_cards(rclient, run["run_id"]))
+        assert "gaps" not in stored and len(codec.unpack_times(stored["pace"])) == len(stored["played"])
         assert rclient.hget(AGENTS, stored["run_agent"]) == BROWSER  # the run's, kept once
         assert rclient.hget(AGENTS, stored["agent"]) == "curl/8.5.0"  # the submitting client's differs
         assert rclient.object("encoding", sub_key(sub_id)) in ("ziplist", "listpack")
