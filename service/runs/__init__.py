@@ -57,6 +57,10 @@ def path_hash(text: str) -> str:
 RUN_KEY_KINDS = ("run:*", "ranked:*", "runs:addr:*", "paths", "paths:counted", "paths:submitted")
 RUN_ID_RE = re.compile(r"([0-9]{8})-[A-Za-z0-9_-]{16}")  # [0-9]: \d also takes other scripts' digits
 KINDS = ("ranked", "archive", "random")
+#: What a play reads of its run (``Runs.play`` and the answer, ``run_json``): not the play times,
+#: the client's address and agent or the opening time, which grow or weigh and are only written.
+PLAY_FIELDS = ("id", "pid", "date", "ranked", "kind", "rules", "bots", "status", "cards", "plays", "seed",
+               "submission")
 
 
 def run_kind(run: dict) -> str:
@@ -259,20 +263,21 @@ class Runs:
 
     def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int,
                        players: Players | None) -> tuple[dict, list | None]:
-        """``load`` in one round trip with what a play also reads: that the player is known (with
-        ``players``: Unauthorized first if not), the room in its limits (None: no limits)."""
+        """``load`` (of ``PLAY_FIELDS``) in one round trip with what a play also reads: that the
+        player is known (with ``players``: Unauthorized first if not), the room in its limits (None:
+        no limits)."""
         day = run_day(run_id)
 
         def queue(pipe):
             if players is not None:
                 players.queue_known(pid, pipe)
             if day:
-                pipe.hgetall(self.key(run_id))
+                pipe.hmget(self.key(run_id), PLAY_FIELDS)
                 self.limits.queue(gate, pipe, "check", now)
         replies = pipelined(self.r, queue, [self.limits.script])
         if players is not None:
             players.known(replies.pop(0))
-        run = replies[0] if day else None
+        run = {k: v for k, v in zip(PLAY_FIELDS, replies[0]) if v is not None} if day else None
         return self._owned(run, pid), replies[1:] if day and gate else None
 
     def seed_of(self, run: dict) -> bytes:
