@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 import redis
-from redis.exceptions import NoScriptError
 
 from bots import get_bot
 from service.challenges import Challenges
@@ -40,7 +39,7 @@ from service.limits import Gate, Limits, now_ms
 from service.players import Players
 from service.replay import Card, GameOverError, GameState, IllegalPlayError, InvalidCardError
 from service.seeds import free_play_seed
-from service.store import day_of_id, day_scope, evalsha_on, key_for, load_script, pipelined
+from service.store import day_of_id, day_scope, key_for, load_script, pipelined
 
 from . import table as tbl
 from .cache import GameCache
@@ -263,9 +262,9 @@ class Runs:
 
     def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int,
                        players: Players | None) -> tuple[dict, list | None]:
-        """``load`` (of ``PLAY_FIELDS``) in one round trip with what a play also reads: that the
-        player is known (with ``players``: Unauthorized first if not), the room in its limits (None:
-        no limits)."""
+        """``load`` (of ``PLAY_FIELDS``) in one round trip with what a play also does first: check
+        that the player is known (with ``players``: Unauthorized first if not), and take the play
+        in its limits at ``now`` (the replies, None for no limits: ``Gate.verdict``, ``counted``)."""
         day = run_day(run_id)
 
         def queue(pipe):
@@ -273,7 +272,7 @@ class Runs:
                 players.queue_known(pid, pipe)
             if day:
                 pipe.hmget(self.key(run_id), PLAY_FIELDS)
-                self.limits.queue(gate, pipe, "check", now)
+                self.limits.queue(gate, pipe, "take", now)
         replies = pipelined(self.r, queue, [self.limits.script])
         if players is not None:
             players.known(replies.pop(0))
@@ -314,9 +313,11 @@ class Runs:
         """Play seat 0's card number ``turn`` (0-based) and let the bots answer.
 
         The same card asked again for the turn just played is answered again, not played twice.
-        ``limits``: a new, legal play must find room in them (read with the run), else
-        TooManyRequests before the bots move, and nothing is stored; it is counted in them in the
-        round trip that stores it.  A repeat is neither refused nor counted.
+        ``limits``: a new, legal play must find room in them, else TooManyRequests before the bots
+        move, and nothing is stored.  It is counted in them as the run is read (``take``: no
+        round trip of its own), and the count given back if the play is then refused (whatever
+        for), a repeat, or not stored because the run changed: a repeat is neither refused nor
+        counted.  A play Redis did not confirm (503 ``play_unconfirmed``) keeps its count.
         ``players``: ``pid`` is a token's claim, checked known (else Unauthorized) as the run is
         read; None: the caller checked it.
         """
@@ -324,87 +325,88 @@ class Runs:
         for _attempt in range(3):
             stamp = now_ms()
             run, room = self._load_for_play(run_id, pid, limits, stamp, players)
+            counted, keep = (limits.counted(room) if room is not None else NO_LIMITS), False
             try:
-                card = Card.parse(card_text)
-            except InvalidCardError:
-                raise Unprocessable(f"not a card: {card_text[:16]!r}", code="unknown_card") from None
-            played = len(run["cards"]) // 2
-            if turn == played - 1 and run["cards"][-2:] == str(card):
-                return self._replayed(run, turn)
-            if run["status"] == "finished":
-                raise Conflict("the game of this run is over", code="run_finished")
-            if turn != played:
-                raise Conflict(f"turn {turn} is not the turn to play; expected {played}",
-                               code="wrong_turn", expected_turn=played)
-            day = date.fromisoformat(run["date"])
-            if run["ranked"] == "1" and now >= self.settings.clock.reveals_at(day):
-                raise Conflict("this ranked run was not finished before its day's seed was published",
-                               code="day_closed", reveal_at=self.settings.clock.reveals_at(day).isoformat())
-            seed = self.seed_of(run)
-            state = self.game(run_id, seed, run["plays"])
-            table = tbl.Table(state)
-            try:
-                tbl.step(state, card, table.events, checked=True)
-            except IllegalPlayError as e:  # refused before the state changed: keep it
-                self.games.put(run_id, seed, run["plays"], state)
-                raise Unprocessable(str(e), code="illegal_card", card=str(card),
-                                    obligation=e.obligation.value,
-                                    legal=[str(c) for c in e.legal]) from None
-            except GameOverError:  # pragma: no cover - status says finished first
-                raise Conflict("the game of this run is over", code="run_finished") from None
-            if room is not None:
-                limits.verdict(room)  # full: TooManyRequests before the bots think
-            bots = tbl.bots_until_player(table, get_bot(run["bots"]))
-            new_plays = run["plays"] + str(card) + tbl.format_plays(bots)
-            new_cards = run["cards"] + str(card)
-            over = state.is_over
-            keys = [self.key(run_id), self.paths_key(day)]
-            args = [len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
-                    now.isoformat() if over else "", run["ranked"],
-                    0 if run["ranked"] == "1" else self.practice_ttl()]
-            try:
-                stored = self._store(keys, args, limits, stamp)
-            except (redis.ConnectionError, redis.TimeoutError) as e:
-                # The script was sent and no answer came: Redis may run it yet (a paused server
-                # reads it when it resumes).  The same turn and card again answers either way.
-                raise Unavailable(
-                    "the data store did not confirm this play: it may have been played; send the "
-                    "same turn and card again (the stored answer comes back if it was)",
-                    code="play_unconfirmed", turn=turn, card=str(card), retry_after=1) from e
-            if stored:
-                if not over:
-                    self.games.put(run_id, seed, new_plays, state)
-                run.update(plays=new_plays, cards=new_cards)
-                if over:
-                    run.update(status="finished", finished_at=now.isoformat())
-                return PlayResult(run, table)
+                result = self._play_once(run_id, run, turn, card_text, now, stamp, limits, room)
+                keep = result is not None and not result.replayed
+            except Unavailable:
+                keep = True  # the play may have been stored: its count stays
+                raise
+            finally:
+                if counted and not keep:
+                    self._give_back(counted, stamp)
+            if result is not None:
+                return result
             # somebody else appended in between: look again (it may be this very play, retried)
         raise Conflict("the run changed while playing; try again", code="wrong_turn")
 
-    def _store(self, keys: list, args: list, limits: Gate, stamp: int) -> bool:
-        """play.lua, and the play counted in its limits, in one round trip; False, and the count
-        taken back, if the run changed since it was read (nothing stored).  A script Redis lacks
-        (NOSCRIPT, after a restart) is loaded and what it should have done done again."""
-        for _attempt in range(2):
-            pipe = self.r.pipeline(transaction=False)
-            evalsha_on(pipe, self._play, keys, args)
-            self.limits.queue(limits, pipe, "count", stamp)
-            stored, *counts = pipe.execute(raise_on_error=False)
-            for reply in (stored, *counts):
-                if isinstance(reply, Exception) and not isinstance(reply, NoScriptError):
-                    raise reply
-            counted = bool(counts) and not isinstance(counts[0], NoScriptError)  # one script: all or none
-            if isinstance(stored, NoScriptError):
-                self.r.script_load(self._play.script)
-                if counted:
-                    self.limits.uncount(limits, stamp)
-                continue
-            if not stored and counted:
-                self.limits.uncount(limits, stamp)
-            elif stored and counts and not counted:
-                self.limits.count(limits, stamp)  # loads the script
-            return bool(stored)
-        raise NoScriptError("play.lua could not be loaded")
+    def _give_back(self, counted: Gate, stamp: int) -> None:
+        """Take back the hits a play counted at ``stamp`` and then did not store.  Best effort:
+        Redis failing now leaves them counted, which only makes their windows one hit fuller."""
+        try:
+            self.limits.uncount(counted, stamp)
+        except (redis.ConnectionError, redis.TimeoutError):
+            pass
+
+    def _play_once(self, run_id: str, run: dict, turn: int, card_text: str, now: datetime, stamp: int,
+                   limits: Gate, room: list | None) -> PlayResult | None:
+        """``play`` on the run as read: the result (the play stored, or a repeat answered again),
+        or None if the run changed before the play could be stored; raises what ``play`` does."""
+        try:
+            card = Card.parse(card_text)
+        except InvalidCardError:
+            raise Unprocessable(f"not a card: {card_text[:16]!r}", code="unknown_card") from None
+        played = len(run["cards"]) // 2
+        if turn == played - 1 and run["cards"][-2:] == str(card):
+            return self._replayed(run, turn)
+        if run["status"] == "finished":
+            raise Conflict("the game of this run is over", code="run_finished")
+        if turn != played:
+            raise Conflict(f"turn {turn} is not the turn to play; expected {played}",
+                           code="wrong_turn", expected_turn=played)
+        day = date.fromisoformat(run["date"])
+        if run["ranked"] == "1" and now >= self.settings.clock.reveals_at(day):
+            raise Conflict("this ranked run was not finished before its day's seed was published",
+                           code="day_closed", reveal_at=self.settings.clock.reveals_at(day).isoformat())
+        seed = self.seed_of(run)
+        state = self.game(run_id, seed, run["plays"])
+        table = tbl.Table(state)
+        try:
+            tbl.step(state, card, table.events, checked=True)
+        except IllegalPlayError as e:  # refused before the state changed: keep it
+            self.games.put(run_id, seed, run["plays"], state)
+            raise Unprocessable(str(e), code="illegal_card", card=str(card),
+                                obligation=e.obligation.value,
+                                legal=[str(c) for c in e.legal]) from None
+        except GameOverError:  # pragma: no cover - status says finished first
+            raise Conflict("the game of this run is over", code="run_finished") from None
+        if room is not None:
+            limits.verdict(room)  # full: TooManyRequests before the bots think
+        bots = tbl.bots_until_player(table, get_bot(run["bots"]))
+        new_plays = run["plays"] + str(card) + tbl.format_plays(bots)
+        new_cards = run["cards"] + str(card)
+        over = state.is_over
+        keys = [self.key(run_id), self.paths_key(day)]
+        args = [len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
+                now.isoformat() if over else "", run["ranked"],
+                0 if run["ranked"] == "1" else self.practice_ttl()]
+        try:
+            stored = self._play(keys=keys, args=args)  # loads play.lua if Redis lacks it
+        except (redis.ConnectionError, redis.TimeoutError) as e:
+            # The script was sent and no answer came: Redis may run it yet (a paused server
+            # reads it when it resumes).  The same turn and card again answers either way.
+            raise Unavailable(
+                "the data store did not confirm this play: it may have been played; send the "
+                "same turn and card again (the stored answer comes back if it was)",
+                code="play_unconfirmed", turn=turn, card=str(card), retry_after=1) from e
+        if not stored:
+            return None
+        if not over:
+            self.games.put(run_id, seed, new_plays, state)
+        run.update(plays=new_plays, cards=new_cards)
+        if over:
+            run.update(status="finished", finished_at=now.isoformat())
+        return PlayResult(run, table)
 
     def _replayed(self, run: dict, turn: int) -> PlayResult:
         """The answer to the play of ``turn`` again: the events from that card on, as first sent."""
