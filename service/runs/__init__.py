@@ -34,7 +34,7 @@ import redis
 from bots import get_bot
 from service.challenges import Challenges
 from service.config import Settings
-from service.errors import Conflict, NotFound, Unavailable, Unprocessable
+from service.errors import Conflict, NotFound, ServiceError, Unavailable, Unprocessable
 from service.limits import Gate, Limits, now_ms
 from service.players import Players
 from service.replay import Card, GameOverError, GameState, IllegalPlayError, InvalidCardError
@@ -264,7 +264,8 @@ class Runs:
                        players: Players | None) -> tuple[dict, list | None]:
         """``load`` (of ``PLAY_FIELDS``) in one round trip with what a play also does first: check
         that the player is known (with ``players``: Unauthorized first if not), and take the play
-        in its limits at ``now`` (the replies, None for no limits: ``Gate.verdict``, ``counted``)."""
+        in its limits at ``now`` (the replies, None for no limits: ``Gate.verdict``, ``counted``),
+        given back if the token or the run is refused."""
         day = run_day(run_id)
 
         def queue(pipe):
@@ -274,10 +275,16 @@ class Runs:
                 pipe.hmget(self.key(run_id), PLAY_FIELDS)
                 self.limits.queue(gate, pipe, "take", now)
         replies = pipelined(self.r, queue, [self.limits.script])
-        if players is not None:
-            players.known(replies.pop(0))
+        known = replies.pop(0) if players is not None else True
         run = {k: v for k, v in zip(PLAY_FIELDS, replies[0]) if v is not None} if day else None
-        return self._owned(run, pid), replies[1:] if day and gate else None
+        room = replies[1:] if day and gate else None
+        try:
+            Players.known(known)
+            return self._owned(run, pid), room
+        except ServiceError:  # an unknown token, a run not the player's: nothing to count
+            if room is not None:
+                self._give_back(gate.counted(room), now)
+            raise
 
     def seed_of(self, run: dict) -> bytes:
         """The run's seed: its own for free play, else its day's."""
