@@ -66,19 +66,23 @@ def duration(seconds: int) -> str:
     return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
+@functools.lru_cache(maxsize=4096)
+def _limit(name: str, subject: str, windows: tuple[Window, ...]) -> tuple:
+    """A limit's keys and arguments for one subject, kept: a player plays some fifty cards a game,
+    each asking for the same two (a hash and four keys built again each time)."""
+    digest = hashlib.sha1(subject.encode()).hexdigest()[:16]
+    keys = tuple(key_for("limit", f"{name}:{digest}", str(w.seconds)) for w in windows)
+    args = tuple(n for w in windows for n in (w.amount, w.seconds * 1000))
+    return name, keys, args, windows
+
+
 class Gate:
     """The windows one request must find room in: each limit ``(name, subject, windows)`` as the
     keys and arguments of its script call (subjects hashed: a key is no log of addresses)."""
 
     def __init__(self, limits) -> None:
-        self.limits: list[tuple[str, list[str], list[int], tuple[Window, ...]]] = []
-        for name, subject, windows in limits:
-            if not windows:
-                continue
-            digest = hashlib.sha1(subject.encode()).hexdigest()[:16]
-            keys = [key_for("limit", f"{name}:{digest}", str(w.seconds)) for w in windows]
-            args = [n for w in windows for n in (w.amount, w.seconds * 1000)]
-            self.limits.append((name, keys, args, windows))
+        self.limits: list[tuple[str, tuple[str, ...], tuple[int, ...], tuple[Window, ...]]] = [
+            _limit(name, subject, windows) for name, subject, windows in limits if windows]
 
     def __bool__(self) -> bool:
         return bool(self.limits)
