@@ -40,8 +40,8 @@
 ``MANILLE_RUN_KEEP_HOURS``  how long a day's ranked runs (and the day's indexes of them: per player,
                      per address, the tree of paths) are kept after its seed is revealed, for ops to
                      judge flags by (default 48); the submissions keep what stays for good
-``MANILLE_PRACTICE_KEEP_HOURS``  how long a practice run (archive or random) is kept after it was
-                     opened (default 24)
+``MANILLE_PRACTICE_KEEP_HOURS``  how long a practice run (archive or random) is kept after its
+                     last play, or its opening (default 24)
 ``MANILLE_MEMORY_WARN``  readiness warns ``redis_memory`` once Redis uses this share of its
                      ``maxmemory`` (default 0.8)
 ``MANILLE_PLAY_CACHE``  games in play each web process keeps so that a play need not replay the

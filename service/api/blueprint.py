@@ -59,20 +59,22 @@ def drain(stream) -> None:
 
 def check_body() -> None:
     """``before_request`` of the API: refuse a body that is not plain, readable JSON (see above)."""
-    if not request.path.startswith(API_PREFIX):
+    req = request._get_current_object()  # once: every request comes here
+    if not req.path.startswith(API_PREFIX):
         return
-    if "Content-Length" not in request.headers and "Transfer-Encoding" not in request.headers:
+    headers = req.headers
+    if "Content-Length" not in headers and "Transfer-Encoding" not in headers:
         return  # no body (RFC 9112 §6.3): nothing to read, as most GETs (a tenth of a board page)
     try:
-        body = request.get_data(cache=True)
-        limit = request.max_content_length
+        body = req.get_data(cache=True)
+        limit = req.max_content_length
         # werkzeug stops a chunked body (no Content-Length) at the limit without a word: whatever
         # lies beyond would be cut off silently and the rest parsed as if it were the whole
-        if request.content_length is None and limit is not None and len(body) >= limit \
-                and request.environ["wsgi.input"].read(1):
+        if req.content_length is None and limit is not None and len(body) >= limit \
+                and req.environ["wsgi.input"].read(1):
             raise RequestEntityTooLarge()
     except RequestEntityTooLarge:
-        drain(request.environ["wsgi.input"])
+        drain(req.environ["wsgi.input"])
         raise
     except HTTPException:
         raise
@@ -81,10 +83,10 @@ def check_body() -> None:
                            status=400) from None
     if not body:
         return
-    encoding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    encoding = headers.get("Content-Encoding", "identity").strip().lower()
     if encoding not in ("", "identity"):
         raise ServiceError(f"Content-Encoding {encoding[:40]!r} is not accepted: send the body uncompressed",
                            code="unsupported_encoding", status=415)
-    if not request.is_json:
+    if not req.is_json:
         raise ServiceError("the body must be JSON, sent with Content-Type: application/json "
-                           f"(not {request.mimetype[:60]!r})", code="unsupported_media_type", status=415)
+                           f"(not {req.mimetype[:60]!r})", code="unsupported_media_type", status=415)

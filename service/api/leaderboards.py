@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from flask import current_app
 from flask.views import MethodView
 
 from service.errors import NotFound, Unauthorized
 from service.leaderboard import ALL_TIME, KEPT_PAGES, Board, day_board, month_board, week_board
 
 from .blueprint import Blueprint
-from .common import as_documented, current_pid, day_from, services, token_from_request
+from .common import as_documented, current_pid, day_from, encode, services, token_from_request
 from .schemas import AroundQuerySchema, BoardPageSchema, HistogramSchema, PageQuerySchema
 
 PREFIX = "/leaderboards"
@@ -52,7 +51,7 @@ def _public_body(board: Board, page: dict) -> bytes:
     key = (board.key, page["offset"], page["limit"])
     kept = _BODIES.get(key)
     if kept is None or kept[0] is not page:
-        body = current_app.json.response({"board": board.kind, "period": board.id, **page}).get_data()
+        body = encode({"board": board.kind, "period": board.id, **page})
         kept = _BODIES[key] = (page, body)
         while len(_BODIES) > KEPT_PAGES:
             _BODIES.popitem(last=False)

@@ -39,10 +39,12 @@ played again (a retry after a lost answer; the page repeats it until it gets one
 submitted again (its existing submission id).  Such a repeat stores nothing and costs no more than
 a GET of the run, and a page that retries must get its answer even at the limit.
 
-A play's limits cost it no round trip of their own: the room in them is read with the run, and
-the play is counted in the round trip that stores it (Flask-Limiter took 8 round trips a play,
-1.2 ms).  Opening a run and submitting one check their
-limits in one round trip and count them in one more.  scripts/bench_limits.py measures a play, a
+A play's limits cost it no round trip of their own: it is counted in them as the run is read,
+each limit's windows checked and counted in one script call (``take``: a limit full counts
+nothing), and the count is given back if the play is then refused for any reason, is a repeat,
+or finds the run changed (Flask-Limiter took 8 round trips a play, 1.2 ms; a check with the run
+and a count with the store, 2 script calls more than now).  Opening a run and submitting one
+check their limits in one round trip and count them in one more.  scripts/bench_limits.py measures a play, a
 repeat, a GET of the run and of a board with the limits on and off.
 
 GETs (boards, a run, a submission's status) have no limit here: they store nothing, a page polls a

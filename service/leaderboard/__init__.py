@@ -1,6 +1,12 @@
 """Leaderboards in Redis sorted sets: the day's board of rank scores, and week (ISO), month and
 all-time boards of summed margins (``score − 1000``) with the number of days played.
 
+The days a player played in a week or a month are not stored: they are the days of the period
+whose board holds the player, read with the page (one ZMSCORE a day of the period, in the page's
+round trip).  Only the all-time board, whose days have no bound, counts them (``days:all``): a
+count per player and week and month cost a new player 200 B for good (scripts/bench_memory.py).
+Counts stored before (``days:week:…``, ``days:month:…``) are read no more; a rebuild wipes them.
+
 Scores are stored as composites (see ``record_score.lua``) so that ``ZREVRANGE`` lists equal
 scores earliest-verified first.  The rank shown is shared by equal scores (1, 2, 2, 4):
 ``1 + the number of entries with a strictly higher score``.  Writing a verified score to every
@@ -24,6 +30,7 @@ board a second old is no loss.
 
 from __future__ import annotations
 
+import calendar
 import re
 import time
 from collections import OrderedDict
@@ -77,7 +84,19 @@ class Board:
 
     @property
     def days_key(self) -> str | None:
-        return None if self.kind == "day" else board_key("days", self.scope)
+        """Days played are counted for the all-time board only (see above)."""
+        return board_key("days", self.scope) if self.kind == "all" else None
+
+    @property
+    def days(self) -> list[date]:
+        """The days of a week or a month, whose boards say who played which (none for the others)."""
+        if self.kind == "week":
+            year, week = self.id.split("-W")
+            return [date.fromisocalendar(int(year), int(week), d) for d in range(1, 8)]
+        if self.kind == "month":
+            year, month = map(int, self.id.split("-"))
+            return [date(year, month, d) for d in range(1, calendar.monthrange(year, month)[1] + 1)]
+        return []
 
     @property
     def seq_key(self) -> str:
@@ -142,9 +161,9 @@ class Leaderboard:
         d = day_board(day)
         keys = [board_key("counted", day_scope(day)), d.key, d.names_key, board_key("histogram", d.scope),
                 d.seq_key, board_key("entries", d.scope)]
-        for b in (Board("week", week_id(day)), Board("month", month_id(day)), ALL_TIME):
-            keys += [b.key, b.days_key, b.seq_key, b.names_key]
-        return keys
+        for b in (Board("week", week_id(day)), Board("month", month_id(day))):
+            keys += [b.key, b.seq_key, b.names_key]
+        return keys + [ALL_TIME.key, ALL_TIME.days_key, ALL_TIME.seq_key, ALL_TIME.names_key]
 
     @classmethod
     def _record_call(cls, day: date, pid: str, nickname: str, score: int, submission_id: str):
@@ -155,7 +174,10 @@ class Leaderboard:
     def remove(self, day: date, pid: str, score: int) -> bool:
         """Take the player's counted ``score`` of ``day`` off the day's board and out of the period
         sums (ops: disqualify, hold); False if it was not counted.  ``record`` puts it back."""
-        return bool(self._unrecord(keys=self._keys(day), args=[pid, score, score - BASE_SCORE, SHIFT]))
+        week, month = Board("week", week_id(day)).days, Board("month", month_id(day)).days
+        others = [day_board(d).key for d in week + month]  # who still played the week, the month
+        return bool(self._unrecord(keys=self._keys(day) + others,
+                                   args=[pid, score, score - BASE_SCORE, SHIFT, len(week)]))
 
     def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str, *,
                rebuilding: bool = False) -> bool:
@@ -189,7 +211,8 @@ class Leaderboard:
             for i in range(0, len(pids), 1000):
                 chunk = pids[i:i + 1000]
                 pipe.zrem(b.key, *chunk)
-                pipe.hdel(b.days_key, *chunk)
+                if b.days_key:
+                    pipe.hdel(b.days_key, *chunk)
                 pipe.hdel(b.names_key, *chunk)
         pipe.incr(EPOCH)  # the day's sequence is gone: pages kept of it must not match again
         pipe.execute()
@@ -286,9 +309,15 @@ class Leaderboard:
         pipe.hmget(board.names_key, pids)
         if board.days_key:
             pipe.hmget(board.days_key, pids)
+        for d in board.days:
+            pipe.zmscore(day_board(d).key, pids)
         pipe.zcount(board.key, (board.value_of(items[0][1]) + 1) * board.shift, "+inf")
         res = pipe.execute()
-        names, days, above = res[0], res[1] if board.days_key else None, res[-1]
+        names, above = res[0], res[-1]
+        if board.days_key:
+            days = res[1]
+        elif board.days:  # the days of the period whose board holds each player
+            days = [sum(on[i] is not None for on in res[1:-1]) for i in range(len(pids))]
         out, rank, prev = [], above + 1, None
         for i, (pid, composite) in enumerate(items):
             value = board.value_of(composite)

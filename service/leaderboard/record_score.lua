@@ -13,11 +13,11 @@
 --       6 day entries (pid -> submission id and sequence)
 --         (1 and 6 are written no more since issue 11, only cleared by unrecord_score.lua:
 --         the day's board says who is counted, the submission which game)
---       7..10  week board, days played, sequence, names
---      11..14  month board, days played, sequence, names
---      15..18  all-time board, days played, sequence, names
---               (the period boards share the all-time names: Board.names_key)
---      19 rebuild flag       20 submissions deferred while a rebuild runs
+--       7..9   week board, sequence, names      10..12 month board, sequence, names
+--      13..16  all-time board, days played, sequence, names
+--               (the period boards share the all-time names: Board.names_key; a week's or a
+--               month's days played are its day boards that hold the player, not counted)
+--      17 rebuild flag       18 submissions deferred while a rebuild runs
 -- ARGV  1 pid  2 nickname  3 score  4 margin  5 submission id  6 shift
 --       7 '1' when the rebuild itself records
 --
@@ -28,8 +28,8 @@
 local pid, nickname, sub = ARGV[1], ARGV[2], ARGV[5]
 local score, margin, shift = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[6])
 
-if ARGV[7] ~= '1' and redis.call('EXISTS', KEYS[19]) == 1 then
-  redis.call('SADD', KEYS[20], sub)
+if ARGV[7] ~= '1' and redis.call('EXISTS', KEYS[17]) == 1 then
+  redis.call('SADD', KEYS[18], sub)
   return -1
 end
 
@@ -47,20 +47,22 @@ redis.call('ZADD', KEYS[2], composite(score, seq), pid)
 redis.call('HSET', KEYS[3], pid, nickname)
 redis.call('HINCRBY', KEYS[4], tostring(score), 1)
 
--- A period board: add the margin to the player's sum, count the day, keep the (latest) name.
-local function add(first)
-  local board, days, sequence, names = KEYS[first], KEYS[first + 1], KEYS[first + 2], KEYS[first + 3]
+-- A period board: add the margin to the player's sum, keep the (latest) name; the all-time board
+-- also counts the day (``days``).
+local function add(board, sequence, names, days)
   local total = margin
   local cur = redis.call('ZSCORE', board, pid)
   if cur then
     total = total + math.floor(tonumber(cur) / shift)
   end
   redis.call('ZADD', board, composite(total, redis.call('INCR', sequence)), pid)
-  redis.call('HINCRBY', days, pid, 1)
+  if days then
+    redis.call('HINCRBY', days, pid, 1)
+  end
   redis.call('HSET', names, pid, nickname)
 end
 
-add(7)
-add(11)
-add(15)
+add(KEYS[7], KEYS[8], KEYS[9])
+add(KEYS[10], KEYS[11], KEYS[12])
+add(KEYS[13], KEYS[15], KEYS[16], KEYS[14])
 return 1

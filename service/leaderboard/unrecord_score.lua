@@ -4,11 +4,12 @@
 --
 -- KEYS  1 day counted set, 6 day entries (both written before issue 11 only: cleared)
 --       2 day board  3 day names  4 day histogram  5 day sequence (unused)
---       7..10  week board, days played, sequence, names
---      11..14  month board, days played, sequence, names
---      15..18  all-time board, days played, sequence, names
+--       7..9   week board, sequence, names      10..12 month board, sequence, names
+--      13..16  all-time board, days played, sequence, names
 --               (the period boards share the all-time names: Board.names_key)
--- ARGV  1 pid  2 score  3 margin  4 shift
+--      17..    the day boards of the week (ARGV[5] of them), then those of the month: the days
+--               a player played in a week or a month are those whose board holds the player
+-- ARGV  1 pid  2 score  3 margin  4 shift  5 how many day boards of the week
 -- Returns 1 removed now, 0 not counted.
 local pid = ARGV[1]
 local score, margin, shift = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -23,16 +24,30 @@ if redis.call('HINCRBY', KEYS[4], tostring(score), -1) <= 0 then
 end
 redis.call('HDEL', KEYS[6], pid)
 
+-- The days of a period (its day boards KEYS[from..to]) on which the player is still counted.
+local function played(from, to)
+  local n = 0
+  for i = from, to do
+    if redis.call('ZSCORE', KEYS[i], pid) then n = n + 1 end
+  end
+  return n
+end
+
 -- A period board: take the margin back out; an entry left with no day goes, and its name with it
 -- unless the name is the all-time board's (shared), which goes only with the all-time entry.
-local function take(first)
-  local board, days, sequence, names = KEYS[first], KEYS[first + 1], KEYS[first + 2], KEYS[first + 3]
+-- ``days``: the all-time count, or nil for a week or a month, whose days left are ``left``.
+local function take(board, sequence, names, days, left)
   local cur = redis.call('ZSCORE', board, pid)
   if not cur then return end
-  if redis.call('HINCRBY', days, pid, -1) <= 0 then
+  if days then
+    left = redis.call('HINCRBY', days, pid, -1)
+  end
+  if left <= 0 then
     redis.call('ZREM', board, pid)
-    redis.call('HDEL', days, pid)
-    if names ~= KEYS[18] or first == 15 then
+    if days then
+      redis.call('HDEL', days, pid)
+    end
+    if names ~= KEYS[16] or days then
       redis.call('HDEL', names, pid)
     end
     return
@@ -43,7 +58,8 @@ local function take(first)
   redis.call('ZADD', board, string.format('%.0f', total * shift + (shift - 1 - tie)), pid)
 end
 
-take(7)
-take(11)
-take(15)
+local week_days = tonumber(ARGV[5])
+take(KEYS[7], KEYS[8], KEYS[9], nil, played(17, 16 + week_days))
+take(KEYS[10], KEYS[11], KEYS[12], nil, played(17 + week_days, #KEYS))
+take(KEYS[13], KEYS[15], KEYS[16], KEYS[14])
 return 1

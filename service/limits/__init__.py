@@ -11,10 +11,12 @@ address's hourly plays).  The price: a hit leaves the window up to E/60 early (a
 in an hour).  Retry-After is the wait until the oldest hits that fill the window have left it.
 
 One script call per limit (its windows share a hash tag: one cluster slot), the limits of a
-request in one pipelined round trip: ``check`` before the work, ``count`` once it succeeded (a
-play queues both beside its own reads and write, see ``Runs.play``, and takes its count back
-with ``uncount`` when the play was not stored after all).  The time is the web process's clock
-(a script may not read Redis's before writing on Redis 6).
+request in one pipelined round trip: ``check`` before the work, ``count`` once it succeeded; or
+``take`` (check, and count if every window has room, in one call) when the request already
+makes a round trip before its work: a play queues it beside its reads, see ``Runs.play``, and
+takes its count back with ``uncount`` when the play is then refused, a repeat, or not stored
+after all.  The time is the web process's clock (a script may not read Redis's before writing
+on Redis 6).
 """
 
 from __future__ import annotations
@@ -64,22 +66,35 @@ def duration(seconds: int) -> str:
     return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
+@functools.lru_cache(maxsize=4096)
+def _limit(name: str, subject: str, windows: tuple[Window, ...]) -> tuple:
+    """A limit's keys and arguments for one subject, kept: a player plays some fifty cards a game,
+    each asking for the same two (a hash and four keys built again each time)."""
+    digest = hashlib.sha1(subject.encode()).hexdigest()[:16]
+    keys = tuple(key_for("limit", f"{name}:{digest}", str(w.seconds)) for w in windows)
+    args = tuple(n for w in windows for n in (w.amount, w.seconds * 1000))
+    return name, keys, args, windows
+
+
 class Gate:
     """The windows one request must find room in: each limit ``(name, subject, windows)`` as the
     keys and arguments of its script call (subjects hashed: a key is no log of addresses)."""
 
     def __init__(self, limits) -> None:
-        self.limits: list[tuple[str, list[str], list[int], tuple[Window, ...]]] = []
-        for name, subject, windows in limits:
-            if not windows:
-                continue
-            digest = hashlib.sha1(subject.encode()).hexdigest()[:16]
-            keys = [key_for("limit", f"{name}:{digest}", str(w.seconds)) for w in windows]
-            args = [n for w in windows for n in (w.amount, w.seconds * 1000)]
-            self.limits.append((name, keys, args, windows))
+        self.limits: list[tuple[str, tuple[str, ...], tuple[int, ...], tuple[Window, ...]]] = [
+            _limit(name, subject, windows) for name, subject, windows in limits if windows]
 
     def __bool__(self) -> bool:
         return bool(self.limits)
+
+    def counted(self, replies) -> "Gate":
+        """The limits that a ``take`` (``replies``, one per limit) counted the hit in: those that
+        had room.  A take counts in every window of a limit or in none, and one limit full does
+        not stop the others from counting: give their hits back (``uncount``) if the request
+        fails."""
+        gate = Gate(())
+        gate.limits = [limit for limit, (index, _wait) in zip(self.limits, replies) if not int(index)]
+        return gate
 
     def verdict(self, replies) -> None:
         """TooManyRequests for the first limit whose check (``replies``, one per limit, each
@@ -104,7 +119,8 @@ class Limits:
 
     def queue(self, gate: Gate, pipe, mode: str, now: int) -> None:
         """One script call per limit of ``gate`` queued on ``pipe`` (``store.pipelined``):
-        ``check`` (the replies go to ``gate.verdict``), ``count`` or ``uncount`` at ``now``."""
+        ``check`` or ``take`` (the replies go to ``gate.verdict``, and for a take to
+        ``gate.counted``), ``count`` or ``uncount`` at ``now``."""
         for _name, keys, args, _windows in gate.limits:
             evalsha_on(pipe, self.script, keys, [mode, now, *args])
 

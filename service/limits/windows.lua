@@ -1,11 +1,12 @@
 -- The moving windows of one rate limit for one subject (service.limits): check them, count a hit,
--- or take back a hit counted by a request that then stored nothing.  A window of E ms is a hash
+-- take one (count it only if every window has room: check and count at once), or take back a hit
+-- counted by a request that then stored nothing.  A window of E ms is a hash
 -- of buckets of E/60 ms (field: the bucket's number, now // size; value: its hits); the last 60
 -- buckets are the window.  Its keys share one hash tag: one cluster slot.
--- KEYS the windows; ARGV[1] 'check', 'count' or 'uncount'; ARGV[2] now (ms);
+-- KEYS the windows; ARGV[1] 'check', 'count', 'take' or 'uncount'; ARGV[2] now (ms);
 -- ARGV[3..] amount and length (ms) of each window.
--- check: {0, 0} when every window has room for one more hit, else {i, ms until window i has};
--- count, uncount: {0, 0}.
+-- check, take: {0, 0} when every window has room for one more hit (take has counted it), else
+-- {i, ms until window i has} (take has counted nothing); count, uncount: {0, 0}.
 local mode, now = ARGV[1], tonumber(ARGV[2])
 
 local function size_of(expiry)
@@ -41,15 +42,23 @@ local function wait(key, amount, expiry)
   return 1
 end
 
-for i = 1, #KEYS do
-  local key, amount, expiry = KEYS[i], tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2])
-  local bucket = string.format('%d', math.floor(now / size_of(expiry)))
-  if mode == 'check' then
-    local ms = wait(key, amount, expiry)
+if mode == 'check' or mode == 'take' then
+  for i = 1, #KEYS do
+    local ms = wait(KEYS[i], tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2]))
     if ms > 0 then
       return {i, ms}
     end
-  elseif mode == 'count' then
+  end
+  if mode == 'check' then
+    return {0, 0}
+  end
+  mode = 'count'
+end
+
+for i = 1, #KEYS do
+  local key, expiry = KEYS[i], tonumber(ARGV[2 * i + 2])
+  local bucket = string.format('%d', math.floor(now / size_of(expiry)))
+  if mode == 'count' then
     redis.call('HINCRBY', key, bucket, 1)
     if redis.call('HLEN', key) > 60 then  -- drop the buckets that left the window
       local cur = tonumber(bucket)

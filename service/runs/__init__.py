@@ -9,7 +9,8 @@ rebuilds it from the seed and the stored plays.
 Runs are not kept for good (a submission copies what stays): a ranked run, with the day's
 indexes of runs (per player, per address, the tree of paths), expires ``run_keep_hours`` after
 its day's seed is revealed, which is how long ops have the day's other runs to judge a flag by;
-a practice run ``practice_keep_hours`` after it was opened.  The TTLs are set as the run opens.
+a practice run ``practice_keep_hours`` after its last play (or its opening).  The TTLs are set as
+the run opens; a play sets a practice run's again.
 
 Three kinds of run:
 
@@ -32,19 +33,18 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 import redis
-from redis.exceptions import NoScriptError
 
 from bots import get_bidder, get_bot
 from service.challenges import Challenges
 from service.config import Settings
-from service.errors import Conflict, NotFound, Unavailable, Unprocessable
+from service.errors import Conflict, NotFound, ServiceError, Unavailable, Unprocessable
 from service.limits import Gate, Limits, now_ms
 from service.players import Players
 from service.replay import (RULES, Call, Card, GameOverError, GameState, IllegalCallError, IllegalPlayError,
                             InvalidCallError, InvalidCardError, UnknownRulesError, build_record, rules_for,
                             verify)
 from service.seeds import free_play_seed
-from service.store import day_of_id, day_scope, evalsha_on, key_for, load_script, pipelined
+from service.store import day_of_id, day_scope, key_for, load_script, pipelined
 
 from . import table as tbl
 from .cache import GameCache
@@ -105,6 +105,10 @@ def path_hash(text: str) -> str:
 RUN_KEY_KINDS = ("run:*", "ranked:*", "runs:addr:*", "paths", "paths:counted", "paths:submitted")
 RUN_ID_RE = re.compile(r"([0-9]{8})-[A-Za-z0-9_-]{16}")  # [0-9]: \d also takes other scripts' digits
 KINDS = ("ranked", "archive", "random")
+#: What a play reads of its run (``Runs.play`` and the answer, ``run_json``): not the play times,
+#: the client's address and agent or the opening time, which grow or weigh and are only written.
+PLAY_FIELDS = ("id", "pid", "date", "ranked", "kind", "rules", "target", "bidder", "bots", "status", "cards",
+               "plays", "seed", "submission")
 
 
 def run_kind(run: dict) -> str:
@@ -209,7 +213,7 @@ class Runs:
         return self.settings.clock.reveals_at(day) + timedelta(hours=self.settings.run_keep_hours)
 
     def practice_ttl(self) -> int:
-        """Seconds a practice run (archive or random) is kept from its opening."""
+        """Seconds a practice run (archive or random) is kept from its opening, then from each play."""
         return max(1, self.settings.practice_keep_hours * 3600)
 
     def expire_untimed(self, batch: int = 500) -> dict:
@@ -330,21 +334,29 @@ class Runs:
 
     def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int,
                        players: Players | None) -> tuple[dict, list | None]:
-        """``load`` in one round trip with what a play also reads: that the player is known (with
-        ``players``: Unauthorized first if not), the room in its limits (None: no limits)."""
+        """``load`` (of ``PLAY_FIELDS``) in one round trip with what a play also does first: check
+        that the player is known (with ``players``: Unauthorized first if not), and take the play
+        in its limits at ``now`` (the replies, None for no limits: ``Gate.verdict``, ``counted``),
+        given back if the token or the run is refused."""
         day = run_day(run_id)
 
         def queue(pipe):
             if players is not None:
                 players.queue_known(pid, pipe)
             if day:
-                pipe.hgetall(self.key(run_id))
-                self.limits.queue(gate, pipe, "check", now)
+                pipe.hmget(self.key(run_id), PLAY_FIELDS)
+                self.limits.queue(gate, pipe, "take", now)
         replies = pipelined(self.r, queue, [self.limits.script])
-        if players is not None:
-            players.known(replies.pop(0))
-        run = replies[0] if day else None
-        return self._owned(run, pid), replies[1:] if day and gate else None
+        known = replies.pop(0) if players is not None else True
+        run = {k: v for k, v in zip(PLAY_FIELDS, replies[0]) if v is not None} if day else None
+        room = replies[1:] if day and gate else None
+        try:
+            Players.known(known)
+            return self._owned(run, pid), room
+        except ServiceError:  # an unknown token, a run not the player's: nothing to count
+            if room is not None:
+                self._give_back(gate.counted(room), now)
+            raise
 
     def seed_of(self, run: dict) -> bytes:
         """The run's seed: its own for free play, else its day's."""
@@ -385,9 +397,11 @@ class Runs:
         Refused (422, nothing stored): ``unknown_card`` / ``unknown_call`` (not one), ``illegal_card``
         (with the obligation), ``illegal_call``, ``call_expected`` (a card while seat 0 must call),
         ``card_expected`` (a call while a card is due), each with the ``legal`` actions.
-        ``limits``: a new, legal play must find room in them (read with the run), else
-        TooManyRequests before the bots move, and nothing is stored; it is counted in them in the
-        round trip that stores it.  A repeat is neither refused nor counted.
+        ``limits``: a new, legal play must find room in them, else TooManyRequests before the bots
+        move, and nothing is stored.  It is counted in them as the run is read (``take``: no
+        round trip of its own), and the count given back if the play is then refused (whatever
+        for), a repeat, or not stored because the run changed: a repeat is neither refused nor
+        counted.  A play Redis did not confirm (503 ``play_unconfirmed``) keeps its count.
         ``players``: ``pid`` is a token's claim, checked known (else Unauthorized) as the run is
         read; None: the caller checked it.
         """
@@ -395,83 +409,85 @@ class Runs:
         for _attempt in range(3):
             stamp = now_ms()
             run, room = self._load_for_play(run_id, pid, limits, stamp, players)
-            action = parse_action(text, kind)  # after the load: an unknown player hears that first
-            code = tbl.encode_action(action)
-            played = len(run["cards"]) // 2
-            if turn == played - 1 and run["cards"][-2:] == code:
-                return self._replayed(run, turn)
-            if run["status"] == "finished":
-                raise Conflict("the game of this run is over", code="run_finished")
-            if turn != played:
-                raise Conflict(f"turn {turn} is not the turn to play; expected {played}",
-                               code="wrong_turn", expected_turn=played)
-            day = date.fromisoformat(run["date"])
-            if run["ranked"] == "1" and now >= self.settings.clock.reveals_at(day):
-                raise Conflict("this ranked run was not finished before its day's seed was published",
-                               code="day_closed", reveal_at=self.settings.clock.reveals_at(day).isoformat())
-            seed = self.seed_of(run)
-            state = self.game(run, seed, run["plays"])
-            table = tbl.Table(state)
+            counted, keep = (limits.counted(room) if room is not None else NO_LIMITS), False
             try:
-                check_phase(state, action)
-                tbl.step(state, action, table.events, checked=True)
-            except (IllegalPlayError, IllegalCallError, Unprocessable) as e:  # refused before the state changed
-                self.games.put(run_id, seed, run["plays"], state)
-                raise refused(e, action) from None
-            except GameOverError:  # pragma: no cover - status says finished first
-                raise Conflict("the game of this run is over", code="run_finished") from None
-            if room is not None:
-                limits.verdict(room)  # full: TooManyRequests before the bots think
-            bots = tbl.bots_until_player(table, get_bot(run["bots"]), bidder_of(run))
-            new_plays = run["plays"] + code + tbl.format_plays(bots)
-            new_cards = run["cards"] + code
-            over = state.is_over
-            keys = [self.key(run_id), self.paths_key(day)]
-            args = [len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
-                    now.isoformat() if over else "", run["ranked"]]
-            try:
-                stored = self._store(keys, args, limits, stamp)
-            except (redis.ConnectionError, redis.TimeoutError) as e:
-                # The script was sent and no answer came: Redis may run it yet (a paused server
-                # reads it when it resumes).  The same turn and card again answers either way.
-                raise Unavailable(
-                    "the data store did not confirm this play: it may have been played; send the "
-                    "same turn and action again (the stored answer comes back if it was)",
-                    code="play_unconfirmed", turn=turn, **{kind: str(action)}, retry_after=1) from e
-            if stored:
-                if not over:
-                    self.games.put(run_id, seed, new_plays, state)
-                run.update(plays=new_plays, cards=new_cards)
-                if over:
-                    run.update(status="finished", finished_at=now.isoformat())
-                return PlayResult(run, table)
+                result = self._play_once(run_id, run, turn, text, kind, now, stamp, limits, room)
+                keep = result is not None and not result.replayed
+            except Unavailable:
+                keep = True  # the play may have been stored: its count stays
+                raise
+            finally:
+                if counted and not keep:
+                    self._give_back(counted, stamp)
+            if result is not None:
+                return result
             # somebody else appended in between: look again (it may be this very play, retried)
         raise Conflict("the run changed while playing; try again", code="wrong_turn")
 
-    def _store(self, keys: list, args: list, limits: Gate, stamp: int) -> bool:
-        """play.lua, and the play counted in its limits, in one round trip; False, and the count
-        taken back, if the run changed since it was read (nothing stored).  A script Redis lacks
-        (NOSCRIPT, after a restart) is loaded and what it should have done done again."""
-        for _attempt in range(2):
-            pipe = self.r.pipeline(transaction=False)
-            evalsha_on(pipe, self._play, keys, args)
-            self.limits.queue(limits, pipe, "count", stamp)
-            stored, *counts = pipe.execute(raise_on_error=False)
-            for reply in (stored, *counts):
-                if isinstance(reply, Exception) and not isinstance(reply, NoScriptError):
-                    raise reply
-            counted = bool(counts) and not isinstance(counts[0], NoScriptError)  # one script: all or none
-            if isinstance(stored, NoScriptError):
-                self.r.script_load(self._play.script)
-                if counted:
-                    self.limits.uncount(limits, stamp)
-                continue
-            if not stored and counted:
-                self.limits.uncount(limits, stamp)
-            elif stored and counts and not counted:
-                self.limits.count(limits, stamp)  # loads the script
-            return bool(stored)
-        raise NoScriptError("play.lua could not be loaded")
+    def _give_back(self, counted: Gate, stamp: int) -> None:
+        """Take back the hits a play counted at ``stamp`` and then did not store.  Best effort:
+        Redis failing now leaves them counted, which only makes their windows one hit fuller."""
+        try:
+            self.limits.uncount(counted, stamp)
+        except (redis.ConnectionError, redis.TimeoutError):
+            pass
+
+    def _play_once(self, run_id: str, run: dict, turn: int, text: str, kind: str, now: datetime, stamp: int,
+                   limits: Gate, room: list | None) -> PlayResult | None:
+        """``play`` on the run as read: the result (the play stored, or a repeat answered again),
+        or None if the run changed before the play could be stored; raises what ``play`` does."""
+        action = parse_action(text, kind)
+        code = tbl.encode_action(action)
+        played = len(run["cards"]) // 2
+        if turn == played - 1 and run["cards"][-2:] == code:
+            return self._replayed(run, turn)
+        if run["status"] == "finished":
+            raise Conflict("the game of this run is over", code="run_finished")
+        if turn != played:
+            raise Conflict(f"turn {turn} is not the turn to play; expected {played}",
+                           code="wrong_turn", expected_turn=played)
+        day = date.fromisoformat(run["date"])
+        if run["ranked"] == "1" and now >= self.settings.clock.reveals_at(day):
+            raise Conflict("this ranked run was not finished before its day's seed was published",
+                           code="day_closed", reveal_at=self.settings.clock.reveals_at(day).isoformat())
+        seed = self.seed_of(run)
+        state = self.game(run, seed, run["plays"])
+        table = tbl.Table(state)
+        try:
+            check_phase(state, action)
+            tbl.step(state, action, table.events, checked=True)
+        except (IllegalPlayError, IllegalCallError, Unprocessable) as e:  # refused before the state changed
+            self.games.put(run_id, seed, run["plays"], state)
+            raise refused(e, action) from None
+        except GameOverError:  # pragma: no cover - status says finished first
+            raise Conflict("the game of this run is over", code="run_finished") from None
+        if room is not None:
+            limits.verdict(room)  # full: TooManyRequests before the bots think
+        bots = tbl.bots_until_player(table, get_bot(run["bots"]), bidder_of(run))
+        new_plays = run["plays"] + code + tbl.format_plays(bots)
+        new_cards = run["cards"] + code
+        over = state.is_over
+        keys = [self.key(run_id), self.paths_key(day)]
+        args = [len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
+                now.isoformat() if over else "", run["ranked"],
+                0 if run["ranked"] == "1" else self.practice_ttl()]
+        try:
+            stored = self._play(keys=keys, args=args)  # loads play.lua if Redis lacks it
+        except (redis.ConnectionError, redis.TimeoutError) as e:
+            # The script was sent and no answer came: Redis may run it yet (a paused server
+            # reads it when it resumes).  The same turn and action again answers either way.
+            raise Unavailable(
+                "the data store did not confirm this play: it may have been played; send the "
+                "same turn and action again (the stored answer comes back if it was)",
+                code="play_unconfirmed", turn=turn, **{kind: str(action)}, retry_after=1) from e
+        if not stored:
+            return None
+        if not over:
+            self.games.put(run_id, seed, new_plays, state)
+        run.update(plays=new_plays, cards=new_cards)
+        if over:
+            run.update(status="finished", finished_at=now.isoformat())
+        return PlayResult(run, table)
 
     def record(self, run: dict) -> dict:
         """The finished run's game record.  Under rules with an auction it is the verifier's: seat

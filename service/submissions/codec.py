@@ -5,8 +5,13 @@ player-day, so its form is what the service's memory grows by.  Since issue 11 i
 
 - ``played``: seat 0's cards, one character each: the card's id (RULES §2, 7C = 0 … TS = 31)
   as a base64 digit (``A`` … ``f``);
-- ``gaps``: the server time of each play, the first in ms since the epoch, then the ms since the
-  one before (``1764712800123,1520,830,…``);
+- ``pace``: the server time of each play, the first in ms since the epoch, then the ms since the
+  one before (negative if a clock went back), each a Base64 VLQ (source maps' variable-length
+  integers: the sign in the lowest bit, five bits a digit, lowest first, a digit from ``g`` on
+  saying another follows) run together: 1764712800123, 1520, 830 is ``23vxih3mD`` ``g/C``
+  ``8zB``: 9 digits for the first, 3 for a gap of 0.5–16 s.  Submissions stored before it have
+  ``gaps`` instead, the same numbers in decimal with commas (``1764712800123,1520,830``): about 5
+  characters a play where ``pace`` takes 3 (100 bytes a game);
 - times (``created_at``, ``run_created_at``, ``run_finished_at``, ``verified_at``,
   ``checked_at``) as whole µs since the epoch, which Redis keeps as an 8-byte integer; no
   ``checked_at`` until a later verdict than the first (read: ``verified_at``);
@@ -35,6 +40,9 @@ from service.replay import Card
 #: A card's id as one character: the base64 digits, in order.
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
 _ID_OF = {c: i for i, c in enumerate(ALPHABET)}
+#: The digits of a Base64 VLQ (source maps'): 32 and up say that another digit follows.
+VLQ = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_VLQ_OF = {c: i for i, c in enumerate(VLQ)}
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 #: The fields holding a time: µs since the epoch in the compact form, ISO text in the old one.
 TIME_FIELDS = ("created_at", "run_created_at", "run_finished_at", "verified_at", "checked_at", "delayed_at")
@@ -57,18 +65,54 @@ def unpack_cards(text: str) -> list[str]:
         raise ValueError(f"not a packed card list: {text[:64]!r}") from None
 
 
+def _gaps(times_ms: list[int]) -> list[int]:
+    """The first time, then the gap before each next one (negative if a clock went back)."""
+    return [t - prev for prev, t in zip([0] + times_ms, times_ms)]
+
+
+def _sums(gaps) -> list[int]:
+    out, t = [], 0
+    for gap in gaps:
+        t += gap
+        out.append(t)
+    return out
+
+
 def pack_times(times_ms: list[int]) -> str:
-    """Play times (ms since the epoch) as the first one, then the gap before each next one."""
-    return ",".join(str(t - prev) for prev, t in zip([0] + times_ms, times_ms))
+    """Play times (ms since the epoch) as ``pace``: each gap a Base64 VLQ, run together."""
+    out = []
+    for gap in _gaps(times_ms):
+        v = (-gap << 1) | 1 if gap < 0 else gap << 1
+        while True:
+            digit, v = v & 31, v >> 5
+            out.append(VLQ[digit | 32 if v else digit])
+            if not v:
+                break
+    return "".join(out)
 
 
 def unpack_times(text: str) -> list[int]:
-    """``pack_times`` undone ('' is no time)."""
-    out, t = [], 0
-    for gap in text.split(",") if text else ():
-        t += int(gap)
-        out.append(t)
-    return out
+    """``pack_times`` undone ('' is no time); ValueError for a character that is no VLQ digit or a
+    last number left unfinished (a damaged store)."""
+    gaps, v, shift = [], 0, 0
+    try:
+        for ch in text:
+            digit = _VLQ_OF[ch]
+            v |= (digit & 31) << shift
+            shift += 5
+            if not digit & 32:
+                gaps.append(-(v >> 1) if v & 1 else v >> 1)
+                v = shift = 0
+    except KeyError:
+        raise ValueError(f"not packed play times: {text[:64]!r}") from None
+    if shift:
+        raise ValueError(f"packed play times cut short: {text[-64:]!r}")
+    return _sums(gaps)
+
+
+def unpack_decimal_times(text: str) -> list[int]:
+    """The ``gaps`` of submissions stored before ``pace``: decimal, comma-separated ('' is none)."""
+    return _sums(int(gap) for gap in text.split(",")) if text else []
 
 
 def pack_time(iso: str) -> str:
@@ -98,7 +142,7 @@ def encode(run: dict, *, run_id: str, pid: str, nickname: str, ip: str, user_age
     fields = {
         "run_id": run_id, "pid": pid, "nickname": nickname,
         COMPACT_MARK: pack_cards([run["cards"][i:i + 2] for i in range(0, len(run["cards"]), 2)]),
-        "gaps": pack_times([int(t) for t in run.get("times", "").split(",") if t]),
+        "pace": pack_times([int(t) for t in run.get("times", "").split(",") if t]),
         "run_created_at": pack_time(run.get("created_at", "")),
         "run_finished_at": pack_time(run.get("finished_at", "")),
         "run_ip": run.get("ip", ""), "created_at": pack_time(created_at), "status": "queued",
@@ -130,11 +174,13 @@ def decode(sub_id: str, day: str, stored: dict, agents: dict | None = None) -> d
     sub = dict(stored)
     sub["id"], sub["date"] = sub_id, day
     agents = agents or {}
-    if COMPACT_MARK in sub or "gaps" in sub:
+    if COMPACT_MARK in sub or "pace" in sub or "gaps" in sub:
         if COMPACT_MARK in sub:
             sub["cards"] = "".join(unpack_cards(sub.pop(COMPACT_MARK) or ""))
+        if "pace" in sub:
+            sub["times"] = ",".join(str(t) for t in unpack_times(sub.pop("pace") or ""))
         if "gaps" in sub:
-            sub["times"] = ",".join(str(t) for t in unpack_times(sub.pop("gaps") or ""))
+            sub["times"] = ",".join(str(t) for t in unpack_decimal_times(sub.pop("gaps") or ""))
         if "run_agent" in sub or "agent" in sub:
             sub["run_user_agent"] = agents.get(sub.pop("run_agent", ""), "")
             sub["user_agent"] = agents.get(sub.pop("agent"), "") if "agent" in sub else sub["run_user_agent"]

@@ -29,23 +29,28 @@ REQUEST_ID_HEADER = "X-Request-Id"
 SANE_ID = re.compile(r"[A-Za-z0-9._:-]{8,64}")
 
 
+# The hooks run on every request: each reads ``request`` and ``g`` through their proxies once
+# (a proxy's look-up cost a tenth of the hooks' time when they went through it at every use).
+
 def _begin() -> None:
-    g.started = time.perf_counter()
+    req_g = g._get_current_object()
+    req_g.started = time.perf_counter()
     given = request.headers.get(REQUEST_ID_HEADER, "")
-    g.request_id = given if SANE_ID.fullmatch(given) else secrets.token_hex(8)
+    req_g.request_id = given if SANE_ID.fullmatch(given) else secrets.token_hex(8)
 
 
 def _end(response: Response) -> Response:
-    if "request_id" not in g:  # a request refused before the hooks ran (none today): still one
+    req_g, req = g._get_current_object(), request._get_current_object()
+    if "request_id" not in req_g:  # a request refused before the hooks ran (none today): still one
         _begin()
-    seconds = time.perf_counter() - g.started
-    response.headers[REQUEST_ID_HEADER] = g.request_id
-    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    metrics.observe(request.method, route, request.endpoint, response.status_code, seconds)
+    seconds = time.perf_counter() - req_g.started
+    response.headers[REQUEST_ID_HEADER] = req_g.request_id
+    rule, method, status = req.url_rule, req.method, response.status_code
+    route = rule.rule if rule is not None else "unmatched"
+    metrics.observe(method, route, req.endpoint, status, seconds)
     if access_log.isEnabledFor(logging.INFO):
-        access_log.info("%s %s %s", request.method, route, response.status_code, extra={
-            "method": request.method, "route": route, "status": response.status_code,
-            "duration_ms": round(seconds * 1000, 2)})
+        access_log.info("%s %s %s", method, route, status, extra={
+            "method": method, "route": route, "status": status, "duration_ms": round(seconds * 1000, 2)})
     return response
 
 

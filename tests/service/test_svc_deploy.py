@@ -6,9 +6,11 @@ daemon where the tests run)."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -123,6 +125,22 @@ def test_the_image_installs_the_package_and_runs_the_same_gunicorn_config():
     assert re.search(r"^FROM python:3\.11-slim$", text, re.M)
     assert "pip install ." in text and "USER manille" in text
     assert '"/app/deploy/gunicorn.conf.py"' in text
+
+
+def test_a_gunicorn_worker_freezes_what_it_loaded_against_the_garbage_collector(tmp_path):
+    """post_worker_init: the app loaded, the objects alive then go out of the collector's reach."""
+    code = ("import gc, runpy, sys\n"
+            "conf = runpy.run_path(sys.argv[1])\n"
+            "from service.app import create_app\n"
+            "create_app({'MANILLE_SECRET': 'x' * 32})\n"
+            "assert gc.get_freeze_count() == 0\n"
+            "conf['post_worker_init'](None)\n"
+            "print(gc.get_freeze_count())")
+    done = subprocess.run([sys.executable, "-c", code, str(DEPLOY / "gunicorn.conf.py")], cwd=ROOT, text=True,
+                          capture_output=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 20_000  # the modules, the app and its schemas
 
 
 SYSTEMD = shutil.which("systemd-analyze")

@@ -59,6 +59,31 @@ def test_period_boards_sum_margins_with_days_played(lb):
         (1, "b", 340, 2), (2, "a", 40, 2), (3, "c", -100, 1)]
 
 
+def test_a_weeks_or_months_days_are_its_day_boards_that_hold_the_player(lb, rclient):
+    """Only the all-time board counts days; a week's or a month's are read from its day boards,
+    and a score taken off leaves a period once none of its days holds the player."""
+    lb.record(date(2026, 11, 30), "a", "A", 1100, "1")  # week 49, November
+    lb.record(date(2026, 12, 1), "a", "A", 940, "2")    # week 49, December
+    lb.record(date(2026, 12, 7), "a", "A", 1300, "3")   # week 50, December
+    lb.record(date(2026, 12, 7), "b", "B", 1000, "4")
+    assert set(rclient.keys("manille:{boards}:days:*")) == {ALL_TIME.days_key}
+
+    def days(board):
+        return {e["player"]: (e["margin"], e["days"]) for e in lb.page(board)["entries"]}
+    assert days(week_board("2026-W49")) == {"a": (40, 2)}
+    assert days(week_board("2026-W50")) == {"a": (300, 1), "b": (0, 1)}
+    assert days(month_board("2026-11")) == {"a": (100, 1)}
+    assert days(month_board("2026-12")) == {"a": (240, 2), "b": (0, 1)}
+    assert days(ALL_TIME) == {"a": (340, 3), "b": (0, 1)}
+    assert lb.rank_of(month_board("2026-12"), "a")["days"] == 2
+    assert lb.remove(date(2026, 12, 1), "a", 940)
+    assert days(week_board("2026-W49")) == {"a": (100, 1)}
+    assert days(month_board("2026-12")) == {"a": (300, 1), "b": (0, 1)}
+    assert lb.remove(date(2026, 12, 7), "a", 1300)  # no day of week 50 or of December is left
+    assert days(week_board("2026-W50")) == {"b": (0, 1)} and days(month_board("2026-12")) == {"b": (0, 1)}
+    assert days(ALL_TIME) == {"a": (100, 1), "b": (0, 1)} and lb.rank_of(ALL_TIME, "a")["nickname"] == "A"
+
+
 def test_around_me_and_histogram(lb):
     for i in range(30):
         lb.record(DAY, f"p{i:02d}", f"P{i}", 1000 + 10 * (i % 7), f"s{i}")

@@ -272,25 +272,50 @@ def test_a_window_keeps_at_most_61_buckets_and_expires_with_its_length(rclient):
     assert rclient.hget(key, str((t0 + 700 * 399) // 1000)) is None
 
 
-def test_a_play_not_stored_takes_its_count_back(redis_server, rclient):
-    """A play is counted in the round trip that stores it; when play.lua finds the run changed
-    since it was read (another request played meanwhile), nothing is stored and nothing counted."""
-    client = make_client(redis_server)
+def _hits(rclient, limit: str, subject: str, windows: str) -> list[int]:
+    """The hits in each window of ``limit`` for ``subject``, as Redis holds them."""
+    return [sum(int(v) for v in rclient.hvals(key)) for _name, keys, _args, _w in
+            Gate([(limit, subject, parse(windows))]).limits for key in keys]
+
+
+def test_a_play_not_stored_gives_its_count_back(redis_server, rclient):
+    """A play is counted as its run is read (take); when play.lua then finds the run changed (a
+    request of the same player played meanwhile), nothing is stored and the count goes back,
+    and the play read again is refused (wrong turn) counting nothing either."""
+    client = make_client(redis_server, MANILLE_LIMIT_PLAYS_PER_TOKEN="5 per hour")
     run, token = new_player(client, kind="random")
+    while len(run["view"]["legal"]) < 2:  # a deal where the two requests' cards differ
+        run = open_run(client, token=token, kind="random").get_json()
     runs = client.application.extensions["manille"].runs
-    gate = Gate([("plays_per_token", "someone", parse("5 per hour"))])
-    stored = rclient.hgetall(Runs.key(run["run_id"]))
-    now = int(time.time() * 1000)
-    args = [len(stored["plays"]), stored["plays"] + "7H", "7H", now, "0", "", "0"]
-    changed = [len(stored["plays"]) + 2, *args[1:]]
-    assert runs._store([Runs.key(run["run_id"]), "manille:{day:x}:paths"], changed, gate, now) is False
-    assert rclient.hgetall(Runs.key(run["run_id"])) == stored
-    [(_name, [key], _args, _windows)] = gate.limits
-    assert sum(int(v) for v in rclient.hvals(key)) == 0  # counted, then taken back
-    rclient.script_flush()  # Redis restarted: it knows neither script
-    assert runs._store([Runs.key(run["run_id"]), "manille:{day:x}:paths"], args, gate, now) is True
-    assert rclient.hget(Runs.key(run["run_id"]), "plays") == stored["plays"] + "7H"
-    assert sum(int(v) for v in rclient.hvals(key)) == 1  # counted once
+    pid = rclient.hget(Runs.key(run["run_id"]), "pid")
+    real, raced = runs._play_once, []
+
+    def racing(run_id, stale, *args):
+        if not raced:  # the other request plays this very turn between the read and the store
+            raced.append(run_id)
+            runs.play(run_id, pid, run["turn"], run["view"]["legal"][-1])
+        return real(run_id, stale, *args)
+    runs._play_once = racing
+    r = play(client, run, token, card=run["view"]["legal"][0])
+    assert r.status_code == 409 and r.get_json()["error"] == "wrong_turn", r.get_json()
+    assert rclient.hget(Runs.key(run["run_id"]), "cards") == run["view"]["legal"][-1]  # the other's play
+    assert _hits(rclient, "plays_per_token", pid, "5 per hour") == [0]  # runs.play here: no limits
+
+
+def test_a_play_refused_by_one_limit_gives_the_others_count_back(redis_server, rclient):
+    """Each limit takes its hit in its own script call: the address's full, the token's had room
+    and counted, and gives it back with the 429."""
+    client = make_client(redis_server, MANILLE_LIMIT_PLAYS_PER_TOKEN="10 per hour",
+                         MANILLE_LIMIT_PLAYS_PER_ADDRESS="2 per hour")
+    run, token = new_player(client, kind="random")
+    pid = rclient.hget(Runs.key(run["run_id"]), "pid")
+    for _ in range(2):
+        run = play(client, run, token).get_json()
+    assert_limited(play(client, run, token), "plays_per_address")
+    assert _hits(rclient, "plays_per_token", pid, "10 per hour") == [2]
+    assert _hits(rclient, "plays_per_address", "10.0.0.1", "2 per hour") == [2]
+    assert play(client, run, token, addr="10.0.0.2").status_code == 200
+    assert _hits(rclient, "plays_per_token", pid, "10 per hour") == [3]
 
 
 @pytest.mark.parametrize("text, windows", [

@@ -118,6 +118,31 @@ def test_a_ranked_run_and_the_days_indexes_expire_48_hours_after_the_reveal_prac
         assert persistent == []
 
 
+def test_a_play_keeps_a_practice_run_a_day_longer_a_ranked_runs_ttl_stays_its_days(app, rclient):
+    """A practice game played across a day is not lost under the player: each play sets its
+    TTL again; a ranked run's stays its day's (a play does not move it)."""
+    client = app.test_client()
+    with freeze_time(BEFORE_MIDNIGHT) as clock:
+        ranked, token = open_run(client)
+        free, _ = open_run(client, {"kind": "random"}, token=token)
+        past, _ = open_run(client, {"date": "2026-11-30"}, token=token)
+        rclient.expire(Runs.key(free["run_id"]), 600)  # as if opened 23 h 50 min ago
+        rclient.expire(Runs.key(past["run_id"]), 600)
+        ranked_ttl = rclient.ttl(Runs.key(ranked["run_id"]))
+        clock.tick(60)
+        for practice in (free, past):
+            play(client, practice, token, 1)
+            assert 86400 - 5 <= rclient.ttl(Runs.key(practice["run_id"])) <= 86400, practice["kind"]
+        play(client, ranked, token, 1)  # Redis's clock is not frozen: the same TTL, seconds later
+        assert ranked_ttl - 5 <= rclient.ttl(Runs.key(ranked["run_id"])) <= ranked_ttl
+        # a repeat of the last play stores nothing and sets nothing
+        rclient.expire(Runs.key(free["run_id"]), 600)
+        again = client.post(f"/api/v1/runs/{free['run_id']}/plays", headers=headers(token),
+                            json={"turn": 0, "card": free["view"]["legal"][0]})
+        assert again.status_code == 200 and again.get_json()["turn"] == 1
+        assert rclient.ttl(Runs.key(free["run_id"])) <= 600
+
+
 def _pid(rclient, run):
     return rclient.hget(Runs.key(run["run_id"]), "pid")
 
@@ -191,7 +216,36 @@ def test_any_legal_games_cards_pack_a_byte_each_and_replay_to_the_same_record(se
 
 @given(st.lists(st.integers(min_value=0, max_value=2 ** 48)))
 def test_play_times_pack_as_gaps_and_unpack(times):
+    packed = codec.pack_times(times)
+    assert codec.unpack_times(packed) == times and set(packed) <= set(codec.VLQ)
+
+
+@given(st.integers(min_value=10 ** 12, max_value=2 ** 42), st.lists(st.integers(min_value=-10 ** 9, max_value=10 ** 9)))
+def test_a_clock_that_went_back_packs_too(first, gaps):
+    times = [first + sum(gaps[:i]) for i in range(len(gaps) + 1)]
     assert codec.unpack_times(codec.pack_times(times)) == times
+
+
+def test_play_times_pack_in_three_characters_a_play_at_a_persons_pace():
+    """1–16 s between cards: 3 digits each, 9 for the first time (a decimal list took 5 and 14)."""
+    gaps = [1000 + 15000 * i // 46 for i in range(47)]  # 1 s to 16 s
+    times = [1764712800123 + sum(gaps[:i]) for i in range(48)]
+    assert len(codec.pack_times(times)) == 9 + 47 * 3
+    assert codec.pack_times([1764712800123, 1764712801643, 1764712802473]) == "23vxih3mDg/C8zB"
+
+
+def test_submissions_stored_with_decimal_gaps_read_the_same_times():
+    """The compact form of issue 11 before ``pace``: ``gaps`` in decimal, read as it was."""
+    times = [1764712800123, 1764712801643, 1764712802473, 1764712802470]
+    old = codec.decode("20261202-" + "ab" * 10, "2026-12-02", {"played": "AB", "gaps": "1764712800123,1520,830,-3"})
+    new = codec.decode("20261202-" + "ab" * 10, "2026-12-02", {"played": "AB", "pace": codec.pack_times(times)})
+    assert old == new and new["times"] == ",".join(map(str, times))
+
+
+@pytest.mark.parametrize("damaged", ["23vx!", "23vxih3mDg"])
+def test_damaged_play_times_are_an_error_not_times(damaged):
+    with pytest.raises(ValueError):
+        codec.unpack_times(damaged)
 
 
 @given(st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(9000, 1, 1), timezones=st.just(timezone.utc)))
@@ -217,6 +271,7 @@ def test_a_submission_stores_no_record_and_its_record_is_the_game_played_byte_fo
         assert stored["status"] == "verified" and "record" not in stored and "cards" not in stored
         assert "reason" not in stored and "counted" not in stored and "id" not in stored
         assert len(stored["played"]) == len(_cards(rclient, run["run_id"]))
+        assert "gaps" not in stored and len(codec.unpack_times(stored["pace"])) == len(stored["played"])
         assert rclient.hget(AGENTS, stored["run_agent"]) == BROWSER  # the run's, kept once
         assert rclient.hget(AGENTS, stored["agent"]) == "curl/8.5.0"  # the submitting client's differs
         assert rclient.object("encoding", sub_key(sub_id)) in ("ziplist", "listpack")
