@@ -132,7 +132,7 @@ def test_a_gunicorn_worker_freezes_what_it_loaded_against_the_garbage_collector(
     code = ("import gc, runpy, sys\n"
             "conf = runpy.run_path(sys.argv[1])\n"
             "from service.app import create_app\n"
-            "create_app({'MANILLE_SECRET': 'x' * 32})\n"
+            "create_app()  # the session's Redis and secret (service_env): its committed days match\n"
             "assert gc.get_freeze_count() == 0\n"
             "conf['post_worker_init'](None)\n"
             "print(gc.get_freeze_count())")
