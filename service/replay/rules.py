@@ -157,17 +157,7 @@ def void_in_led(hand: int, best: int, trump: int) -> int:
 def trump_forced(hand: int, led: int, best: int, best_seat: int, seat: int, trump: int) -> int:
     """``manillen-1``'s rule on bare ints: follow if able (no duty to beat in the suit); void, trump
     if able, whoever holds the trick, and overtrump a trump holding it if able; else anything."""
-    follow = hand & SUIT_MASKS[led]
-    if follow:
-        return follow
-    trumps = hand & SUIT_MASKS[trump]
-    if trumps:
-        if best >> 3 == trump:
-            higher = trumps & STRONGER[best]
-            if higher:
-                return higher
-        return trumps
-    return hand
+    return hand & SUIT_MASKS[led] or void_in_led(hand, best, trump)
 
 
 def legal_cards(hand, trick: Trick, seat: int | None = None, facing=None) -> tuple[Card, ...]:
