@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bots import get_bot
 from bots.knowledge import Knowledge
+from scripted import trick_of
 from service.replay import DECK, Card, HashStream, Observation, Trick, legal_mask, mask_of, parse_cards
 
 EXPERT = get_bot("expert-1")
@@ -12,18 +13,8 @@ EXPERT = get_bot("expert-1")
 def _obs(seat, hand, trick="", leader=None, turned="JH", dealer=3, tricks=()):
     """An observation: ``trick`` as "seat:card ..." in playing order, ``tricks`` completed ones."""
     trump = Card.parse(turned).suit
-    done = []
-    for text in tricks:
-        plays = [p.split(":") for p in text.split()]
-        t = Trick(int(plays[0][0]), trump)
-        for _, c in plays:
-            t = t.play(Card.parse(c))
-        done.append(t)
-    plays = [p.split(":") for p in trick.split()]
-    first = int(plays[0][0]) if plays else (leader if leader is not None else seat)
-    t = Trick(first, trump)
-    for _, c in plays:
-        t = t.play(Card.parse(c))
+    done = [trick_of(text, trump) for text in tricks]
+    t = trick_of(trick, trump, leader if leader is not None else seat)
     assert t.next_seat == seat
     hand_mask = mask_of(parse_cards(hand))
     return Observation(seat=seat, deal_index=0, dealer=dealer, turned=Card.parse(turned), hand_mask=hand_mask,

@@ -10,7 +10,8 @@ import pytest
 from bots import get_bidder, get_bot
 from bots.knowledge import Knowledge
 from bots.search import _Solver
-from service.replay import (MANILLEN, MUETTE, PARLEE, Call, Card, Contract, HashStream, Observation, Trick,
+from scripted import trick_of
+from service.replay import (MANILLEN, MUETTE, PARLEE, Call, Card, Contract, HashStream, Observation,
                             legal_mask, mask_of, parse_cards, play_game)
 from service.replay.rules import SUIT_MASKS, legal_facing, trump_forced
 
@@ -22,17 +23,8 @@ def _obs(rules, seat, hand, trick="", tricks=(), trump="H", leader=None, dealer=
     """An observation under ``rules`` after the auction: the contract names ``trump`` (None: NT);
     ``trick``/``tricks`` as "seat:card ..." in playing order."""
     suit = None if trump is None else Card.parse("7" + trump).suit
-    done = []
-    for text in tricks:
-        plays = [p.split(":") for p in text.split()]
-        t = Trick(int(plays[0][0]), suit)
-        for _, c in plays:
-            t = t.play(Card.parse(c))
-        done.append(t)
-    plays = [p.split(":") for p in trick.split()]
-    t = Trick(int(plays[0][0]) if plays else (seat if leader is None else leader), suit)
-    for _, c in plays:
-        t = t.play(Card.parse(c))
+    done = [trick_of(text, suit) for text in tricks]
+    t = trick_of(trick, suit, seat if leader is None else leader)
     assert t.next_seat == seat
     hand_mask = mask_of(parse_cards(hand))
     if rules is MUETTE:
