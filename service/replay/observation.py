@@ -87,49 +87,37 @@ class Observation:
         return self.turned is not None and not self.played_mask & self.turned.bit
 
     def to_json(self) -> dict:
-        """The observation as plain JSON values (the line protocol and the API use this shape)."""
-        if self.turned is None:
-            return self._auction_json()
-        return {
-            "rules": self.rules,
-            "seat": self.seat,
-            "deal": self.deal_index,
-            "dealer": self.dealer,
-            "turned": str(self.turned),
-            "trump": str(self.trump),
-            "turned_in_hand": self.turned_in_hand,
-            "hand": [str(c) for c in self.hand],
-            "legal": [str(c) for c in self.legal],
-            "trick": trick_json(self.trick),
-            "tricks": [trick_json(t, last=i == 7) for i, t in enumerate(self.tricks)],
-            "points": list(self.points),
-            "totals": list(self.totals),
-        }
-
-    def _auction_json(self) -> dict:
-        """The JSON of rules with an auction: muette-1's keys (``turned`` null), then the calls."""
-        bonus = rules_for(self.rules).last_trick_bonus
+        """The observation as plain JSON values (the line protocol and the API use this shape).
+        Under rules with an auction: muette-1's keys (``turned`` null) with ``target`` after
+        ``rules``, then the calls, the contract and the factor."""
+        auction = self.turned is None
         trump = self.trump
-        return {
-            "rules": self.rules,
-            "target": self.target,
+        bonus = rules_for(self.rules).last_trick_bonus
+        out = {"rules": self.rules}
+        if auction:
+            out["target"] = self.target
+        out.update({
             "seat": self.seat,
             "deal": self.deal_index,
             "dealer": self.dealer,
-            "turned": None,
+            "turned": None if auction else str(self.turned),
             "trump": None if trump is None else str(trump),
-            "turned_in_hand": False,
+            "turned_in_hand": self.turned_in_hand,
             "hand": [str(c) for c in self.hand],
             "legal": [str(c) for c in self.legal],
             "trick": trick_json(self.trick),
             "tricks": [trick_json(t, last=i == 7, bonus=bonus) for i, t in enumerate(self.tricks)],
             "points": list(self.points),
             "totals": list(self.totals),
-            "calls": calls_json(self.calls),
-            "legal_calls": [str(c) for c in self.legal_calls],
-            "contract": None if self.contract is None else self.contract.to_json(),
-            "factor": self.factor,
-        }
+        })
+        if auction:
+            out.update({
+                "calls": calls_json(self.calls),
+                "legal_calls": [str(c) for c in self.legal_calls],
+                "contract": None if self.contract is None else self.contract.to_json(),
+                "factor": self.factor,
+            })
+        return out
 
 
 def calls_json(calls) -> list[dict]:
