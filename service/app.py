@@ -21,6 +21,7 @@ from service.leaderboard import Leaderboard
 from service.limits import Limits, parse
 from service.players import Players
 from service.runs import Runs
+from service.analysis import Analyses
 from service.submissions import Submissions
 
 MAX_BODY = 16 * 1024
@@ -36,6 +37,7 @@ class Services:
         self.challenges = Challenges(self.redis, settings)
         self.runs = Runs(self.redis, settings)
         self.submissions = Submissions(self.redis, settings)
+        self.analyses = Analyses(self.redis, settings)
         self.leaderboard = Leaderboard(self.redis, settings.board_max_age)
         self.limits = Limits(self.redis)
         for text in settings.limits.values():

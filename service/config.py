@@ -88,6 +88,8 @@ DEFAULT_LIMITS = {
     "plays_per_address": "600 per minute;12000 per hour",
     "submissions_per_token": "5 per hour;10 per day",
     "submissions_per_address": "30 per hour;100 per day",
+    "analyses_per_token": "20 per hour;60 per day",
+    "analyses_per_address": "60 per hour;400 per day",
 }
 
 

@@ -4,8 +4,10 @@
   ``./var/redis``); set: uses that Redis and starts none.
 - ``MANILLE_SECRET`` unset: generated once and kept in ``./var/secret`` (lose it and past
   days can no longer be verified).
-- Starts a verification worker (``python -m worker``, an RQ worker) and gunicorn (``deploy/gunicorn.conf.py``) on
-  http://127.0.0.1:8000 (``MANILLE_BIND`` to change), prints the URL.
+- Starts a verification worker (``python -m worker``, an RQ worker on the ``verify`` queue), an
+  analysis worker (the same on the ``analysis`` queue, at a lower CPU priority: a game's analysis
+  takes seconds, and verification never waits behind one) and gunicorn
+  (``deploy/gunicorn.conf.py``) on http://127.0.0.1:8000 (``MANILLE_BIND`` to change), prints the URL.
 - A worker that dies is started again, at most ``WORKER_RESTARTS`` times in ``WORKER_WINDOW``
   seconds; then, or when gunicorn dies, everything stops (exit 1).
 - Redis dying (the embedded one exits, or any Redis stops answering for
@@ -32,12 +34,15 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from service.analysis import QUEUE as ANALYSIS_QUEUE
 from service.config import QUEUE_NAME
 from service.procs import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, children_of, die_with, prctl
 from service.redis_server import RedisServer
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+#: The workers started, by process name: (queue, nice increment).
+WORKERS = {"worker": (QUEUE_NAME, 0), "analyst": (ANALYSIS_QUEUE, 10)}
 WORKER_RESTARTS = 5
 WORKER_WINDOW = 60.0
 DEFAULT_REDIS_DEAD_SECONDS = 10.0
@@ -107,9 +112,10 @@ class Launcher:
         queue: alive, it would take the next job into a socket nobody reads (RQ's cleanup of its
         intermediate queue gives it back only minutes later).  ``python -m worker`` has it die
         with the worker too; this also covers a worker started otherwise."""
-        worker = self.procs.get("worker")
-        if worker is not None and not self.stopped and worker.poll() is not None:
-            self.signal_group(worker.pid, signal.SIGKILL)
+        for name in WORKERS:
+            worker = self.procs.get(name)
+            if worker is not None and not self.stopped and worker.poll() is not None:
+                self.signal_group(worker.pid, signal.SIGKILL)
 
     def start(self) -> int:
         env = dict(os.environ)
@@ -130,7 +136,8 @@ class Launcher:
         self.env = env
         self.argv["web"] = [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
                             "service.app:create_app()"]
-        self.spawn_worker()
+        for name in WORKERS:
+            self.spawn_worker(name)
         self.spawn("web")
         url = f"http://{bind}"
         if not wait_http(f"{url}/api/v1/health/live", self.procs["web"]):
@@ -141,12 +148,14 @@ class Launcher:
               "Ctrl-C stops", flush=True)
         return 0
 
-    def spawn_worker(self) -> None:
+    def spawn_worker(self, name: str) -> None:
         # A fresh name each time: RQ refuses a name whose dead worker it still remembers.
         self.workers_started += 1
-        self.argv["worker"] = [sys.executable, "-m", "worker", "--url", self.env["REDIS_URL"],
-                               "--name", f"manille-{os.getpid()}-{self.workers_started}", QUEUE_NAME]
-        self.spawn("worker")
+        queue, nice = WORKERS[name]
+        self.argv[name] = ["nice", "-n", str(nice)] * bool(nice) + [
+            sys.executable, "-m", "worker", "--url", self.env["REDIS_URL"],
+            "--name", f"manille-{name}-{os.getpid()}-{self.workers_started}", queue]
+        self.spawn(name)
 
     def spawn(self, name: str) -> None:
         # A session of its own: Ctrl-C reaches only this launcher, which stops them in order.
@@ -177,10 +186,11 @@ class Launcher:
                 loud(f"the web server exited ({exit_text(web.returncode)}): stopping")
                 self.stop()
                 return 1
-            worker = self.procs["worker"]
-            if worker.poll() is not None and not self.restart_worker(worker):
-                self.stop()
-                return 1
+            for name in WORKERS:
+                worker = self.procs[name]
+                if worker.poll() is not None and not self.restart_worker(name, worker):
+                    self.stop()
+                    return 1
             time.sleep(0.2)
 
     def redis_problem(self) -> str | None:
@@ -202,7 +212,7 @@ class Launcher:
                 return f"{self.env['REDIS_URL']} has not answered for {silent:.0f} s"
         return None
 
-    def restart_worker(self, worker: subprocess.Popen) -> bool:
+    def restart_worker(self, name: str, worker: subprocess.Popen) -> bool:
         """Start a dead worker again, unless it died too often lately (then say so: False)."""
         self.signal_group(worker.pid, signal.SIGKILL)  # its scheduler, if SIGCHLD came too late
         now = time.monotonic()
@@ -215,7 +225,7 @@ class Launcher:
         self.restarts.append(now)
         print(f"manille: the worker exited ({exit_text(worker.returncode)}); starting it again", file=sys.stderr,
               flush=True)
-        self.spawn_worker()
+        self.spawn_worker(name)
         return True
 
     def adopted(self) -> list[int]:
@@ -248,11 +258,11 @@ class Launcher:
             return
         self.stopped = True
         print("manille: stopping web and worker, then redis", flush=True)
-        for name in ("web", "worker"):
+        for name in ("web", *WORKERS):
             proc = self.procs.get(name)
             if proc is not None and proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
-        for name in ("web", "worker"):
+        for name in ("web", *WORKERS):
             proc = self.procs.get(name)
             if proc is None:
                 continue

@@ -92,6 +92,11 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
     except BoardsRebuilding:
         out["deferred"] = True  # the rebuild in progress records it before it ends
     subs.mark_verified(submission_id, score, now, flags=flags)
+    if not rebuilding:
+        try:
+            request_hindsight(settings, client, submission_id, {**sub, "score": score})
+        except Exception:  # the check is extra evidence: a failure to queue it never costs a verdict
+            log.exception("submission %s: the hidden-information check could not be queued", submission_id)
     return out
 
 
@@ -190,3 +195,89 @@ def ops_rebuild_day(day_text: str, who: str, why: str = "") -> dict:
     from service.ops import Ops
     settings, client = _context()
     return Ops(client, settings).rebuild_day(date.fromisoformat(day_text), who, why)
+
+
+# -- analyses (queue "analysis": verification never waits behind one) -------------------------------
+
+
+def analyse_game(analysis_id: str) -> dict:
+    """Analyse a finished game card by card (``analysis.analyse``), with the positions already
+    analysed for its seed taken from Redis, progress written as it goes; then, for each submission
+    waiting on it, the hidden-information check (``service.flags.hindsight``)."""
+    from analysis import AnalysisError, analyse
+    from service.analysis import Analyses
+
+    settings, client = _context()
+    analyses = Analyses(client, settings)
+    job = analyses.job(analysis_id)
+    seed = job["seed_bytes"]
+    analyses.started(analysis_id, 0)
+    try:
+        doc = analyse(seed, job["cards"], bots=job["bots"], rules=job["rules"],
+                      cache=analyses.positions(seed),
+                      progress=lambda done, total: analyses.progress(analysis_id, done, total))
+    except SubmissionRejected as e:
+        analyses.fail(analysis_id, {"error": "invalid_game", "message": e.rejection.message,
+                                    "rejection": e.rejection.to_json()})
+        return {"status": "failed", "reason": e.rejection.code}
+    except AnalysisError as e:
+        analyses.fail(analysis_id, {"error": "analysis_unsupported", "message": str(e)})
+        return {"status": "failed", "reason": "analysis_unsupported"}
+    analyses.finish(analysis_id, doc)
+    checked = [sub_id for sub_id in analyses.watchers(analysis_id) if _note_hindsight(settings, client, sub_id,
+                                                                                   analysis_id, doc)]
+    log.info("analysis %s: %d decisions, hindsight checked for %s", analysis_id, len(doc["decisions"]), checked)
+    return {"status": "finished", "decisions": len(doc["decisions"]), "checked": checked}
+
+
+def analysis_failed(job, connection, exc_type, exc_value, _traceback) -> None:
+    """RQ's failure callback of an analysis (it raised, timed out, or its worker died): the
+    analysis says so; asking for it again queues it anew."""
+    from service.analysis import Analyses
+
+    Analyses(text_client(connection), _env_settings()).fail(
+        job.args[0], {"error": "analysis_failed", "message": f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"})
+
+
+def _note_hindsight(settings: Settings, client, sub_id: str, analysis_id: str, doc: dict) -> bool:
+    from analysis.hindsight import score
+
+    fs = settings.flags
+    subs = Submissions(client, settings)
+    try:
+        sub = subs.get(sub_id)
+    except Exception:  # the submission is gone (expired test data): nothing to note
+        return False
+    if " ".join(str(c) for c in parse_plays(sub["cards"])) != " ".join(
+            p["played"] for p in doc["decisions"] if p["seat"] == 0):
+        log.warning("analysis %s is not submission %s's game", analysis_id, sub_id)
+        return False
+    evidence = score(doc["decisions"], 0, fs.hindsight_from_trick)
+    evidence.update(analysis_id=analysis_id, z_threshold=fs.hindsight_z, gain_threshold=fs.hindsight_gain)
+    subs.note_hindsight(sub_id, analysis_id=analysis_id, evidence=evidence,
+                        flag=suspicion.hindsight(evidence, fs))
+    return True
+
+
+def request_hindsight(settings: Settings, client, sub_id: str, sub: dict, *, force: bool = False) -> str | None:
+    """Queue the analysis a verified game's hidden-information check needs, if it is due (a score
+    in the day's top 1,000 or above its 99th percentile) or ``force`` (ops asked); the analysis id."""
+    from service.analysis import Analyses
+
+    day = date.fromisoformat(sub["date"])
+    if not force:
+        if sub.get("hindsight_analysis"):
+            return None
+        hist = {b["score"]: b["count"] for b in Leaderboard(client).histogram(day)}
+        if not suspicion.hindsight_due(int(sub["score"]), hist):
+            return None
+    challenge = Challenges(client, settings).get(day)
+    cards = [str(c) for c in parse_plays(sub["cards"])]
+    aid, _ = Analyses(client, settings).request(seed=settings.seed(day), day=day, rules=challenge.rules,
+                                                bots=challenge.bots, cards=cards, purpose="flag",
+                                                submission_id=sub_id)
+    Submissions(client, settings).note_hindsight(sub_id, analysis_id=aid)
+    analyses = Analyses(client, settings)
+    if analyses.get(aid)["status"] == "finished":  # the same game was analysed before: check it now
+        _note_hindsight(settings, client, sub_id, aid, analyses.get(aid)["analysis"])
+    return aid

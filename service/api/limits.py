@@ -33,6 +33,12 @@ nothing.
                       than ``ranked_runs`` (each submission is a ranked run's), so it binds only
                       when that one is raised or players change address between play and submit;
                       raise both together for a school.  Each submission is a verification job.
+``analyses_per_token``, ``analyses_per_address``  analyses asked for (default 20 an hour and 60 a
+                      day per token, 60 an hour and 400 a day per address).  A game's analysis is
+                      the dearest thing the service computes (seconds of a worker's core); one
+                      already analysed, queued or running is answered as it is and counts nothing,
+                      so a player reviewing their games, or a class reviewing the day's best game,
+                      never meets them.
 
 A request answered from what is stored counts nothing and is never refused: the same turn and card
 played again (a retry after a lost answer; the page repeats it until it gets one), or a run

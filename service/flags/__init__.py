@@ -14,6 +14,14 @@ a suspicion with its evidence, never an informational note:
 ``many_runs``   several ranked runs of the day opened from the run's address.
 ``speed``       the player's cards came faster than a person reads the table, over the whole game.
 ``outlier``     a score far above the day's distribution (only once the day has enough scores).
+``hindsight``   the player's cards turned out better *with hindsight* (open hands) than what the
+                seat knew could expect (``analysis.hindsight``: the z-score of the open-hand
+                advantage of each card played over the seat's best card, less the advantage the
+                consistent deals predicted): someone who knew the hidden cards and used them only
+                where it paid, whom ``oracle``'s agreement rate misses.  Computed by the analysis
+                worker for games that would rank in the day's top 1,000 or above its 99th
+                percentile, and for any game ops ask for; its figures are kept with the game
+                (``hindsight``) whether or not they flag, the decisions that drive it included.
 ``oracle``      the player's cards agree with perfect-information play (``oracle-1``'s solver, all
                 four hands known) far more often than ``expert-1``'s do from the same seat on the
                 same day: someone who knew the hidden cards.  Counted on *decisive* decisions
@@ -45,6 +53,9 @@ class FlagSettings:
     oracle_min_decisive: int = 12  # no oracle flag on fewer decisive decisions
     oracle_rate: float = 0.95    # agreement at or above this on decisive decisions ...
     oracle_over_expert: float = 0.10  # ... and this far above expert-1's on the same day
+    hindsight_z: float = 3.0     # the hindsight statistic's z-score at or above this ...
+    hindsight_gain: float = 10.0  # ... with at least these card points gained over the seat's best cards
+    hindsight_from_trick: int = 1  # decisions from this trick of each deal count
     hold: frozenset = field(default_factory=lambda: frozenset({"explored"}))
 
     @classmethod
@@ -67,6 +78,9 @@ class FlagSettings:
             oracle_min_decisive=num("oracle_min_decisive", base.oracle_min_decisive),
             oracle_rate=num("oracle_rate", base.oracle_rate, float),
             oracle_over_expert=num("oracle_over_expert", base.oracle_over_expert, float),
+            hindsight_z=num("hindsight_z", base.hindsight_z, float),
+            hindsight_gain=num("hindsight_gain", base.hindsight_gain, float),
+            hindsight_from_trick=num("hindsight_from_trick", base.hindsight_from_trick),
             hold=base.hold if hold is None else frozenset(c.strip() for c in hold.split(",") if c.strip()),
         )
 
@@ -213,6 +227,20 @@ def oracle(player: dict, expert: dict, settings: FlagSettings) -> dict | None:
     return {"decisive": player["decisive"], "agreed": player["agreed"], "rate": player["rate"],
             "expert_rate": expert["rate"], "expert_decisive": expert["decisive"],
             "from_trick": settings.oracle_from_trick, "choices": player["choices"]}
+
+
+def hindsight(score: dict, settings: FlagSettings) -> bool:
+    """``analysis.hindsight.score`` of seat 0: do its cards turn out better with hindsight than the
+    seat's knowledge could expect, by enough and clearly enough to be someone who saw the hands?"""
+    return score["z"] >= settings.hindsight_z and score["gain"] >= settings.hindsight_gain
+
+
+def hindsight_due(score: int, day_scores: dict[int, int], top: int = 1000, share: float = 0.01) -> bool:
+    """Whether a verified score is worth the (dear) hidden-information check: it would rank in the
+    day's ``top`` (ties share the rank) or above the day's 99th percentile."""
+    above = sum(c for s, c in day_scores.items() if s > score)
+    n = sum(day_scores.values())
+    return above < top or (n >= 100 and above <= share * n)
 
 
 def held(flags: list[dict], settings: FlagSettings) -> bool:

@@ -204,6 +204,21 @@ class Submissions:
         self._mark(sub_id, now, status=status, score=score, reason="",
                    flags=json.dumps(flags or [], separators=(",", ":")))
 
+    def note_hindsight(self, sub_id: str, *, analysis_id: str, evidence: dict | None = None,
+                       flag: bool = False) -> None:
+        """The hidden-information check of a verified game (``service.flags.hindsight``): the
+        analysis it waits for, then its figures (``hindsight``, kept whether or not they flag)
+        and, when they do, the ``hindsight`` flag with them as evidence.  Idempotent."""
+        key = self.key(sub_id)
+        fields = {"hindsight_analysis": analysis_id}
+        if evidence is not None:
+            fields["hindsight"] = json.dumps(evidence, separators=(",", ":"))
+            flags = [f for f in json.loads(self.r.hget(key, "flags") or "[]") if f["code"] != "hindsight"]
+            if flag:
+                flags.append({"code": "hindsight", "evidence": evidence})
+            fields["flags"] = json.dumps(flags, separators=(",", ":"))
+        self.r.hset(key, mapping=fields)
+
     def mark_rejected(self, sub_id: str, rejection: dict, now: datetime) -> None:
         self._mark(sub_id, now, status="rejected", reason=json.dumps(rejection, separators=(",", ":")))
 

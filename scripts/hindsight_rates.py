@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Measure the hidden-information flag (``hindsight``) on simulated players of both kinds.
+
+    .venv/bin/python scripts/hindsight_rates.py                       # 1,020 honest + 600 open-handed games
+    .venv/bin/python scripts/hindsight_rates.py --games 30 --cheats 20   # a quick look
+    .venv/bin/python scripts/hindsight_rates.py --read FILE           # the rates again from saved games
+
+Seat 0 is played by one of these, the other seats by expert-1, on seeds
+``SHA-256(tag ‖ uint32be(i))`` of ``--seed-tag`` (default ``hindsight-calibration``: kept apart
+from the tests' seeds and the tournament's):
+
+- honest: ``expert-1``; ``expert-1+noise`` (a uniform legal card instead, one time in six);
+  ``greedy-1``.  None of them sees a hidden card;
+- open-handed: ``open-always`` (oracle-1's card at every decision); ``open-where-it-pays``
+  (expert-1's card unless, with open hands, it loses 2 or more card points to the best: then the
+  best); ``open-some-deals`` (the same, in about half of the deals, drawn from the seed).
+
+Every game is analysed as the worker does for the flag (``analysis.analyse``, seat 0, from trick
+``FLAG_FROM_TRICK``) and its statistic computed (``analysis.hindsight.score``).  An open-handed
+game's *gain* is the card points its knowledge won: the sum over its decisions of the open value
+of the card played less that of expert-1's card in the same position.
+
+Prints, for the flag's thresholds (``service.flags.FlagSettings``), the share of honest games
+flagged with its 95% Wilson interval and the share of open-handed games that gained 30 or more
+card points that were flagged; and the same over a few other z thresholds.  Nothing here is a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from multiprocessing import get_context
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analysis import analyse  # noqa: E402
+from analysis.hindsight import score  # noqa: E402
+from bots import get_bot  # noqa: E402
+from bots.oracle import Solver, pick  # noqa: E402
+from cli import tournament  # noqa: E402
+from service.flags import FlagSettings  # noqa: E402
+from service.replay import HashStream, GameState, bot_move, decision_stream, player_cards, simulate  # noqa: E402
+from service.replay.cards import DECK  # noqa: E402
+
+HONEST = ("expert-1", "expert-1+noise", "greedy-1")
+CHEATS = ("open-always", "open-where-it-pays", "open-some-deals")
+EXPERT = get_bot("expert-1")
+NOISE = 6  # one card in NOISE is a uniform legal card
+
+
+def play(seed: bytes, kind: str) -> tuple[list[str], int]:
+    """Seat 0's cards of a game played by ``kind``, and the card points its open hands gained."""
+    if kind in ("expert-1", "greedy-1"):
+        return player_cards(simulate(seed, EXPERT, get_bot(kind))), 0
+    state = GameState(seed)
+    noise = HashStream(seed + b"noise")
+    some = HashStream(seed + b"cheat-deals")
+    cheat_deal: dict[int, bool] = {}
+    solver, deal_seen = None, None
+    cards, gained = [], 0
+    while not state.is_over:
+        if state.current_player != 0:
+            bot_move(state, EXPERT)
+            continue
+        obs = state.observation(0)
+        usual = EXPERT.choose(obs, decision_stream(state.seed, obs.deal_index, 0, len(obs.tricks)))
+        card = usual
+        legal = state.legal_cards()
+        if kind == "expert-1+noise":
+            if len(legal) > 1 and noise.uniform(NOISE) == 0:
+                card = legal[noise.uniform(len(legal))]
+        elif len(legal) > 1:
+            if deal_seen != state.deal_index:
+                deal_seen, solver = state.deal_index, Solver(int(state.trick.trump))
+                cheat_deal[deal_seen] = some.uniform(2) == 0
+            values = solver.card_values(list(state.hands), state.trick, state.points[0])
+            best = max(values.values())
+            optimal = pick([DECK[c] for c, v in values.items() if v == best])
+            if kind == "open-always":
+                card = optimal
+            elif best - values[usual.id] >= 2 and (kind == "open-where-it-pays" or cheat_deal[deal_seen]):
+                card = optimal
+            gained += values[card.id] - values[usual.id]
+        cards.append(str(card))
+        state.apply(card)
+    return cards, gained
+
+
+def one(job) -> dict:
+    i, seed, kind, from_trick = job
+    t0 = time.process_time()
+    cards, gained = play(seed, kind)
+    doc = analyse(seed, cards, seats=(0,), from_trick=from_trick)
+    s = score(doc["decisions"], 0, from_trick)
+    return {"i": i, "kind": kind, "honest": kind in HONEST, "gained": gained, "z": s["z"], "gain": s["gain"],
+            "var": s["var"], "departures": s["departures"], "cpu_s": round(time.process_time() - t0, 2)}
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    if not n:
+        return 0.0, 1.0
+    z = 1.96
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def report(rows: list[dict], fs: FlagSettings) -> None:
+    honest = [r for r in rows if r["honest"]]
+    cheats = [r for r in rows if not r["honest"]]
+    big = [r for r in cheats if r["gained"] >= 30]
+
+    def flagged(r, z):
+        return r["z"] >= z and r["gain"] >= fs.hindsight_gain
+
+    print(f"{len(honest)} honest games, {len(cheats)} open-handed ({len(big)} of them gained 30+ card points)")
+    for kind in HONEST + CHEATS:
+        rs = [r for r in rows if r["kind"] == kind]
+        if rs:
+            zs = sorted(r["z"] for r in rs)
+            print(f"  {kind:20s} {len(rs):5d} games  z p50 {zs[len(zs) // 2]:+.2f}  p99 {zs[min(len(zs) - 1, int(0.99 * len(zs)))]:+.2f}"
+                  f"  max {zs[-1]:+.2f}  gained p50 {sorted(r['gained'] for r in rs)[len(rs) // 2]}"
+                  f"  cpu {sum(r['cpu_s'] for r in rs) / len(rs):.2f} s a game")
+    for z in sorted({fs.hindsight_z, 2.5, 3.0, 3.5, 4.0}):
+        fp = sum(flagged(r, z) for r in honest)
+        tp = sum(flagged(r, z) for r in big)
+        lo, hi = wilson(fp, len(honest))
+        mark = "  <- the flag's setting" if z == fs.hindsight_z else ""
+        print(f"  z >= {z:.1f}, gain >= {fs.hindsight_gain}: honest flagged {fp}/{len(honest)} = {100 * fp / max(1, len(honest)):.2f}% "
+              f"({100 * lo:.2f}-{100 * hi:.2f}%); open-handed with 30+ gained flagged {tp}/{len(big)} = "
+              f"{100 * tp / max(1, len(big)):.1f}%{mark}")
+        for kind in CHEATS:
+            rs = [r for r in big if r["kind"] == kind]
+            if rs:
+                print(f"      {kind:20s} {sum(flagged(r, z) for r in rs)}/{len(rs)}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=340, help="honest games per honest kind")
+    ap.add_argument("--cheats", type=int, default=200, help="games per open-handed kind")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed-tag", default="hindsight-calibration")
+    ap.add_argument("--out", help="save each game's figures here (JSON lines)")
+    ap.add_argument("--read", help="report on games saved by --out instead of playing")
+    args = ap.parse_args(argv)
+    fs = FlagSettings()
+    if args.read:
+        rows = [json.loads(line) for line in open(args.read)]
+        report(rows, fs)
+        return 0
+    n = max(args.games, args.cheats)
+    seeds = tournament.fixed_seeds(args.seed_tag.encode(), n)
+    jobs = [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in HONEST for i in range(args.games)]
+    jobs += [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in CHEATS for i in range(args.cheats)]
+    t0 = time.time()
+    rows = []
+    out = open(args.out, "w") if args.out else None
+    with get_context("fork").Pool(args.jobs) as pool:
+        for k, row in enumerate(pool.imap_unordered(one, jobs, chunksize=2)):
+            rows.append(row)
+            if out:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            if k % 50 == 49:
+                print(f"  {k + 1}/{len(jobs)} games, {time.time() - t0:.0f} s", file=sys.stderr)
+    print(f"hindsight_rates: {len(rows)} games in {time.time() - t0:.0f} s, {args.jobs} processes, "
+          f"seed tag {args.seed_tag!r}")
+    report(rows, fs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

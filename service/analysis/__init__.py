@@ -1,0 +1,191 @@
+"""Analyses of finished games in Redis: asked for, queued on their own RQ queue, followed, kept.
+
+An analysis is named by its game: ``analysis_id`` is a hash of (analysis settings id, seed,
+rules, bots, seat 0's cards), so everyone who played the same game (a day's most common lines,
+a shared archive game) gets the one document, computed once.  Its hash key holds what the job
+needs (the day or the seed, the cards), its state (``queued``, ``started``, ``finished``,
+``failed``), the progress (decisions done of decisions in the game) and, once finished, the
+document, compressed.  Positions many games reach (every player of a day meets the same first
+tricks) are kept per seed (``PositionCache``): a later game reaching one takes its values as
+they are, the same bytes it would compute.
+
+The documents are the server's: an analysis of a ranked game is computed while its day is open
+when the worker checks a strong score for the hidden-information flag, but it is only handed
+out by the API once the day's seed is public (``service.api.analysis``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from datetime import date, datetime, timedelta
+
+from rq import Callback, Queue
+
+from analysis import ANALYSIS_ID
+from service.config import Settings
+from service.errors import NotFound
+from service.store import key_for, raw_client
+
+QUEUE = "analysis"
+JOB = "worker.jobs.analyse_game"
+#: A finished analysis is kept this long after it was last asked for; the positions of a seed
+#: this long after one was last written.
+KEEP_SECONDS = 30 * 86400
+POSITIONS_SECONDS = 7 * 86400
+#: A job ``started`` this long ago with no progress is taken for dead: asking again queues it anew.
+STALE_SECONDS = 600
+#: A job taking longer than this is stopped by RQ (and the analysis marked failed).
+JOB_TIMEOUT = 300
+
+
+def analysis_id(seed: bytes, rules: str, bots: str, cards: list[str]) -> str:
+    text = "|".join((ANALYSIS_ID, seed.hex(), rules, bots, " ".join(cards)))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _pack(value) -> bytes:
+    return zlib.compress(json.dumps(value, separators=(",", ":"), sort_keys=True).encode(), 6)
+
+
+def _unpack(blob: bytes):
+    return json.loads(zlib.decompress(blob))
+
+
+class PositionCache:
+    """Decision entries of one seed's games (``analysis.game``'s ``cache``), in one Redis hash."""
+
+    def __init__(self, raw, seed: bytes) -> None:
+        self.raw = raw
+        self.key = key_for("analysis_positions", f"seed:{hashlib.sha256(seed).hexdigest()[:16]}")
+        self.hits = self.misses = 0
+
+    def get(self, field: str, default=None):
+        blob = self.raw.hget(self.key, field)
+        if blob is None:
+            self.misses += 1
+            return default
+        self.hits += 1
+        return _unpack(blob)
+
+    def __setitem__(self, field: str, entry: dict) -> None:
+        pipe = self.raw.pipeline(transaction=False)
+        pipe.hset(self.key, field, _pack(entry))
+        pipe.expire(self.key, POSITIONS_SECONDS)
+        pipe.execute()
+
+
+class Analyses:
+    def __init__(self, client, settings: Settings) -> None:
+        self.r = client
+        self.raw = raw_client(client)
+        self.settings = settings
+        self.queue = Queue(QUEUE, connection=self.raw)
+
+    @staticmethod
+    def key(aid: str) -> str:
+        return key_for("analysis", f"analysis:{aid}")
+
+    def request(self, *, seed: bytes, day: date | None, rules: str, bots: str, cards: list[str],
+                purpose: str = "player", submission_id: str = "", admit=None,
+                now: datetime | None = None) -> tuple[str, bool]:
+        """The analysis of this game, queued unless it is queued, running or done already;
+        returns (analysis id, queued now).  ``day``: a ranked day's game (its seed is not stored:
+        the worker derives it), else the seed itself is kept with the job.  ``admit()`` is called
+        before a new one is queued, and may raise (the limits) to queue nothing."""
+        aid = analysis_id(seed, rules, bots, cards)
+        key = self.key(aid)
+        now = now or self.settings.now()
+        state = self.r.hmget(key, "status", "touched_at")
+        status, touched = state
+        if status in ("queued", "started", "finished") and not self._stale(status, touched, now):
+            if submission_id:
+                self._watch(aid, submission_id)
+            return aid, False
+        if admit is not None:
+            admit()
+        fields = {"status": "queued", "rules": rules, "bots": bots, "cards": " ".join(cards),
+                  "done": 0, "total": 0, "error": "", "purpose": purpose,
+                  "created_at": now.isoformat(), "touched_at": now.isoformat()}
+        if day is not None:
+            fields["date"] = day.isoformat()
+        else:
+            fields["seed"] = seed.hex()
+        pipe = self.r.pipeline()
+        pipe.delete(key)
+        pipe.hset(key, mapping=fields)
+        pipe.expire(key, KEEP_SECONDS)
+        pipe.execute()
+        if submission_id:
+            self._watch(aid, submission_id)
+        self.queue.enqueue_call(JOB, args=(aid,), job_id=f"analysis-{aid}-{int(now.timestamp())}",
+                                timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=86400,
+                                on_failure=Callback("worker.jobs.analysis_failed"))
+        return aid, True
+
+    @staticmethod
+    def _stale(status: str, touched: str | None, now: datetime) -> bool:
+        if status != "started" or not touched:
+            return False
+        return now - datetime.fromisoformat(touched) > timedelta(seconds=STALE_SECONDS)
+
+    def _watch(self, aid: str, submission_id: str) -> None:
+        """The submissions whose hidden-information check waits for this analysis."""
+        self.r.sadd(self.key(aid) + ":submissions", submission_id)
+        self.r.expire(self.key(aid) + ":submissions", KEEP_SECONDS)
+
+    def watchers(self, aid: str) -> list[str]:
+        return sorted(self.r.smembers(self.key(aid) + ":submissions"))
+
+    def job(self, aid: str) -> dict:
+        """What the worker needs: rules, bots, cards, and the seed or the day (NotFound if gone)."""
+        fields = self.r.hgetall(self.key(aid))
+        if not fields:
+            raise NotFound("no such analysis", code="analysis_not_found")
+        seed = (bytes.fromhex(fields["seed"]) if fields.get("seed")
+                else self.settings.seed(date.fromisoformat(fields["date"])))
+        return {**fields, "seed_bytes": seed, "cards": fields["cards"].split()}
+
+    def get(self, aid: str) -> dict:
+        """State, progress and (finished) the document; NotFound (``analysis_not_found``)."""
+        key = self.key(aid)
+        pipe = self.raw.pipeline(transaction=False)
+        pipe.hmget(key, "status", "done", "total", "error", "date", "rules", "purpose")
+        pipe.hget(key, "doc")
+        (status, done, total, error, day, rules, purpose), doc = pipe.execute()
+        if status is None:
+            raise NotFound("no such analysis (or it expired: ask for it again)", code="analysis_not_found")
+        if doc is not None:
+            self.r.expire(key, KEEP_SECONDS)
+        return {"analysis_id": aid, "status": status.decode(), "date": day.decode() if day else None,
+                "rules": rules.decode() if rules else None,
+                "progress": {"done": int(done or 0), "total": int(total or 0)},
+                "error": json.loads(error) if error else None,
+                "analysis": _unpack(doc) if doc is not None else None}
+
+    def positions(self, seed: bytes) -> PositionCache:
+        return PositionCache(self.raw, seed)
+
+    def started(self, aid: str, total: int) -> None:
+        now = self.settings.now().isoformat()
+        self.r.hset(self.key(aid), mapping={"status": "started", "done": 0, "total": total, "touched_at": now})
+
+    def progress(self, aid: str, done: int, total: int) -> None:
+        self.r.hset(self.key(aid), mapping={"done": done, "total": total,
+                                            "touched_at": self.settings.now().isoformat()})
+
+    def finish(self, aid: str, doc: dict) -> None:
+        pipe = self.raw.pipeline()
+        pipe.hset(self.key(aid), mapping={"status": "finished", "doc": _pack(doc),
+                                          "done": len(doc["decisions"]), "total": len(doc["decisions"]),
+                                          "touched_at": self.settings.now().isoformat()})
+        pipe.expire(self.key(aid), KEEP_SECONDS)
+        pipe.execute()
+
+    def fail(self, aid: str, error: dict) -> None:
+        self.r.hset(self.key(aid), mapping={"status": "failed", "error": json.dumps(error),
+                                            "touched_at": self.settings.now().isoformat()})
+
+
+__all__ = ["Analyses", "JOB", "PositionCache", "QUEUE", "analysis_id"]

@@ -1,0 +1,184 @@
+"""Analyses through the API on a real Redis and a real RQ worker: asked for, followed, cached,
+refused while the day is open, limited; and the hidden-information check a verification queues."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from datetime import date
+
+import pytest
+from rq import Queue, SimpleWorker
+
+from service.analysis import QUEUE, Analyses
+from service.store import raw_client
+
+from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, play_game
+
+
+def _post(client):
+    def post(path, body, hdrs):
+        r = client.post(path, json=body, headers=hdrs)
+        return r.status_code, r.get_json()
+    return post
+
+
+def _finished_free_game(client) -> tuple[dict, str]:
+    r = client.post("/api/v1/runs", json={"kind": "random"})
+    assert r.status_code == 201, r.get_json()
+    run = r.get_json()
+    token = run["player_token"]
+    return play_game(_post(client), run, token), token
+
+
+def _analysis_worker(rclient):
+    import worker.jobs
+    worker.jobs._settings = None
+    conn = raw_client(rclient)
+    return SimpleWorker([Queue(QUEUE, connection=conn)], connection=conn)
+
+
+def test_a_free_game_is_analysed_with_progress_and_answered_from_the_cache(client, rclient):
+    run, token = _finished_free_game(client)
+    url = f"/api/v1/runs/{run['run_id']}/analysis"
+    r = client.post(url, headers=headers(token))
+    assert r.status_code == 202, r.get_json()
+    first = r.get_json()
+    assert first["status"] == "queued" and first["status_url"] == f"/api/v1/analyses/{first['analysis_id']}"
+    assert client.post(url, headers=headers(token)).get_json()["analysis_id"] == first["analysis_id"]
+    assert Queue(QUEUE, connection=raw_client(rclient)).count == 1  # asked twice, queued once
+
+    seen, done = [], threading.Event()
+
+    def watch():  # a page polling while the worker runs (RQ's worker wants the main thread)
+        while not done.is_set():
+            body = client.get(first["status_url"]).get_json()
+            seen.append((body["status"], body["progress"]["done"], body["progress"]["total"]))
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        _analysis_worker(rclient).work(burst=True)
+    finally:
+        done.set()
+        watcher.join()
+    body = client.get(first["status_url"]).get_json()
+    assert body["status"] == "finished", body
+    partial = [s for s in seen if s[0] == "started" and 0 < s[1] < s[2]]
+    assert partial, seen  # the progress was visible while it ran
+    assert [s[1] for s in partial] == sorted(s[1] for s in partial)
+    doc = body["analysis"]
+    assert body["progress"]["done"] == body["progress"]["total"] == len(doc["decisions"])
+    assert doc["seed"] == run["seed"] and doc["rules"] == "muette-1" and doc["seats"] == [0, 2]
+    record = client.get(f"/api/v1/runs/{run['run_id']}/record", headers=headers(token)).get_json()
+    mine = [p["card"] for d in record["deals"] for t in d["tricks"] for p in t["plays"] if p["seat"] == 0]
+    assert [d["played"] for d in doc["decisions"] if d["seat"] == 0] == mine
+    for d in doc["decisions"]:
+        assert d["played"] in d["legal"] and d["mark"] in ("forced", "best", "good", "inaccuracy", "mistake",
+                                                           "blunder")
+        if not d["forced"]:
+            assert d["lost_open"] == max(v["open"] for v in d["legal"].values()) - d["legal"][d["played"]]["open"]
+    assert set(doc["summary"]) == {"0", "2"}
+
+    # asked again later: finished at once, nothing queued, the same document
+    again = client.post(url, headers=headers(token))
+    assert again.status_code == 202 and again.get_json()["status"] == "finished"
+    assert Queue(QUEUE, connection=raw_client(rclient)).count == 0
+    assert client.get(first["status_url"]).get_json()["analysis"] == doc
+
+
+def test_refusals_change_nothing(client, rclient):
+    r = client.post("/api/v1/runs", json={"kind": "random"})
+    run = r.get_json()
+    token = run["player_token"]
+    err(client.post(f"/api/v1/runs/{run['run_id']}/analysis", headers=headers(token)), 409, "run_not_finished")
+    err(client.post("/api/v1/runs/20261204-nope/analysis", headers=headers(token)), 404, "run_not_found")
+    err(client.get("/api/v1/analyses/" + "0" * 32), 404, "analysis_not_found")
+    err(client.get("/api/v1/analyses/not-an-id"), 404, "analysis_not_found")
+
+    # today's ranked game: its day is open, so its analysis (every hand, every best card) is refused
+    r = client.post("/api/v1/runs", json={})
+    rtoken = r.get_json()["player_token"]
+    ranked = play_game(_post(client), r.get_json(), rtoken)
+    body = err(client.post(f"/api/v1/runs/{ranked['run_id']}/analysis", headers=headers(rtoken)),
+               409, "day_open")
+    assert body["reveal_at"]
+
+    # a variant game: not analysed yet, said plainly
+    r = client.post("/api/v1/runs", json={"kind": "random", "rules": "parlee-1"})
+    v = r.get_json()
+    vtoken = v["player_token"]
+    while v["status"] != "finished":
+        view = v["view"]
+        body = ({"turn": v["turn"], "call": view["legal_calls"][0]} if view.get("legal_calls")
+                else {"turn": v["turn"], "card": view["legal"][0]})
+        v = client.post(f"/api/v1/runs/{v['run_id']}/plays", json=body, headers=headers(vtoken)).get_json()
+    body = err(client.post(f"/api/v1/runs/{v['run_id']}/analysis", headers=headers(vtoken)),
+               422, "analysis_unsupported")
+    assert body["allowed"] == ["muette-1"]
+    assert not rclient.keys("manille:{analysis:*")
+    assert Queue(QUEUE, connection=raw_client(rclient)).count == 0
+
+
+@pytest.fixture
+def limited_app(rclient, redis_server):
+    from service.app import create_app
+    config = {"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET, "MANILLE_BOTS": TEST_BOTS,
+              **LIMITS_OFF, "MANILLE_LIMIT_ANALYSES_PER_TOKEN": "1 per hour"}
+    return create_app(config)
+
+
+def test_analyses_are_limited_but_a_repeat_is_never_refused(limited_app, rclient):
+    client = limited_app.test_client()
+    run_a, token = _finished_free_game(client)
+    first = client.post(f"/api/v1/runs/{run_a['run_id']}/analysis", headers=headers(token))
+    assert first.status_code == 202
+    r = client.post("/api/v1/runs", json={"kind": "random"}, headers=headers(token))
+    run_b = play_game(_post(client), r.get_json(), token)
+    refused = client.post(f"/api/v1/runs/{run_b['run_id']}/analysis", headers=headers(token))
+    body = err(refused, 429, "too_many_requests")
+    assert body["limit"] == "analyses_per_token" and int(refused.headers["Retry-After"]) >= 1
+    assert Queue(QUEUE, connection=raw_client(rclient)).count == 1
+    again = client.post(f"/api/v1/runs/{run_a['run_id']}/analysis", headers=headers(token))
+    assert again.status_code == 202 and again.get_json()["analysis_id"] == first.get_json()["analysis_id"]
+
+
+def test_an_invalid_game_fails_with_the_verifiers_rejection(app, rclient):
+    with app.app_context():
+        analyses = Analyses(rclient, app.extensions["manille"].settings)
+        aid, queued = analyses.request(seed=bytes(32), day=None, rules="muette-1", bots="expert-1",
+                                       cards=["7C", "7C"])
+    assert queued
+    _analysis_worker(rclient).work(burst=True)
+    body = app.test_client().get(f"/api/v1/analyses/{aid}").get_json()
+    assert body["status"] == "failed" and body["error"]["error"] == "invalid_game"
+    assert body["error"]["rejection"]["code"] in ("not_in_hand", "must_follow_suit", "must_beat", "must_trump",
+                                                  "must_overtrump")
+
+
+def test_a_strong_ranked_score_gets_the_hidden_information_check(client, rclient, run_worker):
+    r = client.post("/api/v1/runs", json={})
+    run = r.get_json()
+    token = run["player_token"]
+    run = play_game(_post(client), run, token)
+    r = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "Checked"},
+                    headers=headers(token))
+    sub_id = r.get_json()["submission_id"]
+    run_worker()  # verification: the first score of the day is in its top 1,000, so the check is queued
+    assert Queue(QUEUE, connection=raw_client(rclient)).count == 1
+    from service.submissions import Submissions
+    from service.config import Settings
+    subs = Submissions(rclient, Settings.from_env({"MANILLE_SECRET": SECRET}))
+    aid = subs.get(sub_id)["hindsight_analysis"]
+    # the open day's analysis exists for the server only
+    err(client.get(f"/api/v1/analyses/{aid}"), 404, "analysis_not_found")
+    _analysis_worker(rclient).work(burst=True)
+    sub = subs.get(sub_id)
+    evidence = json.loads(sub["hindsight"])
+    assert evidence["analysis_id"] == aid and evidence["from_trick"] == 1
+    assert {"z", "gain", "var", "drivers", "decisions"} <= set(evidence)
+    flagged = [f for f in json.loads(sub["flags"]) if f["code"] == "hindsight"]
+    assert bool(flagged) == (evidence["z"] >= evidence["z_threshold"] and evidence["gain"] >= evidence["gain_threshold"])
+    assert date.fromisoformat(sub["date"])
