@@ -1,4 +1,4 @@
-"""The ``manille`` command line: simulate, verify, seed, bench, play, tournament, ops.
+"""The ``manille`` command line: simulate, verify, seed, bench, play, tournament, analyse, ops.
 
 Exit codes: 0 done (and, for verify, every game valid), 1 a submission rejected, or (play) an
 outside player's answer missing, not a card or illegal, 2 bad arguments or input (unknown bot,
@@ -14,6 +14,7 @@ import sys
 import time
 
 from bots import get_bidder, get_bot
+from cli import analyse as analyse_cli
 from cli import play as line_play
 from cli import tournament
 from service.replay import (MUETTE, RULES, ManilleError, SubmissionRejected, dumps, player_cards, rules_for,
@@ -251,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(tuning on a set kept apart from the measurement)")
     t.add_argument("--json", action="store_true", help="print one JSON object")
     t.set_defaults(func=cmd_tournament)
+    analyse_cli.add_parser(sub)
     ops_cli.add_parser(sub)
     return p
 

@@ -113,7 +113,7 @@ def test_stateful_chains_follow_the_links(app):
     # refused (unknown_target, rules of a daily run), so fewer walks open a run to play in.
     # Derandomized: the same walks on every run, so whether they reach far enough into games is a
     # property of the code, not of the draw (random draws fell short of 20 plays about 1 run in 6).
-    Machine.run(settings=settings(max_examples=60, stateful_step_count=30, deadline=None, database=None,
+    Machine.run(settings=settings(max_examples=60, stateful_step_count=40, deadline=None, database=None,
                                   derandomize=True, suppress_health_check=list(HealthCheck)))
     played = [s for op, s in seen if op == "POST /api/v1/runs/{run_id}/plays"]
     assert played.count(200) >= 20, seen[:50]  # the chains did reach into games
