@@ -114,6 +114,9 @@ class Constraints:
                 return
             holders, cards = self.groups[g]
             for split in _splits(holders, len(cards), caps):
+                rest = (caps[0] - split[0], caps[1] - split[1], caps[2] - split[2])
+                if not _completions(shape, g + 1, rest):
+                    continue  # a dead end: without this, listing costs far more than the deals listed
                 for first in combinations(cards, split[0]):
                     left = [c for c in cards if c not in first]
                     for second in combinations(left, split[1]):
@@ -122,8 +125,9 @@ class Constraints:
                         for i, part in enumerate((first, second, third)):
                             for c in part:
                                 new[i] |= 1 << c
-                        place(g + 1, (caps[0] - split[0], caps[1] - split[1], caps[2] - split[2]), new)
+                        place(g + 1, rest, new)
 
+        shape = self._shape()
         place(0, self.need, [0, 0, 0])
         return out
 

@@ -149,17 +149,20 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed-tag", default="hindsight-calibration")
     ap.add_argument("--out", help="save each game's figures here (JSON lines)")
-    ap.add_argument("--read", help="report on games saved by --out instead of playing")
+    ap.add_argument("--read", nargs="+", help="report on the games saved by --out (one file or more) instead of playing")
+    ap.add_argument("--kinds", help="play only these kinds (comma-separated), e.g. to complete a saved run")
     args = ap.parse_args(argv)
     fs = FlagSettings()
     if args.read:
-        rows = [json.loads(line) for line in open(args.read)]
+        rows = [json.loads(line) for name in args.read for line in open(name)]
         report(rows, fs)
         return 0
     n = max(args.games, args.cheats)
     seeds = tournament.fixed_seeds(args.seed_tag.encode(), n)
-    jobs = [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in HONEST for i in range(args.games)]
-    jobs += [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in CHEATS for i in range(args.cheats)]
+    kinds = args.kinds.split(",") if args.kinds else HONEST + CHEATS
+    jobs = [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in HONEST if kind in kinds for i in range(args.games)]
+    jobs += [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in CHEATS if kind in kinds
+             for i in range(args.cheats)]
     t0 = time.time()
     rows = []
     out = open(args.out, "w") if args.out else None

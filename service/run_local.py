@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 #: The workers started, by process name: (queue, nice increment).
 WORKERS = {"worker": (QUEUE_NAME, 0), "analyst": (ANALYSIS_QUEUE, 10)}
+LABELS = {"worker": "worker", "analyst": "analysis worker"}
 WORKER_RESTARTS = 5
 WORKER_WINDOW = 60.0
 DEFAULT_REDIS_DEAD_SECONDS = 10.0
@@ -219,11 +220,11 @@ class Launcher:
         while self.restarts and now - self.restarts[0] > WORKER_WINDOW:
             self.restarts.popleft()
         if len(self.restarts) >= WORKER_RESTARTS:
-            loud(f"the worker exited ({exit_text(worker.returncode)}), the {len(self.restarts) + 1}th time "
+            loud(f"the {LABELS[name]} exited ({exit_text(worker.returncode)}), the {len(self.restarts) + 1}th time "
                  f"in {WORKER_WINDOW:.0f} s: giving up, stopping everything")
             return False
         self.restarts.append(now)
-        print(f"manille: the worker exited ({exit_text(worker.returncode)}); starting it again", file=sys.stderr,
+        print(f"manille: the {LABELS[name]} exited ({exit_text(worker.returncode)}); starting it again", file=sys.stderr,
               flush=True)
         self.spawn_worker(name)
         return True

@@ -22,6 +22,7 @@ from service.runs import Runs
 from service.runs.table import parse_plays
 from service.store import day_scope, key_for, text_client
 from service.submissions import Submissions
+from service.analysis import request_check
 from service.telemetry.verdicts import count_verdict
 
 log = logging.getLogger("worker.jobs")
@@ -94,7 +95,7 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
     subs.mark_verified(submission_id, score, now, flags=flags)
     if not rebuilding:
         try:
-            request_hindsight(settings, client, submission_id, {**sub, "score": score})
+            request_check(settings, client, submission_id, {**sub, "score": score})
         except Exception:  # the check is extra evidence: a failure to queue it never costs a verdict
             log.exception("submission %s: the hidden-information check could not be queued", submission_id)
     return out
@@ -205,7 +206,7 @@ def analyse_game(analysis_id: str) -> dict:
     analysed for its seed taken from Redis, progress written as it goes; then, for each submission
     waiting on it, the hidden-information check (``service.flags.hindsight``)."""
     from analysis import AnalysisError, analyse
-    from service.analysis import Analyses
+    from service.analysis import Analyses, note_check
 
     settings, client = _context()
     analyses = Analyses(client, settings)
@@ -224,8 +225,7 @@ def analyse_game(analysis_id: str) -> dict:
         analyses.fail(analysis_id, {"error": "analysis_unsupported", "message": str(e)})
         return {"status": "failed", "reason": "analysis_unsupported"}
     analyses.finish(analysis_id, doc)
-    checked = [sub_id for sub_id in analyses.watchers(analysis_id) if _note_hindsight(settings, client, sub_id,
-                                                                                   analysis_id, doc)]
+    checked = [sub_id for sub_id in analyses.watchers(analysis_id) if note_check(settings, client, sub_id, analysis_id, doc)]
     log.info("analysis %s: %d decisions, hindsight checked for %s", analysis_id, len(doc["decisions"]), checked)
     return {"status": "finished", "decisions": len(doc["decisions"]), "checked": checked}
 
@@ -237,47 +237,3 @@ def analysis_failed(job, connection, exc_type, exc_value, _traceback) -> None:
 
     Analyses(text_client(connection), _env_settings()).fail(
         job.args[0], {"error": "analysis_failed", "message": f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"})
-
-
-def _note_hindsight(settings: Settings, client, sub_id: str, analysis_id: str, doc: dict) -> bool:
-    from analysis.hindsight import score
-
-    fs = settings.flags
-    subs = Submissions(client, settings)
-    try:
-        sub = subs.get(sub_id)
-    except Exception:  # the submission is gone (expired test data): nothing to note
-        return False
-    if " ".join(str(c) for c in parse_plays(sub["cards"])) != " ".join(
-            p["played"] for p in doc["decisions"] if p["seat"] == 0):
-        log.warning("analysis %s is not submission %s's game", analysis_id, sub_id)
-        return False
-    evidence = score(doc["decisions"], 0, fs.hindsight_from_trick)
-    evidence.update(analysis_id=analysis_id, z_threshold=fs.hindsight_z, gain_threshold=fs.hindsight_gain)
-    subs.note_hindsight(sub_id, analysis_id=analysis_id, evidence=evidence,
-                        flag=suspicion.hindsight(evidence, fs))
-    return True
-
-
-def request_hindsight(settings: Settings, client, sub_id: str, sub: dict, *, force: bool = False) -> str | None:
-    """Queue the analysis a verified game's hidden-information check needs, if it is due (a score
-    in the day's top 1,000 or above its 99th percentile) or ``force`` (ops asked); the analysis id."""
-    from service.analysis import Analyses
-
-    day = date.fromisoformat(sub["date"])
-    if not force:
-        if sub.get("hindsight_analysis"):
-            return None
-        hist = {b["score"]: b["count"] for b in Leaderboard(client).histogram(day)}
-        if not suspicion.hindsight_due(int(sub["score"]), hist):
-            return None
-    challenge = Challenges(client, settings).get(day)
-    cards = [str(c) for c in parse_plays(sub["cards"])]
-    aid, _ = Analyses(client, settings).request(seed=settings.seed(day), day=day, rules=challenge.rules,
-                                                bots=challenge.bots, cards=cards, purpose="flag",
-                                                submission_id=sub_id)
-    Submissions(client, settings).note_hindsight(sub_id, analysis_id=aid)
-    analyses = Analyses(client, settings)
-    if analyses.get(aid)["status"] == "finished":  # the same game was analysed before: check it now
-        _note_hindsight(settings, client, sub_id, aid, analyses.get(aid)["analysis"])
-    return aid

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import zlib
 from datetime import date, datetime, timedelta
 
@@ -188,4 +189,57 @@ class Analyses:
                                             "touched_at": self.settings.now().isoformat()})
 
 
-__all__ = ["Analyses", "JOB", "PositionCache", "QUEUE", "analysis_id"]
+def note_check(settings: Settings, client, sub_id: str, analysis_id: str, doc: dict) -> bool:
+    """The hidden-information check of ``sub_id`` from its game's finished analysis ``doc``: its
+    figures kept with the submission, and the ``hindsight`` flag when they pass the thresholds."""
+    from analysis.hindsight import score
+    from service import flags as suspicion
+    from service.runs.table import parse_plays
+    from service.submissions import Submissions
+
+    fs = settings.flags
+    subs = Submissions(client, settings)
+    try:
+        sub = subs.get(sub_id)
+    except Exception:  # the submission is gone (expired test data): nothing to note
+        return False
+    if " ".join(str(c) for c in parse_plays(sub["cards"])) != " ".join(
+            p["played"] for p in doc["decisions"] if p["seat"] == 0):
+        logging.getLogger(__name__).warning("analysis %s is not submission %s's game", analysis_id, sub_id)
+        return False
+    evidence = score(doc["decisions"], 0, fs.hindsight_from_trick)
+    evidence.update(analysis_id=analysis_id, z_threshold=fs.hindsight_z, gain_threshold=fs.hindsight_gain)
+    subs.note_hindsight(sub_id, analysis_id=analysis_id, evidence=evidence,
+                        flag=suspicion.hindsight(evidence, fs))
+    return True
+
+
+def request_check(settings: Settings, client, sub_id: str, sub: dict, *, force: bool = False) -> str | None:
+    """Queue the analysis a verified game's hidden-information check needs, if it is due (a score
+    in the day's top 1,000 or above its 99th percentile) or ``force`` (ops asked); the analysis id."""
+    from service import flags as suspicion
+    from service.challenges import Challenges
+    from service.leaderboard import Leaderboard
+    from service.runs.table import parse_plays
+    from service.submissions import Submissions
+
+    day = date.fromisoformat(sub["date"])
+    if not force:
+        if sub.get("hindsight_analysis"):
+            return None
+        hist = {b["score"]: b["count"] for b in Leaderboard(client).histogram(day)}
+        if not suspicion.hindsight_due(int(sub["score"]), hist):
+            return None
+    challenge = Challenges(client, settings).get(day)
+    cards = [str(c) for c in parse_plays(sub["cards"])]
+    aid, _ = Analyses(client, settings).request(seed=settings.seed(day), day=day, rules=challenge.rules,
+                                                bots=challenge.bots, cards=cards, purpose="flag",
+                                                submission_id=sub_id)
+    Submissions(client, settings).note_hindsight(sub_id, analysis_id=aid)
+    analyses = Analyses(client, settings)
+    if analyses.get(aid)["status"] == "finished":  # the same game was analysed before: check it now
+        note_check(settings, client, sub_id, aid, analyses.get(aid)["analysis"])
+    return aid
+
+
+__all__ = ["Analyses", "JOB", "PositionCache", "QUEUE", "analysis_id", "note_check", "request_check"]

@@ -22,7 +22,8 @@ from .blueprint import Blueprint
 from .common import day_from, services
 from .schemas import (AuditSchema, JobSchema, OpsListQuerySchema, OpsPendingQuerySchema,
                       OpsSubmissionDetailSchema, OpsSubmissionListSchema, OpsSubmissionsQuerySchema,
-                      ReasonSchema, OptionalReasonSchema, RequeueListSchema, RequeueSchema, SeedSchema)
+                      OpsAnalyseSchema, ReasonSchema, OptionalReasonSchema, RequeueListSchema, RequeueSchema,
+                      SeedSchema)
 
 PREFIX = "/ops"
 blp = Blueprint("ops", __name__, description="Ops: review, flags, actions (bearer MANILLE_OPS_TOKEN)")
@@ -174,6 +175,18 @@ class Requeue(MethodView):
         """Run a submission's verification again (a delayed one; a verified one is re-verified,
         counted once); nothing changes while RQ has it on its way; audited"""
         return _ops().requeue(sub_id, ops_user(), body["reason"])
+
+
+@blp.route("/submissions/<string:sub_id>/analyse")
+class Analyse(MethodView):
+    @blp.arguments(OptionalReasonSchema)
+    @blp.response(202, OpsAnalyseSchema)
+    @blp.doc(security=SECURITY)
+    def post(self, body, sub_id):
+        """Run the hidden-information check of a valid game now, whatever its score (its analysis
+        is queued unless done or on its way; the figures and any flag land on the submission);
+        audited"""
+        return _ops().analyse(sub_id, ops_user(), body["reason"])
 
 
 @blp.route("/audit")

@@ -420,8 +420,21 @@ class OpsSubmissionDetailSchema(OpsSubmissionSchema):
     runs_expired = fields.Boolean(metadata={
         "description": "the day's runs are gone: address_runs and token_runs are empty; the flags "
                        "keep their evidence"})
-    record = fields.Dict(allow_none=True)
+    record = fields.Dict(allow_none=True, metadata={
+        "description": "the game; the player's plays carry oracle (perfect-information choice) and, once the "
+                       "hidden-information check's analysis is done, analysis (mark, losses, gain)"})
     reason = fields.Dict(allow_none=True)
+    hindsight = fields.Dict(allow_none=True, metadata={
+        "description": "the hidden-information check's figures (z, gain, var, decisions, departures, drivers, "
+                       "thresholds), whether or not they flag; null until computed"})
+    hindsight_analysis = fields.Dict(allow_none=True, metadata={
+        "description": "the analysis the check reads: analysis_id, status, progress; null if none was asked"})
+
+
+class OpsAnalyseSchema(ma.Schema):
+    submission_id = fields.String()
+    analysis_id = fields.String()
+    analysis = fields.Dict(allow_none=True)
 
 
 class SeedSchema(ma.Schema):

@@ -10,7 +10,7 @@ import json
 from datetime import date
 
 from service.config import Settings
-from service.errors import Conflict
+from service.errors import Conflict, NotFound
 from service.leaderboard import Leaderboard
 from service.players import Players
 from service.runs import Runs
@@ -101,9 +101,59 @@ class Ops:
             "address_runs": [r for r in self.runs.address_runs(day, address) if r != sub["run_id"]],
             "token_runs": [r for r in [self.runs.ranked_run_id(day, sub["pid"])] if r and r != sub["run_id"]],
             "runs_kept_until": kept_until.isoformat(), "runs_expired": self.settings.now() >= kept_until,
-            "record": self._with_oracle(day, self.subs.record(sub)) if sub["status"] in VALID_GAME else None,
+            "record": (self._with_analysis(sub, self._with_oracle(day, self.subs.record(sub)))
+                       if sub["status"] in VALID_GAME else None),
             "reason": json.loads(sub["reason"]) if sub.get("reason") else None,
+            "hindsight": json.loads(sub["hindsight"]) if sub.get("hindsight") else None,
+            "hindsight_analysis": self._analysis_state(sub),
         }
+
+    def _analysis_state(self, sub: dict) -> dict | None:
+        aid = sub.get("hindsight_analysis")
+        if not aid:
+            return None
+        from service.analysis import Analyses
+        try:
+            got = Analyses(self.r, self.settings).get(aid)
+        except NotFound:
+            return {"analysis_id": aid, "status": "expired"}
+        return {"analysis_id": aid, "status": got["status"], "progress": got["progress"], "error": got["error"]}
+
+    def _with_analysis(self, sub: dict, record: dict) -> dict:
+        """The record with, on each of the player's cards, its analysis once finished (``analysis``:
+        mark, points lost from the seat and with hindsight, the seat's best card, the hindsight gain)."""
+        aid = sub.get("hindsight_analysis")
+        if not aid:
+            return record
+        from service.analysis import Analyses
+        try:
+            doc = Analyses(self.r, self.settings).get(aid)["analysis"]
+        except NotFound:
+            return record
+        if not doc:
+            return record
+        by_place = {(d["deal"], d["trick"]): d for d in doc["decisions"] if d["seat"] == 0}
+        for deal in record["deals"]:
+            for t_index, trick in enumerate(deal["tricks"]):
+                for play in trick["plays"]:
+                    d = by_place.get((deal["index"], t_index)) if play["seat"] == 0 else None
+                    if d is not None and not d["forced"]:
+                        play["analysis"] = {"mark": d["mark"], "hindsight": d["hindsight"],
+                                            "lost_seat": d["lost_seat"], "lost_open": d["lost_open"],
+                                            "seat_best": d["best_seat"], "open_best": d["best_open"],
+                                            "gain": d["luck"]["gain"]}
+        return record
+
+    def analyse(self, sub_id: str, who: str, why: str = "") -> dict:
+        """Run the hidden-information check of a verified game now, whatever its score; audited."""
+        from service.analysis import request_check
+
+        sub = self.subs.get(sub_id)
+        if sub["status"] not in VALID_GAME:
+            raise Conflict("only a valid game is analysed", code="not_verified")
+        aid = request_check(self.settings, self.r, sub_id, sub, force=True)
+        self.audit(who, "analyse", sub_id, why, analysis_id=aid)
+        return {"submission_id": sub_id, "analysis_id": aid, "analysis": self._analysis_state(self.subs.get(sub_id))}
 
     def _with_oracle(self, day: date, record: dict) -> dict:
         """The record with, on each of the player's decisive decisions the flags look at, the

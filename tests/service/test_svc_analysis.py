@@ -158,7 +158,18 @@ def test_an_invalid_game_fails_with_the_verifiers_rejection(app, rclient):
                                                   "must_overtrump")
 
 
-def test_a_strong_ranked_score_gets_the_hidden_information_check(client, rclient, run_worker):
+OPS = "ops-token-for-tests"
+
+
+@pytest.fixture
+def ops_app(rclient, redis_server):
+    from service.app import create_app
+    return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS})
+
+
+def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclient, run_worker):
+    client = ops_app.test_client()
     r = client.post("/api/v1/runs", json={})
     run = r.get_json()
     token = run["player_token"]
@@ -182,3 +193,17 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(client, rclient
     flagged = [f for f in json.loads(sub["flags"]) if f["code"] == "hindsight"]
     assert bool(flagged) == (evidence["z"] >= evidence["z_threshold"] and evidence["gain"] >= evidence["gain_threshold"])
     assert date.fromisoformat(sub["date"])
+
+    # ops see the figures, and the analysis on each of the player's cards in the replay
+    bearer = {"Authorization": f"Bearer {OPS}", "X-Ops-User": "alice"}
+    detail = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=bearer).get_json()
+    assert detail["hindsight"] == evidence and detail["hindsight_analysis"]["status"] == "finished"
+    marked = [p for d in detail["record"]["deals"] for t in d["tricks"] for p in t["plays"] if "analysis" in p]
+    assert marked and all(p["seat"] == 0 and len(p["legal"]) > 1 for p in marked)
+    assert all(p["analysis"]["mark"] in ("best", "good", "inaccuracy", "mistake", "blunder") for p in marked)
+    # asked for by ops: the same game is analysed already, so the figures are there at once; audited
+    r = client.post(f"/api/v1/ops/submissions/{sub_id}/analyse", json={"reason": "a look"}, headers=bearer)
+    assert r.status_code == 202 and r.get_json()["analysis_id"] == aid
+    assert Queue(QUEUE, connection=raw_client(rclient)).count == 0
+    audit = client.get("/api/v1/ops/audit", headers=bearer).get_json()["entries"]
+    assert audit[0]["action"] == "analyse" and audit[0]["target"] == sub_id

@@ -103,7 +103,7 @@ class Launch:
         return None
 
     def worker(self) -> int:
-        return wait_for(lambda: self.child("-m worker"), 20, "the worker", self.log)
+        return wait_for(lambda: self.child("--name manille-worker-"), 20, "the worker", self.log)
 
     def redis(self) -> int:
         return wait_for(lambda: self.child("redis-server"), 5, "the embedded redis-server", self.log)
@@ -168,11 +168,11 @@ def test_a_worker_killed_with_kill_9_is_started_again_and_verification_goes_on(l
     run = launch()
     first = run.worker()
     os.kill(first, signal.SIGKILL)
-    second = wait_for(lambda: (lambda p: p if p and p != first else None)(run.child("-m worker")), 20,
+    second = wait_for(lambda: (lambda p: p if p and p != first else None)(run.child("--name manille-worker-")), 20,
                       "a new worker", run.log)
     assert "the worker exited (killed by SIGKILL); starting it again" in run.output()
     verified_game(run.base, "Phoenix", run.log)
-    assert run.child("-m worker") == second
+    assert run.child("--name manille-worker-") == second
     everything = run.all_pids()
     run.proc.send_signal(signal.SIGTERM)
     assert run.proc.wait(40) == 0
@@ -198,7 +198,7 @@ def test_a_worker_killed_in_the_middle_of_a_job_is_started_again_and_runs_it_aga
     sub = wait_for(lambda: (lambda b: b if b["status"] != "queued" else None)(
         s.get(f"{run.base}/api/v1/submissions/{sub_id}", timeout=20).json()), 60, "the verification", run.log)
     assert sub["status"] == "verified" and sub["score"] == done["result"]["rank_score"], sub
-    assert run.child("-m worker") != first
+    assert run.child("--name manille-worker-") != first
     assert "the worker exited (killed by SIGKILL); starting it again" in run.output()
     assert f"job {sub_id} was running when worker manille-" in run.output()
 
@@ -261,7 +261,7 @@ def test_a_worker_that_keeps_dying_makes_it_give_up(launch):
     killed = set()
     deadline = time.monotonic() + 90
     while run.proc.poll() is None and time.monotonic() < deadline:
-        pid = run.child("-m worker")
+        pid = run.child("--name manille-worker-")
         if pid and pid not in killed:
             os.kill(pid, signal.SIGKILL)
             killed.add(pid)

@@ -3,6 +3,7 @@
 // client, the day's other runs of its address and token, disqualify/restore with a reason, and
 // the replay viewer (opsreplay.js).  No API call is made before a token is given; a refused
 // token (401/403) is forgotten and asked for again.
+import { hindsightSection } from "./opshindsight.js";
 import { fill, h } from "./dom.js";
 import { cardEl, replayViewer } from "./opsreplay.js";
 
@@ -15,6 +16,7 @@ const FLAG_HELP = {
   many_runs: "Many ranked runs of the day were opened from this address",
   speed: "The player's cards came faster than a person reads the table",
   outlier: "A score far above the day's distribution",
+  hindsight: "The cards turned out better with hindsight than what the seat knew could expect",
 };
 
 const session = {
@@ -331,6 +333,8 @@ export function startOps() {
         runList(sub.address_runs, "none"),
         h("h4", {}, `From the same token (${(sub.token_runs || []).length})`),
         runList(sub.token_runs, "none")),
+      hindsightSection(sub, (why) => ops("POST", `/submissions/${encodeURIComponent(sub.submission_id)}/analyse`,
+        { reason: why })),
       actions(sub),
       replayViewer(sub.record));
     detailBox.removeAttribute("aria-busy");

@@ -64,6 +64,12 @@ function choice(play) {
     parts.push(h("span", { class: `oracle ${same ? "same" : "differs"}` }, "oracle: ", cardEl(play.oracle),
       same ? " (same)" : " (differs)"));
   }
+  const a = play.analysis;
+  if (a && typeof a === "object") {
+    parts.push(h("span", { class: `mark mark-${a.mark}` }, ` ${a.mark}`),
+      ` (from the seat −${a.lost_seat}; with hindsight ${a.hindsight}, −${a.lost_open}`,
+      a.gain ? `; hindsight gain ${a.gain > 0 ? "+" : ""}${a.gain}` : "", ")");
+  }
   return parts.length ? h("div", { class: "choice" }, parts) : null;
 }
 

@@ -1,0 +1,62 @@
+// The hidden-information check of one submission for ops: its state, its figures (z, card points
+// gained over the seat's best cards), the decisions that drive it, and a button to run it now.
+import { h } from "./dom.js";
+
+function cardText(c) {
+  return h("code", { class: "card-code" }, String(c));
+}
+
+function figures(e) {
+  const rows = [
+    ["z-score", `${e.z} (flags at ${e.z_threshold} or more)`],
+    ["Card points gained over the seat's best cards", `${e.gain} (flags at ${e.gain_threshold} or more)`],
+    ["Null variance", e.var],
+    ["Decisions counted (from trick " + (e.from_trick + 1) + " of each deal)", e.decisions],
+    ["Departures from the seat's best card", e.departures],
+  ];
+  return h("dl", { class: "facts" }, rows.map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, String(v)))));
+}
+
+function drivers(e) {
+  const list = Array.isArray(e.drivers) ? e.drivers : [];
+  if (!list.length) return h("p", { class: "note" }, "No departure from the seat's best card.");
+  return h("table", { class: "evidence" },
+    h("caption", {}, "The decisions that drive it"),
+    h("thead", {}, h("tr", {}, ["Deal", "Trick", "Played", "Seat's best", "Gain"].map((x) =>
+      h("th", { scope: "col" }, x)))),
+    h("tbody", {}, list.map((d) => h("tr", {},
+      h("td", { class: "num" }, String(d.deal + 1)), h("td", { class: "num" }, String(d.trick + 1)),
+      h("td", {}, cardText(d.played)), h("td", {}, cardText(d.seat_best)), h("td", { class: "num" }, String(d.gain))))));
+}
+
+// ``run(reason)`` posts the request; ``sub`` is the ops detail of the submission.
+export function hindsightSection(sub, run) {
+  const box = h("section", { class: "hindsight", "aria-labelledby": "ops-hindsight-title" },
+    h("h3", { id: "ops-hindsight-title" }, "Hidden-information check"),
+    h("p", { class: "note" }, "Did the cards turn out better with hindsight than what the seat knew could expect? "
+      + "Near 0 for anyone who did not see the hands, lucky or not."));
+  const state = sub.hindsight_analysis;
+  if (sub.hindsight) box.append(figures(sub.hindsight), drivers(sub.hindsight));
+  else if (state) {
+    const p = state.progress || {};
+    box.append(h("p", { role: "status" }, `Analysis ${state.status}`,
+      p.total ? ` (${p.done} of ${p.total} decisions)` : "", state.error ? `: ${state.error.message}` : ""));
+  } else box.append(h("p", { class: "note" }, "Not run: the game's score did not call for it."));
+  if (!["verified", "held", "disqualified"].includes(sub.status)) return box;
+  const msg = h("p", { class: "ops-msg", role: "status", "aria-live": "polite" });
+  const button = h("button", { type: "button", class: "btn" }, sub.hindsight ? "Run it again" : "Run the check now");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    msg.textContent = "Queued…";
+    try {
+      await run("asked from the ops page");
+      msg.textContent = "Queued: reopen the submission in a few seconds for the figures.";
+    } catch (err) {
+      msg.className = "ops-msg error";
+      msg.textContent = `The check could not be queued: ${err.message}`;
+      button.disabled = false;
+    }
+  });
+  box.append(h("p", {}, button), msg);
+  return box;
+}
