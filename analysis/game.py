@@ -31,7 +31,7 @@ from bots.evaluate import evaluate_worlds
 from bots.knowledge import Knowledge
 from bots.oracle import Solver
 from bots.worlds import Constraints
-from service.replay import Card, GameState, HashStream, verify
+from service.replay import Card, GameState, HashStream, decision_stream, verify
 from service.replay.cards import DECK
 from service.replay.stream import u32be
 
@@ -75,7 +75,8 @@ def analyse(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "m
     if rules != "muette-1":
         raise AnalysisError(f"the analysis knows muette-1 only, not {rules}: its solver plays "
                             f"muette-1's legal cards and last-trick point")
-    record = verify(seed, cards, get_bot(bots))
+    bot = get_bot(bots)
+    record = verify(seed, cards, bot)
     seed_b = bytes.fromhex(record["seed"])
     total = sum(1 for d in record["deals"] for t in d["tricks"][from_trick:] for p in t["plays"]
                 if p["seat"] in seats)
@@ -93,7 +94,7 @@ def analyse(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "m
                     key = decision_key(settings, seed_b, d["index"], history)
                     entry = cache.get(key) if cache is not None else None
                     if entry is None:
-                        entry = _decision(settings, state, seat, truth, sampled)
+                        entry = _decision(settings, state, seat, truth, sampled, bot)
                         if cache is not None:
                             cache[key] = entry
                     decisions.append({"deal": d["index"], "trick": t_index, "seat": seat,
@@ -109,7 +110,8 @@ def analyse(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "m
             "totals": record["totals"], "rank_score": record["rank_score"]}
 
 
-def _decision(settings: AnalysisSettings, state: GameState, seat: int, truth: Solver, sampled: Solver) -> dict:
+def _decision(settings: AnalysisSettings, state: GameState, seat: int, truth: Solver, sampled: Solver,
+              bot) -> dict:
     """Both values of every legal card of the seat to move (the part shared by every game that
     reaches this position; ``_judge`` adds what depends on the card played)."""
     legal = state.legal_mask()
@@ -129,12 +131,14 @@ def _decision(settings: AnalysisSettings, state: GameState, seat: int, truth: So
         rng = world_stream(settings, state.seed, state.deal_index, seat, state.trick_index)
         worlds = [constraints.draw(rng) for _ in range(settings.samples(obs.hand_mask.bit_count()))]
     ev = evaluate_worlds(obs, worlds, exact, count, sampled)
+    # The baseline of the hidden-information statistic: the card the day's bot would play here.
+    baseline = bot.choose(obs, decision_stream(state.seed, state.deal_index, seat, state.trick_index)).id
     return {"forced": False, "exact": exact, "worlds": len(worlds), "consistent": str(count),
             "open": {str(DECK[c]): open_values[c] for c in ev.cards},
             "seat": {str(DECK[c]): round(ev.mean(c), 3) for c in ev.cards},
             "seat_se": {str(DECK[c]): round(ev.se(c), 3) for c in ev.cards},
             "pair_se": {str(DECK[c]): _pair_se_of_best(ev, c) for c in ev.cards},
-            "luck": hindsight.per_card(ev, open_values)}
+            "baseline": str(DECK[baseline]), "luck": hindsight.per_card(ev, open_values, baseline)}
 
 
 def _pair_se_of_best(ev, c: int) -> float:
@@ -148,7 +152,7 @@ def _judge(entry: dict, played: str) -> dict:
         v = entry["open"][played]
         return {"forced": True, "legal": {played: {"open": v, "seat": None, "seat_se": None}},
                 "best_open": [played], "best_seat": [played], "lost_open": 0, "lost_seat": 0.0,
-                "lost_seat_se": 0.0, "mark": "forced", "hindsight": "forced"}
+                "lost_seat_se": 0.0, "mark": "forced", "hindsight": "forced", "baseline": played}
     order = sorted(entry["open"], key=lambda c: Card.parse(c).id)  # canonical, cached or not
     opens = {c: entry["open"][c] for c in order}
     seats = {c: entry["seat"][c] for c in order}
@@ -166,4 +170,4 @@ def _judge(entry: dict, played: str) -> dict:
             "lost_open": lost_open, "lost_seat": lost_seat, "lost_seat_se": se,
             "mark": mark(lost_seat, se, None if entry["exact"] else entry["worlds"]), "hindsight": band(lost_open),
             "exact": entry["exact"], "worlds": entry["worlds"], "consistent": entry["consistent"],
-            "luck": luck}
+            "baseline": entry["baseline"], "luck": luck}

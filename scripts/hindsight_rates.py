@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measure the hidden-information flag (``hindsight``) on simulated players of both kinds.
 
-    .venv/bin/python scripts/hindsight_rates.py                       # 1,020 honest + 600 open-handed games
+    .venv/bin/python scripts/hindsight_rates.py                       # 1,080 honest + 450 open-handed games
     .venv/bin/python scripts/hindsight_rates.py --games 30 --cheats 20   # a quick look
     .venv/bin/python scripts/hindsight_rates.py --read FILE           # the rates again from saved games
 
@@ -9,8 +9,11 @@ Seat 0 is played by one of these, the other seats by expert-1, on seeds
 ``SHA-256(tag ‖ uint32be(i))`` of ``--seed-tag`` (default ``hindsight-calibration``: kept apart
 from the tests' seeds and the tournament's):
 
-- honest: ``expert-1``; ``expert-1+noise`` (a uniform legal card instead, one time in six);
-  ``greedy-1``.  None of them sees a hidden card;
+- honest: ``expert-1`` (the check's baseline itself: it never departs from it, so its figures
+  are 0 by construction); ``expert-1+noise`` (a uniform legal card instead, one time in six);
+  ``greedy-1``; ``pimc`` (from the second trick of a deal, the card with the best mean over 8
+  consistent deals drawn from a stream of its own, each solved exactly: a strong player that
+  departs from expert-1 on its own reading of the table).  None of them sees a hidden card;
 - open-handed: ``open-always`` (oracle-1's card at every decision); ``open-where-it-pays``
   (expert-1's card unless, with open hands, it loses 2 or more card points to the best: then the
   best); ``open-some-deals`` (the same, in about half of the deals, drawn from the seed).
@@ -41,13 +44,14 @@ sys.path.insert(0, str(ROOT))
 from analysis import analyse  # noqa: E402
 from analysis.hindsight import score  # noqa: E402
 from bots import get_bot  # noqa: E402
+from bots.evaluate import seat_values  # noqa: E402
 from bots.oracle import Solver, pick  # noqa: E402
 from cli import tournament  # noqa: E402
 from service.flags import FlagSettings  # noqa: E402
 from service.replay import HashStream, GameState, bot_move, decision_stream, player_cards, simulate  # noqa: E402
 from service.replay.cards import DECK  # noqa: E402
 
-HONEST = ("expert-1", "expert-1+noise", "greedy-1")
+HONEST = ("expert-1", "expert-1+noise", "greedy-1", "pimc")
 CHEATS = ("open-always", "open-where-it-pays", "open-some-deals")
 EXPERT = get_bot("expert-1")
 NOISE = 6  # one card in NOISE is a uniform legal card
@@ -74,6 +78,11 @@ def play(seed: bytes, kind: str) -> tuple[list[str], int]:
         if kind == "expert-1+noise":
             if len(legal) > 1 and noise.uniform(NOISE) == 0:
                 card = legal[noise.uniform(len(legal))]
+        elif kind == "pimc":
+            if len(legal) > 1 and state.trick_index >= 1:
+                rng = HashStream(seed + b"pimc-player" + bytes([state.deal_index, state.trick_index]))
+                ev = seat_values(obs, rng, samples=8)
+                card = DECK[max(ev.cards, key=lambda c: (ev.mean(c), -c))]
         elif len(legal) > 1:
             if deal_seen != state.deal_index:
                 deal_seen, solver = state.deal_index, Solver(int(state.trick.trump))
@@ -144,8 +153,9 @@ def report(rows: list[dict], fs: FlagSettings) -> None:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=340, help="honest games per honest kind")
-    ap.add_argument("--cheats", type=int, default=200, help="games per open-handed kind")
+    ap.add_argument("--games", type=int, default=340, help="honest games per honest kind but expert-1")
+    ap.add_argument("--baseline-games", type=int, default=60, help="games of expert-1 itself (figures 0)")
+    ap.add_argument("--cheats", type=int, default=150, help="games per open-handed kind")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed-tag", default="hindsight-calibration")
     ap.add_argument("--out", help="save each game's figures here (JSON lines)")
@@ -160,7 +170,8 @@ def main(argv=None) -> int:
     n = max(args.games, args.cheats)
     seeds = tournament.fixed_seeds(args.seed_tag.encode(), n)
     kinds = args.kinds.split(",") if args.kinds else HONEST + CHEATS
-    jobs = [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in HONEST if kind in kinds for i in range(args.games)]
+    jobs = [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in HONEST if kind in kinds
+            for i in range(args.baseline_games if kind == "expert-1" else args.games)]
     jobs += [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in CHEATS if kind in kinds
              for i in range(args.cheats)]
     t0 = time.time()
