@@ -16,8 +16,8 @@ a suspicion with its evidence, never an informational note:
 ``outlier``     a score far above the day's distribution (only once the day has enough scores).
 ``hindsight``   the player's cards turned out better *with hindsight* (open hands) than what the
                 seat knew could expect (``analysis.hindsight``: the z-score of the open-hand
-                advantage of each card played over the seat's best card, less the advantage the
-                consistent deals predicted): someone who knew the hidden cards and used them only
+                advantage of each card played over expert-1's in the same seat, less the advantage
+                the consistent deals predicted): someone who knew the hidden cards and used them only
                 where it paid, whom ``oracle``'s agreement rate misses.  Computed by the analysis
                 worker for games that would rank in the day's top 1,000 or above its 99th
                 percentile, and for any game ops ask for; its figures are kept with the game
@@ -54,7 +54,7 @@ class FlagSettings:
     oracle_rate: float = 0.95    # agreement at or above this on decisive decisions ...
     oracle_over_expert: float = 0.10  # ... and this far above expert-1's on the same day
     hindsight_z: float = 3.0     # the hindsight statistic's z-score at or above this ...
-    hindsight_gain: float = 10.0  # ... with at least these card points gained over the seat's best cards
+    hindsight_gain: float = 10.0  # ... with at least these card points gained over expert-1's cards
     hindsight_from_trick: int = 1  # decisions from this trick of each deal count
     hold: frozenset = field(default_factory=lambda: frozenset({"explored"}))
 

@@ -9,24 +9,24 @@ function cardText(c) {
 function figures(e) {
   const rows = [
     ["z-score", `${e.z} (flags at ${e.z_threshold} or more)`],
-    ["Card points gained over the seat's best cards", `${e.gain} (flags at ${e.gain_threshold} or more)`],
+    ["Card points gained over the bot's cards, beyond what the seat could expect", `${e.gain} (flags at ${e.gain_threshold} or more)`],
     ["Null variance", e.var],
     ["Decisions counted (from trick " + (e.from_trick + 1) + " of each deal)", e.decisions],
-    ["Departures from the seat's best card", e.departures],
+    ["Departures from the bot's card (expert-1, the baseline)", e.departures],
   ];
   return h("dl", { class: "facts" }, rows.map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, String(v)))));
 }
 
 function drivers(e) {
   const list = Array.isArray(e.drivers) ? e.drivers : [];
-  if (!list.length) return h("p", { class: "note" }, "No departure from the seat's best card.");
+  if (!list.length) return h("p", { class: "note" }, "No departure from the bot's card.");
   return h("table", { class: "evidence" },
     h("caption", {}, "The decisions that drive it"),
-    h("thead", {}, h("tr", {}, ["Deal", "Trick", "Played", "Seat's best", "Gain"].map((x) =>
+    h("thead", {}, h("tr", {}, ["Deal", "Trick", "Played", "Bot's card", "Gain"].map((x) =>
       h("th", { scope: "col" }, x)))),
     h("tbody", {}, list.map((d) => h("tr", {},
       h("td", { class: "num" }, String(d.deal + 1)), h("td", { class: "num" }, String(d.trick + 1)),
-      h("td", {}, cardText(d.played)), h("td", {}, cardText(d.seat_best)), h("td", { class: "num" }, String(d.gain))))));
+      h("td", {}, cardText(d.played)), h("td", {}, cardText(d.baseline || d.seat_best)), h("td", { class: "num" }, String(d.gain))))));
 }
 
 // ``run(reason)`` posts the request; ``sub`` is the ops detail of the submission.
