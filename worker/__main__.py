@@ -1,4 +1,5 @@
-"""``python -m worker``: an RQ worker on the verification queue, the engine and bots imported once.
+"""``python -m worker [QUEUE …]``: an RQ worker on the verification queue (``verify``, the default) or
+the analysis queue (``analysis``), the engine and bots imported once.
 
 Jobs run in this process, one after another (RQ's ``SimpleWorker``): no fork per job, its imports
 and Redis connections warm (a verification took 40 ms forked against 24 ms in process: issue 11).
@@ -32,6 +33,7 @@ from rq.utils import as_text, parse_composite_key
 
 import worker.jobs  # noqa: F401 - the engine and the bots, imported once (inherited by forks)
 from service.challenges import check_commitments
+from service.analysis import JOB as ANALYSIS_JOB, Analyses
 from service.config import QUEUE_NAME, Settings
 from service.procs import PR_SET_PDEATHSIG, alive, prctl
 from service.store import raw_client, text_client
@@ -110,6 +112,8 @@ class Sweeping:
             if failed and job.func_name == JOB:
                 self.submissions().mark_delayed(job.args[0], f"its worker {name} died in the middle "
                                                              "and no retry is left")
+            elif failed and job.func_name == ANALYSIS_JOB:
+                self.analysis_failed(job.args[0], f"its worker {name} died in the middle")
         return [job_id for job_id, _ in reaped]
 
     def run_maintenance_tasks(self):
@@ -135,8 +139,18 @@ class Sweeping:
         finally:
             _forking_horse = False
 
+    def analysis_failed(self, analysis_id: str, why: str) -> None:
+        """An analysis whose job died says so at once (asking again queues it anew)."""
+        try:
+            Analyses(text_client(self.connection), Settings.from_env()).fail(
+                analysis_id, {"error": "analysis_failed", "message": why})
+        except Exception:  # noqa: BLE001 - it goes stale and is queued anew when asked for again
+            log.exception("could not mark analysis %s failed", analysis_id)
+
     def handle_work_horse_killed(self, job, retpid, ret_val, rusage):
         super().handle_work_horse_killed(job, retpid, ret_val, rusage)
+        if job.func_name == ANALYSIS_JOB:
+            self.analysis_failed(job.args[0], f"its work horse died (exit {ret_val})")
         if job.func_name == JOB and not job.retries_left:  # RQ fails it now, and runs no callback
             how = f"killed by {signal.Signals(os.WTERMSIG(ret_val)).name}" if os.WIFSIGNALED(ret_val or 0) \
                 else f"exit status {ret_val}"
