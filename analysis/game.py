@@ -81,6 +81,8 @@ def analyse(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "m
     total = sum(1 for d in record["deals"] for t in d["tricks"][from_trick:] for p in t["plays"]
                 if p["seat"] in seats)
     done = 0
+    if progress is not None:
+        progress(0, total)
     decisions = []
     state = GameState(seed_b)
     for d in record["deals"]:

@@ -230,6 +230,7 @@ def request_check(settings: Settings, client, sub_id: str, sub: dict, *, force: 
         hist = {b["score"]: b["count"] for b in Leaderboard(client).histogram(day)}
         if not suspicion.hindsight_due(int(sub["score"]), hist):
             return None
+        Submissions(client, settings).note_strong_game(day, sub["pid"], sub_id)
     challenge = Challenges(client, settings).get(day)
     cards = [str(c) for c in parse_plays(sub["cards"])]
     aid, _ = Analyses(client, settings).request(seed=settings.seed(day), day=day, rules=challenge.rules,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from datetime import date
 
 from flask.views import MethodView
 
@@ -59,12 +60,27 @@ def _public_body(board: Board, page: dict) -> bytes:
     return kept[1]
 
 
+def _with_games(board: Board, page: dict) -> dict:
+    """A closed day's page with the submission of each of its best games (those the
+    hidden-information check looked at), which anyone may open in the analysis; an open day's
+    page as it is (its games are sealed)."""
+    if board.kind != "day" or not page["entries"]:
+        return page
+    s = services()
+    day = date.fromisoformat(board.id)
+    if s.settings.clock.phase(day, s.settings.now()) != "closed":
+        return page
+    games = s.submissions.strong_games(day, [e["player"] for e in page["entries"]])
+    # a new page (the kept one stays as the leaderboard keeps it; its encoding is redone)
+    return {**page, "entries": [{**e, "submission_id": g} if g else e for e, g in zip(page["entries"], games)]}
+
+
 def _page(board: Board, query: dict):
     """A page of the board; with a valid player token, also ``me``: the caller's entry or null,
     so that a client knows whether asking for ``/me`` will find it.  A public read: a bad token
     is not an error here, it only gives no ``me``."""
     s = services()
-    page = s.leaderboard.page(board, query["offset"], query["limit"])
+    page = _with_games(board, s.leaderboard.page(board, query["offset"], query["limit"]))
     if not token_from_request():
         return as_documented(_public_body(board, page))
     out = {"board": board.kind, "period": board.id, **page}

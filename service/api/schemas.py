@@ -311,6 +311,9 @@ class EntrySchema(ma.Schema):
     margin = fields.Integer(metadata={"description": "period boards: summed score − 1000"})
     days = fields.Integer(metadata={"description": "period boards: days played"})
     position = fields.Integer()
+    submission_id = fields.String(metadata={
+        "description": "a closed day's board: the submission of each of the day's best games (above its 99th "
+                       "percentile or in its first thousand), to open in the analysis (POST /submissions/{id}/analysis)"})
 
 
 class BoardPageSchema(ma.Schema):
@@ -541,6 +544,8 @@ class DecisionSchema(ma.Schema):
         "description": "by lost_seat, only when beyond the sampling error (docs/analysis.md)"})
     hindsight = fields.String(required=True, metadata={"description": "the same bands on lost_open"})
     exact = fields.Boolean(metadata={"description": "every consistent deal was solved"})
+    baseline = fields.String(metadata={"description": "the day's bot's card here: the hidden-information check's reference"})
+    luck = fields.Dict(metadata={"description": "the check's gain over the baseline and its null variance"})
     worlds = fields.Integer(metadata={"description": "deals the seat values are the mean of"})
     consistent = fields.String(metadata={"description": "how many deals agreed with the seat's knowledge"})
 
@@ -555,6 +560,9 @@ class AnalysisDocumentSchema(ma.Schema):
     bots = fields.String(required=True)
     seed = fields.String(required=True)
     seats = fields.List(fields.Integer(), required=True)
+    from_trick = fields.Integer(metadata={"description": "the first trick of each deal analysed (0: all)"})
+    totals = fields.List(fields.Integer(), metadata={"description": "the game's final totals, us and them"})
+    rank_score = fields.Integer()
     decisions = fields.List(fields.Nested(DecisionSchema), required=True)
     summary = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
         "description": "by seat: accuracy, accuracy_open, lost_seat, lost_open, marks, by_deal, costliest, "

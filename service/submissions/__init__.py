@@ -219,6 +219,18 @@ class Submissions:
             fields["flags"] = json.dumps(flags, separators=(",", ":"))
         self.r.hset(key, mapping=fields)
 
+    @staticmethod
+    def strong_games_key(day: date) -> str:
+        return key_for("strong_games", day_scope(day))
+
+    def note_strong_game(self, day: date, pid: str, sub_id: str) -> None:
+        """A game of the day's best (the ones the hidden-information check looks at): the board
+        names its submission once the day has closed, so that anyone can open it in the analysis."""
+        self.r.hset(self.strong_games_key(day), pid, sub_id)
+
+    def strong_games(self, day: date, pids: list[str]) -> list[str | None]:
+        return self.r.hmget(self.strong_games_key(day), pids) if pids else []
+
     def mark_rejected(self, sub_id: str, rejection: dict, now: datetime) -> None:
         self._mark(sub_id, now, status="rejected", reason=json.dumps(rejection, separators=(",", ":")))
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import threading
 import time
-from datetime import date
+from datetime import date, datetime, timedelta
+
+from freezegun import freeze_time
 
 import pytest
 from rq import Queue, SimpleWorker
@@ -207,3 +209,19 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclien
     assert Queue(QUEUE, connection=raw_client(rclient)).count == 0
     audit = client.get("/api/v1/ops/audit", headers=bearer).get_json()["entries"]
     assert audit[0]["action"] == "analyse" and audit[0]["target"] == sub_id
+
+    # while the day is open its board names no game; once it has closed, the best games are
+    # named and anyone opens one in the analysis, answered from the check's analysis at once
+    day = sub["date"]
+    page = client.get(f"/api/v1/leaderboards/days/{day}").get_json()
+    assert page["entries"] and "submission_id" not in page["entries"][0]
+    err(client.post(f"/api/v1/submissions/{sub_id}/analysis"), 409, "day_open")
+    with freeze_time(datetime.fromisoformat(day) + timedelta(days=2)):
+        page = client.get(f"/api/v1/leaderboards/days/{day}").get_json()
+        assert page["entries"][0]["submission_id"] == sub_id
+        r = client.post(f"/api/v1/submissions/{sub_id}/analysis")
+        assert r.status_code == 202 and r.get_json()["analysis_id"] == aid and r.get_json()["status"] == "finished"
+        doc = client.get(f"/api/v1/analyses/{aid}").get_json()["analysis"]
+        assert [d["played"] for d in doc["decisions"] if d["seat"] == 0] == sub["cards"] if isinstance(
+            sub["cards"], list) else True
+        assert doc["totals"] and doc["rank_score"] == int(sub["score"]) and doc["from_trick"] == 0
