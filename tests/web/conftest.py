@@ -1,7 +1,8 @@
 """Browser tests: the real product (Redis, a separate RQ worker process, gunicorn) driven by a real
 Chromium through Playwright, as a new visitor would use it.
 
-- ``site``: the base URL of the stack, one per session (Redis flushed when it starts).
+- ``site``: the base URL of the stack, one per session (Redis flushed when it starts); ``live``:
+  the stack itself (its Redis, for a test that sets up what no page can, such as a past day's game).
 - ``browser``: Debian's Chromium (``/usr/bin/chromium`` or ``$MANILLE_CHROMIUM``).  Absent: the
   whole directory is skipped, except when ``$CI`` is set: then every test fails, loudly.
 - ``visitor(**context_options)``: a new page in a fresh browser context (no cookie, no storage);
@@ -53,13 +54,19 @@ def _fresh_failure_screenshots():
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """Redis (flushed) + ``python -m worker`` + gunicorn on free ports; yields the base URL."""
+def live(tmp_path_factory):
+    """The session's stack: Redis (flushed) + the two ``python -m worker`` + gunicorn on free ports."""
     stack = LiveStack(tmp_path_factory.mktemp("web-stack")).start()
     try:
-        yield stack.base
+        yield stack
     finally:
         stack.stop()
+
+
+@pytest.fixture(scope="session")
+def site(live):
+    """The base URL of the session's stack."""
+    return live.base
 
 
 @pytest.fixture(scope="session")

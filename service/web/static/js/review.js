@@ -93,9 +93,11 @@ export async function showReview(run) {
     next.disabled = at === steps.length - 1;
     if (document.activeElement === document.body) (next.disabled ? prev : next).focus();
   };
+  const { analysisOffer } = await import("./analysis.js");
   fill(section,
     h("h2", { id: "review-title" }, t("reviewTitle")),
     record ? null : h("p", { class: "note" }, t(run.ranked ? "reviewSealed" : "reviewOwn")),
+    h("div", { class: "review-analysis" }, analysisOffer(run)),
     h("div", { class: "review-nav" }, prev, where, next),
     stage);
   section.hidden = false;
