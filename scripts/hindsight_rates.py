@@ -31,6 +31,7 @@ card points that were flagged; and the same over a few other z thresholds.  Noth
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -161,6 +162,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="save each game's figures here (JSON lines)")
     ap.add_argument("--read", nargs="+", help="report on the games saved by --out (one file or more) instead of playing")
     ap.add_argument("--kinds", help="play only these kinds (comma-separated), e.g. to complete a saved run")
+    ap.add_argument("--from-trick", type=int, help="count the decisions from this trick of each deal "
+                    "(default: the flag's setting, MANILLE_FLAG_HINDSIGHT_FROM_TRICK)")
     args = ap.parse_args(argv)
     fs = FlagSettings()
     if args.read:
@@ -170,6 +173,8 @@ def main(argv=None) -> int:
     n = max(args.games, args.cheats)
     seeds = tournament.fixed_seeds(args.seed_tag.encode(), n)
     kinds = args.kinds.split(",") if args.kinds else HONEST + CHEATS
+    if args.from_trick is not None:
+        fs = dataclasses.replace(fs, hindsight_from_trick=args.from_trick)
     jobs = [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in HONEST if kind in kinds
             for i in range(args.baseline_games if kind == "expert-1" else args.games)]
     jobs += [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in CHEATS if kind in kinds
