@@ -14,6 +14,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
                                                status_code_conformance)
 
+import service.runs as runs_module
 from service.app import create_app
 
 from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
@@ -89,9 +90,13 @@ def test_document_links_chain_a_game(app):
     assert run["status"] == "finished" and run["result"] is not None
 
 
-def test_stateful_chains_follow_the_links(app):
+def test_stateful_chains_follow_the_links(app, monkeypatch):
     """Random walks along the links (open a run, play its legal cards, submit, follow the
     submission), with valid and invalid requests mixed in, one player per scenario."""
+    # Every free game on one deal: the walks are derandomized, and a fresh random deal per run made
+    # the answers, and so the walks that follow them, differ from one run to the next (hypothesis
+    # then stops on an "inconsistent data generation", or the walks play fewer cards).
+    monkeypatch.setattr(runs_module, "free_play_seed", lambda: bytes(range(32)))
     # The walks are about games: the analysis endpoints (fuzzed one by one above) would take their
     # steps without leading into a game.
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app).exclude(path_regex="analys")
