@@ -39,6 +39,8 @@ class Ready(MethodView):
 
         ``pending`` verifications, ``oldest_queued_seconds`` since the oldest was accepted,
         ``failed`` jobs in RQ's failed registry of the queue (a delayed verification is one).
+        ``analysis``: the analysis queue's ``workers`` and ``queued`` jobs; analyses queued with no
+        worker give the warning ``no_analysis_worker`` (still 200: verification goes on).
         ``redis_memory_bytes`` Redis uses of its ``redis_maxmemory_bytes`` (null: no limit set);
         at MANILLE_MEMORY_WARN of it (default 0.8) ``warnings`` holds ``redis_memory`` and the
         answer stays 200: every web process shares the one Redis, so taking them out of the
@@ -47,7 +49,8 @@ class Ready(MethodView):
         s = services()
         out = {"status": "ok", "redis": False, "workers": 0, "last_worker_seen_seconds": None,
                "pending": None, "oldest_queued_seconds": None, "failed": None,
-               "redis_memory_bytes": None, "redis_maxmemory_bytes": None, "warnings": []}
+               "redis_memory_bytes": None, "redis_maxmemory_bytes": None, "warnings": [],
+               "analysis": {"workers": None, "queued": None}}
         try:
             out["redis"] = bool(s.redis.ping())
             memory = s.redis.info("memory")
@@ -59,6 +62,11 @@ class Ready(MethodView):
             workers = Worker.all(connection=raw_client(s.redis), queue=s.submissions.queue)
             pending = s.submissions.pending_summary()
             out["failed"] = s.submissions.queue.failed_job_registry.count
+            queue = s.analyses.queue
+            out["analysis"] = {"workers": len(Worker.all(connection=raw_client(s.redis), queue=queue)),
+                               "queued": queue.count}
+            if out["analysis"]["queued"] and not out["analysis"]["workers"]:
+                out["warnings"].append("no_analysis_worker")  # analyses wait; verification does not
         except Exception:  # noqa: BLE001 - any failure means not ready
             workers, pending = [], {"pending": None, "oldest": None}
         seen = [w.last_heartbeat.timestamp() for w in workers if w.last_heartbeat]

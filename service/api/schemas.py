@@ -497,7 +497,9 @@ class HealthSchema(ma.Schema):
     redis_maxmemory_bytes = fields.Integer(allow_none=True, metadata={
         "description": "Redis's maxmemory; null when none is set"})
     warnings = fields.List(fields.String(), metadata={
-        "description": "redis_memory: Redis uses MANILLE_MEMORY_WARN (default 0.8) of its maxmemory or more"})
+        "description": "redis_memory: Redis uses MANILLE_MEMORY_WARN (default 0.8) of its maxmemory or more; "
+                       "no_analysis_worker: analyses are queued and no worker takes the analysis queue"})
+    analysis = fields.Dict(metadata={"description": "the analysis queue: workers, queued jobs"})
 
 
 # -- analyses -----------------------------------------------------------------

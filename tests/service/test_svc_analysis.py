@@ -50,6 +50,8 @@ def test_a_free_game_is_analysed_with_progress_and_answered_from_the_cache(clien
     assert first["status"] == "queued" and first["status_url"] == f"/api/v1/analyses/{first['analysis_id']}"
     assert client.post(url, headers=headers(token)).get_json()["analysis_id"] == first["analysis_id"]
     assert Queue(QUEUE, connection=raw_client(rclient)).count == 1  # asked twice, queued once
+    health = client.get("/api/v1/health/ready").get_json()
+    assert health["analysis"] == {"workers": 0, "queued": 1} and "no_analysis_worker" in health["warnings"]
 
     seen, done = [], threading.Event()
 
