@@ -27,10 +27,8 @@ import hashlib
 from typing import Callable, MutableMapping
 
 from bots import get_bot
-from bots.evaluate import evaluate_worlds
-from bots.knowledge import Knowledge
+from bots.evaluate import seat_values
 from bots.oracle import Solver
-from bots.worlds import Constraints
 from service.replay import Card, GameState, HashStream, decision_stream, verify
 from service.replay.cards import DECK
 from service.replay.stream import u32be
@@ -124,28 +122,18 @@ def _decision(settings: AnalysisSettings, state: GameState, seat: int, truth: So
         return {"forced": True, "open": {str(DECK[c]): truth.card_value(hands, trick, c, state.points[0])}}
     open_values = truth.card_values(hands, trick, state.points[0])
     obs = state.observation(seat)
-    constraints = Constraints(Knowledge(obs))
-    count = constraints.count
-    exact = count <= settings.enumerate_up_to
-    if exact:
-        worlds = constraints.every()
-    else:
-        rng = world_stream(settings, state.seed, state.deal_index, seat, state.trick_index)
-        worlds = [constraints.draw(rng) for _ in range(settings.samples(obs.hand_mask.bit_count()))]
-    ev = evaluate_worlds(obs, worlds, exact, count, sampled)
+    ev = seat_values(obs, world_stream(settings, state.seed, state.deal_index, seat, state.trick_index),
+                     samples=settings.samples(obs.hand_mask.bit_count()),
+                     enumerate_up_to=settings.enumerate_up_to, solver=sampled)
     # The baseline of the hidden-information statistic: the card the day's bot would play here.
     baseline = bot.choose(obs, decision_stream(state.seed, state.deal_index, seat, state.trick_index)).id
-    return {"forced": False, "exact": exact, "worlds": len(worlds), "consistent": str(count),
+    best = max(ev.cards, key=lambda c: (ev.mean(c), -c))
+    return {"forced": False, "exact": ev.exact, "worlds": ev.deals, "consistent": str(ev.consistent),
             "open": {str(DECK[c]): open_values[c] for c in ev.cards},
             "seat": {str(DECK[c]): round(ev.mean(c), 3) for c in ev.cards},
             "seat_se": {str(DECK[c]): round(ev.se(c), 3) for c in ev.cards},
-            "pair_se": {str(DECK[c]): _pair_se_of_best(ev, c) for c in ev.cards},
+            "pair_se": {str(DECK[c]): round(ev.diff_se(best, c), 3) for c in ev.cards},
             "baseline": str(DECK[baseline]), "luck": hindsight.per_card(ev, open_values, baseline)}
-
-
-def _pair_se_of_best(ev, c: int) -> float:
-    best = max(ev.cards, key=lambda x: (ev.mean(x), -x))
-    return round(ev.diff_se(best, c), 3)
 
 
 def _judge(entry: dict, played: str) -> dict:

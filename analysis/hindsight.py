@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import math
 
+from service.replay.cards import DECK
+
 
 def per_card(ev, open_values: dict[int, int], baseline: int) -> dict[str, dict]:
     """For each legal card, were it the one played: its gain over ``baseline`` (the baseline
     policy's card, by id) and the gain's variance (above)."""
-    from service.replay.cards import DECK
-
     n = ev.deals
     out = {}
     for p in ev.cards:

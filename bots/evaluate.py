@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 
 from service.replay import HashStream, Observation
-from service.replay.cards import DECK, iter_ids
+from service.replay.cards import iter_ids
 
 from .knowledge import Knowledge
 from .oracle import OracleError, Solver
@@ -105,7 +105,3 @@ def evaluate_worlds(obs: Observation, worlds: list[World], exact: bool, count: i
         for c in legal:
             per_card[c].append(got[c])
     return Evaluation(legal, {c: tuple(v) for c, v in per_card.items()}, exact, count)
-
-
-def card_name(c: int) -> str:
-    return str(DECK[c])

@@ -81,8 +81,7 @@ class Constraints:
             splits = []
             total = 0
             for split in _splits(holders, len(cards), caps):
-                rest = tuple(caps[i] - split[i] for i in range(3))
-                w = _multinomial(split) * _completions(shape, g + 1, rest)
+                w = _multinomial(split) * _completions(shape, g + 1, _minus(caps, split))
                 if w:
                     splits.append((split, w))
                     total += w
@@ -100,7 +99,7 @@ class Constraints:
                 for c in order[at:at + split[i]]:
                     placed[i] |= 1 << c
                 at += split[i]
-            caps = tuple(caps[i] - split[i] for i in range(3))
+            caps = _minus(caps, split)
         return self._world(placed)
 
     def every(self) -> list[World]:
@@ -114,7 +113,7 @@ class Constraints:
                 return
             holders, cards = self.groups[g]
             for split in _splits(holders, len(cards), caps):
-                rest = (caps[0] - split[0], caps[1] - split[1], caps[2] - split[2])
+                rest = _minus(caps, split)
                 if not _completions(shape, g + 1, rest):
                     continue  # a dead end: without this, listing costs far more than the deals listed
                 for first in combinations(cards, split[0]):
@@ -161,6 +160,10 @@ def _splits(holders: int, n: int, caps: tuple[int, int, int]):
                 yield x0, x1, x2
 
 
+def _minus(caps: tuple[int, int, int], split: tuple[int, int, int]) -> tuple[int, int, int]:
+    return caps[0] - split[0], caps[1] - split[1], caps[2] - split[2]
+
+
 def _multinomial(split: tuple[int, int, int]) -> int:
     a, b, c = split
     return comb(a + b + c, a) * comb(b + c, b)
@@ -176,6 +179,5 @@ def _completions(shape: tuple[tuple[int, int], ...], g: int, caps: tuple[int, in
     holders, n = shape[g]
     total = 0
     for split in _splits(holders, n, caps):
-        rest = (caps[0] - split[0], caps[1] - split[1], caps[2] - split[2])
-        total += _multinomial(split) * _completions(shape, g + 1, rest)
+        total += _multinomial(split) * _completions(shape, g + 1, _minus(caps, split))
     return total
