@@ -212,7 +212,7 @@ def analyse_game(analysis_id: str) -> dict:
     analyses = Analyses(client, settings)
     job = analyses.job(analysis_id)
     seed = job["seed_bytes"]
-    analyses.started(analysis_id, 0)
+    analyses.started(analysis_id)
     try:
         doc = analyse(seed, job["cards"], bots=job["bots"], rules=job["rules"],
                       cache=analyses.positions(seed),

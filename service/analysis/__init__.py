@@ -60,15 +60,10 @@ class PositionCache:
     def __init__(self, raw, seed: bytes) -> None:
         self.raw = raw
         self.key = key_for("analysis_positions", f"seed:{hashlib.sha256(seed).hexdigest()[:16]}")
-        self.hits = self.misses = 0
 
     def get(self, field: str, default=None):
         blob = self.raw.hget(self.key, field)
-        if blob is None:
-            self.misses += 1
-            return default
-        self.hits += 1
-        return _unpack(blob)
+        return default if blob is None else _unpack(blob)
 
     def __setitem__(self, field: str, entry: dict) -> None:
         pipe = self.raw.pipeline(transaction=False)
@@ -148,29 +143,30 @@ class Analyses:
                 else self.settings.seed(date.fromisoformat(fields["date"])))
         return {**fields, "seed_bytes": seed, "cards": fields["cards"].split()}
 
-    def get(self, aid: str) -> dict:
-        """State, progress and (finished) the document; NotFound (``analysis_not_found``)."""
-        key = self.key(aid)
-        pipe = self.raw.pipeline(transaction=False)
-        pipe.hmget(key, "status", "done", "total", "error", "date", "rules", "purpose")
-        pipe.hget(key, "doc")
-        (status, done, total, error, day, rules, purpose), doc = pipe.execute()
+    def state(self, aid: str) -> dict:
+        """State, progress, error and (a ranked game's) day, without the document; NotFound
+        (``analysis_not_found``)."""
+        status, done, total, error, day = self.r.hmget(self.key(aid), "status", "done", "total", "error", "date")
         if status is None:
             raise NotFound("no such analysis (or it expired: ask for it again)", code="analysis_not_found")
-        if doc is not None:
-            self.r.expire(key, KEEP_SECONDS)
-        return {"analysis_id": aid, "status": status.decode(), "date": day.decode() if day else None,
-                "rules": rules.decode() if rules else None,
+        return {"analysis_id": aid, "status": status, "date": day or None,
                 "progress": {"done": int(done or 0), "total": int(total or 0)},
-                "error": json.loads(error) if error else None,
-                "analysis": _unpack(doc) if doc is not None else None}
+                "error": json.loads(error) if error else None}
+
+    def get(self, aid: str) -> dict:
+        """``state`` and the document (null until finished); a document read is kept 30 days more."""
+        got = self.state(aid)
+        doc = self.raw.hget(self.key(aid), "doc")
+        if doc is not None:
+            self.r.expire(self.key(aid), KEEP_SECONDS)
+        return {**got, "analysis": _unpack(doc) if doc is not None else None}
 
     def positions(self, seed: bytes) -> PositionCache:
         return PositionCache(self.raw, seed)
 
-    def started(self, aid: str, total: int) -> None:
+    def started(self, aid: str) -> None:
         now = self.settings.now().isoformat()
-        self.r.hset(self.key(aid), mapping={"status": "started", "done": 0, "total": total, "touched_at": now})
+        self.r.hset(self.key(aid), mapping={"status": "started", "done": 0, "total": 0, "touched_at": now})
 
     def progress(self, aid: str, done: int, total: int) -> None:
         self.r.hset(self.key(aid), mapping={"done": done, "total": total,
@@ -201,7 +197,7 @@ def note_check(settings: Settings, client, sub_id: str, analysis_id: str, doc: d
     subs = Submissions(client, settings)
     try:
         sub = subs.get(sub_id)
-    except Exception:  # the submission is gone (expired test data): nothing to note
+    except NotFound:  # the submission is gone: nothing to note
         return False
     if " ".join(str(c) for c in parse_plays(sub["cards"])) != " ".join(
             p["played"] for p in doc["decisions"] if p["seat"] == 0):
@@ -233,12 +229,11 @@ def request_check(settings: Settings, client, sub_id: str, sub: dict, *, force: 
         Submissions(client, settings).note_strong_game(day, sub["pid"], sub_id)
     challenge = Challenges(client, settings).get(day)
     cards = [str(c) for c in parse_plays(sub["cards"])]
-    aid, _ = Analyses(client, settings).request(seed=settings.seed(day), day=day, rules=challenge.rules,
-                                                bots=challenge.bots, cards=cards, purpose="flag",
-                                                submission_id=sub_id)
-    Submissions(client, settings).note_hindsight(sub_id, analysis_id=aid)
     analyses = Analyses(client, settings)
-    if analyses.get(aid)["status"] == "finished":  # the same game was analysed before: check it now
+    aid, _ = analyses.request(seed=settings.seed(day), day=day, rules=challenge.rules, bots=challenge.bots,
+                              cards=cards, purpose="flag", submission_id=sub_id)
+    Submissions(client, settings).note_hindsight(sub_id, analysis_id=aid)
+    if analyses.state(aid)["status"] == "finished":  # the same game was analysed before: check it now
         note_check(settings, client, sub_id, aid, analyses.get(aid)["analysis"])
     return aid
 

@@ -53,7 +53,7 @@ def _queue(*, seed: bytes, day: date | None, rules: str, bots: str, cards: list[
                                      admit=admission.check)
     if queued:
         admission.count()
-    got = s.analyses.get(aid)
+    got = s.analyses.state(aid)
     return {"analysis_id": aid, "status": got["status"], "status_url": status_url(aid),
             "progress": got["progress"]}
 
@@ -126,6 +126,4 @@ class AnalysisById(MethodView):
         day = got.pop("date")
         if day is not None and s.settings.clock.phase(date.fromisoformat(day), s.settings.now()) != "closed":
             raise NotFound("no such analysis", code="analysis_not_found")  # an open day's: ops only
-        got.pop("rules", None)
-        got.pop("purpose", None)
         return got

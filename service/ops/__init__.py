@@ -114,7 +114,7 @@ class Ops:
             return None
         from service.analysis import Analyses
         try:
-            got = Analyses(self.r, self.settings).get(aid)
+            got = Analyses(self.r, self.settings).state(aid)
         except NotFound:
             return {"analysis_id": aid, "status": "expired"}
         return {"analysis_id": aid, "status": got["status"], "progress": got["progress"], "error": got["error"]}
