@@ -39,6 +39,8 @@ from service.replay.deal import Deal
 from service.replay.rules import legal_mask
 from service.replay.state import DealLog
 
+from scripted import plays_legal
+
 ROOT = Path(__file__).resolve().parent.parent
 EXPERT = get_bot("expert-1")
 TAG = b"analysis-test"
@@ -117,21 +119,9 @@ def replayed_worlds(state: GameState, seat: int) -> set[tuple[int, int, int, int
             dealt = [hands[s] | played_by[s] for s in range(4)]
             if not dealt[log.deal.dealer] & log.deal.turned.bit:
                 continue
-            if _replays(dealt, tricks):
+            if plays_legal(dealt, tricks):
                 out.add(tuple(hands))
     return out
-
-
-def _replays(dealt: list[int], tricks) -> bool:
-    held = list(dealt)
-    for t in tricks:
-        trick = Trick(t.leader, t.trump)
-        for p in t.plays:
-            if not legal_mask(held[p.seat], trick, p.seat) >> p.card.id & 1:
-                return False
-            held[p.seat] &= ~p.card.bit
-            trick = trick.play(p.card)
-    return True
 
 
 def _team_points(hands: list[int], trick: Trick, team: int) -> int:

@@ -48,21 +48,14 @@ def test_same_seed_same_record_bytes(bot_id):
 import dataclasses  # noqa: E402
 import random  # noqa: E402
 
-from service.replay import GameState, Trick, bot_move, cards_of, legal_mask  # noqa: E402
+from service.replay import GameState, bot_move, cards_of  # noqa: E402
+
+from scripted import plays_legal  # noqa: E402
 
 
 def _history_legal(log, hands_at_start: list[int]) -> bool:
     """Whether every play of the deal so far is legal when the deal's hands were ``hands_at_start``."""
-    hands = list(hands_at_start)
-    tricks = [t for t, _ in log.tricks]
-    for trick in tricks:
-        prefix = Trick(trick.leader, trick.trump)
-        for play in trick.plays:
-            if not legal_mask(hands[play.seat], prefix, play.seat) >> play.card.id & 1:
-                return False
-            hands[play.seat] &= ~play.card.bit
-            prefix = prefix.play(play.card)
-    return True
+    return plays_legal(hands_at_start, [t for t, _ in log.tricks])
 
 
 def _alternative_world(state: GameState, seat: int, rnd: random.Random) -> GameState | None:
