@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 import uuid
+from decimal import ROUND_HALF_UP, Decimal
 from datetime import datetime, timedelta, timezone
 from datetime import time as dt_time
 from zoneinfo import ZoneInfo
@@ -34,7 +35,9 @@ def _axe_serious(page) -> list[str]:
 
 
 def _decimal(x: float, lang: str) -> str:
-    text = f"{x:.1f}"
+    """One decimal as the page's Intl.NumberFormat writes it: its shortest decimal (repr) rounded half
+    away from zero (Python's format rounds 18.25 to 18.2, the page to 18.3)."""
+    text = str(Decimal(repr(x)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
     return text.replace(".", ",") if lang == "fr" else text
 
 
