@@ -25,7 +25,12 @@ of the card played less that of expert-1's card in the same position.
 
 Prints, for the flag's thresholds (``service.flags.FlagSettings``), the share of honest games
 flagged with its 95% Wilson interval and the share of open-handed games that gained 30 or more
-card points that were flagged; and the same over a few other z thresholds.  Nothing here is a test.
+card points that were flagged; and the same over a few other z thresholds.  Then the players'
+flag (``hindsight_player``: a player's last checked games together), on simulated players whose
+games are drawn, with replacement, from the games of their kind (a seeded draw): for honest kinds,
+the share of players ever flagged over a month (30 checked games, tested after each one, as the
+worker does); for open-handed kinds, the share flagged after 3, 5 and 7 games.  Nothing here is a
+test.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import argparse
 import dataclasses
 import json
 import math
+import random
 import sys
 import time
 from multiprocessing import get_context
@@ -48,7 +54,7 @@ from bots import get_bot  # noqa: E402
 from bots.evaluate import seat_values  # noqa: E402
 from bots.oracle import Solver, pick  # noqa: E402
 from cli import tournament  # noqa: E402
-from service.flags import FlagSettings  # noqa: E402
+from service.flags import FlagSettings, hindsight_player, hindsight_together  # noqa: E402
 from service.replay import HashStream, GameState, bot_move, decision_stream, player_cards, simulate  # noqa: E402
 from service.replay.cards import DECK  # noqa: E402
 
@@ -152,6 +158,40 @@ def report(rows: list[dict], fs: FlagSettings) -> None:
                 print(f"      {kind:20s} {sum(flagged(r, z) for r in rs)}/{len(rs)}")
 
 
+PLAYERS = 2000
+MONTH = 30
+
+
+def report_players(rows: list[dict], fs: FlagSettings) -> None:
+    """The players' flag on players drawn from the games of each kind (see the module)."""
+    rng = random.Random(0)
+
+    def flagged_after(games: list[dict]) -> list[bool]:
+        newest_first = []
+        out = []
+        for k, g in enumerate(games):
+            newest_first.insert(0, {**g, "submission_id": str(k), "date": str(k)})
+            out.append(hindsight_player(hindsight_together(newest_first, fs), fs))
+        return out
+
+    print(f"players' flag: the last {fs.hindsight_player_games} checked games together, from "
+          f"{fs.hindsight_player_min}, z >= {fs.hindsight_player_z}, gain >= {fs.hindsight_gain}; "
+          f"{PLAYERS} players a kind, their games drawn from the kind's")
+    for kind in HONEST + CHEATS:
+        pool = [r for r in rows if r["kind"] == kind]
+        if not pool or kind == "expert-1":
+            continue
+        if kind in HONEST:
+            ever = sum(any(flagged_after([rng.choice(pool) for _ in range(MONTH)])) for _ in range(PLAYERS))
+            lo, hi = wilson(ever, PLAYERS)
+            print(f"  {kind:20s} honest: ever flagged over {MONTH} games {ever}/{PLAYERS} = "
+                  f"{100 * ever / PLAYERS:.2f}% ({100 * lo:.2f}-{100 * hi:.2f}%)")
+        else:
+            after = [flagged_after([rng.choice(pool) for _ in range(7)]) for _ in range(PLAYERS)]
+            print(f"  {kind:20s} open-handed: flagged after " + ", ".join(
+                f"{n} games {100 * sum(f[n - 1] for f in after) / PLAYERS:.1f}%" for n in (3, 5, 7)))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=340, help="honest games per honest kind but expert-1")
@@ -169,6 +209,7 @@ def main(argv=None) -> int:
     if args.read:
         rows = [json.loads(line) for name in args.read for line in open(name)]
         report(rows, fs)
+        report_players(rows, fs)
         return 0
     n = max(args.games, args.cheats)
     seeds = tournament.fixed_seeds(args.seed_tag.encode(), n)
@@ -193,6 +234,7 @@ def main(argv=None) -> int:
     print(f"hindsight_rates: {len(rows)} games in {time.time() - t0:.0f} s, {args.jobs} processes, "
           f"seed tag {args.seed_tag!r}")
     report(rows, fs)
+    report_players(rows, fs)
     return 0
 
 

@@ -432,6 +432,9 @@ class OpsSubmissionDetailSchema(OpsSubmissionSchema):
                        "thresholds), whether or not they flag; null until computed"})
     hindsight_analysis = fields.Dict(allow_none=True, metadata={
         "description": "the analysis the check reads: analysis_id, status, progress; null if none was asked"})
+    hindsight_player = fields.Dict(allow_none=True, metadata={
+        "description": "the player's most recent checked games together as of this game's check (games, z, "
+                       "gain, var, thresholds), whether or not they flag; null below the minimum of games"})
 
 
 class OpsAnalyseSchema(ma.Schema):

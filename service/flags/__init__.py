@@ -22,6 +22,13 @@ a suspicion with its evidence, never an informational note:
                 worker for games that would rank in the day's top 1,000 or above its 99th
                 percentile, and for any game ops ask for; its figures are kept with the game
                 (``hindsight``) whether or not they flag, the decisions that drive it included.
+                One game holds little such evidence (docs/analysis.md: about 40 % of the games
+                where open hands gained 30 card points pass it), so it is added up over games:
+``hindsight_player``  the player's last checked games *together* turned out better with hindsight
+                than their seats could expect: the same statistic over their ``hindsight_player_games``
+                most recent checked games (sums of gains and of null variances: independent deals,
+                one test).  Someone who plays the hidden cards every day passes it within a week.
+                Noted on the game whose check completes the evidence, the games listed.
 ``oracle``      the player's cards agree with perfect-information play (``oracle-1``'s solver, all
                 four hands known) far more often than ``expert-1``'s do from the same seat on the
                 same day: someone who knew the hidden cards.  Counted on *decisive* decisions
@@ -34,6 +41,7 @@ a submission off the public boards until ops decide.
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass, field
 
@@ -56,6 +64,9 @@ class FlagSettings:
     hindsight_z: float = 3.0     # the hindsight statistic's z-score at or above this ...
     hindsight_gain: float = 10.0  # ... with at least these card points gained over expert-1's cards
     hindsight_from_trick: int = 1  # decisions from this trick of each deal count
+    hindsight_player_games: int = 7  # a player's most recent checked games, this many, together ...
+    hindsight_player_min: int = 3    # ... once there are at least this many of them ...
+    hindsight_player_z: float = 3.5  # ... at or above this z (and hindsight_gain card points)
     hold: frozenset = field(default_factory=lambda: frozenset({"explored"}))
 
     @classmethod
@@ -81,6 +92,9 @@ class FlagSettings:
             hindsight_z=num("hindsight_z", base.hindsight_z, float),
             hindsight_gain=num("hindsight_gain", base.hindsight_gain, float),
             hindsight_from_trick=num("hindsight_from_trick", base.hindsight_from_trick),
+            hindsight_player_games=num("hindsight_player_games", base.hindsight_player_games),
+            hindsight_player_min=num("hindsight_player_min", base.hindsight_player_min),
+            hindsight_player_z=num("hindsight_player_z", base.hindsight_player_z, float),
             hold=base.hold if hold is None else frozenset(c.strip() for c in hold.split(",") if c.strip()),
         )
 
@@ -233,6 +247,27 @@ def hindsight(score: dict, settings: FlagSettings) -> bool:
     """``analysis.hindsight.score`` of seat 0: do its cards turn out better with hindsight than the
     seat's knowledge could expect, by enough and clearly enough to be someone who saw the hands?"""
     return score["z"] >= settings.hindsight_z and score["gain"] >= settings.hindsight_gain
+
+
+def hindsight_together(games: list[dict], settings: FlagSettings) -> dict | None:
+    """A player's checked games together (``games``: newest first, each ``analysis.hindsight.score``
+    with its ``submission_id`` and ``date``): the figures of the last ``hindsight_player_games``
+    of them, or None below ``hindsight_player_min`` games.  Games are independent deals, so their
+    gains and null variances add, and so does the test."""
+    games = games[:settings.hindsight_player_games]
+    if len(games) < settings.hindsight_player_min:
+        return None
+    gain = sum(g["gain"] for g in games)
+    var = sum(g["var"] for g in games)
+    return {"games": [{"submission_id": g["submission_id"], "date": g["date"], "z": g["z"], "gain": g["gain"]}
+                      for g in games],
+            "gain": round(gain, 2), "var": round(var, 2), "z": round(gain / math.sqrt(var), 2) if var > 0 else 0.0,
+            "z_threshold": settings.hindsight_player_z, "gain_threshold": settings.hindsight_gain}
+
+
+def hindsight_player(together: dict | None, settings: FlagSettings) -> bool:
+    """``hindsight_together``'s figures: do the player's games, together, flag?"""
+    return bool(together) and together["z"] >= settings.hindsight_player_z and together["gain"] >= settings.hindsight_gain
 
 
 def hindsight_due(score: int, day_scores: dict[int, int], top: int = 1000, share: float = 0.01) -> bool:

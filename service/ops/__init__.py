@@ -106,6 +106,7 @@ class Ops:
             "reason": json.loads(sub["reason"]) if sub.get("reason") else None,
             "hindsight": json.loads(sub["hindsight"]) if sub.get("hindsight") else None,
             "hindsight_analysis": self._analysis_state(sub),
+            "hindsight_player": json.loads(sub["hindsight_player"]) if sub.get("hindsight_player") else None,
         }
 
     def _analysis_state(self, sub: dict) -> dict | None:

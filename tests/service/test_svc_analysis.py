@@ -202,6 +202,7 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclien
     bearer = {"Authorization": f"Bearer {OPS}", "X-Ops-User": "alice"}
     detail = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=bearer).get_json()
     assert detail["hindsight"] == evidence and detail["hindsight_analysis"]["status"] == "finished"
+    assert detail["hindsight_player"] is None  # the player's first checked game: nothing to add up yet
     marked = [p for d in detail["record"]["deals"] for t in d["tricks"] for p in t["plays"] if "analysis" in p]
     assert marked and all(p["seat"] == 0 and len(p["legal"]) > 1 for p in marked)
     assert all(p["analysis"]["mark"] in ("best", "good", "inaccuracy", "mistake", "blunder") for p in marked)
@@ -227,3 +228,56 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclien
         assert [d["played"] for d in doc["decisions"] if d["seat"] == 0] == sub["cards"] if isinstance(
             sub["cards"], list) else True
         assert doc["totals"] and doc["rank_score"] == int(sub["score"]) and doc["from_trick"] == 0
+
+
+def test_a_players_checked_games_are_tested_together(rclient):
+    """One open-handed game is weak evidence (z 1.78 here, under the flag's 3); the same player's
+    checked games add up, newest first over the last seven: none below three, the flag from the
+    fourth; a player who never left the bot's card gains nothing, however many games."""
+    import hashlib
+    import math
+
+    from analysis import analyse
+    from analysis.hindsight import score
+    from bots import get_bot
+    from cli.tournament import play_open
+    from service.analysis import note_check
+    from service.config import Settings
+    from service.replay import player_cards, simulate
+    from service.replay.record import build_record
+    from service.submissions import Submissions
+
+    settings = Settings.from_env({"MANILLE_SECRET": SECRET})
+    subs = Submissions(rclient, settings)
+    seed = hashlib.sha256(b"together-2").digest()
+    expert = get_bot("expert-1")
+    games = {"open": player_cards(build_record(play_open(seed, (get_bot("oracle-1"), expert, expert, expert)),
+                                               "expert-1")),
+             "honest": player_cards(simulate(seed, expert))}
+    for who, cards in games.items():
+        doc = analyse(seed, cards, seats=(0,))  # the whole game, as the worker analyses it
+        one = score(doc["decisions"], 0, settings.flags.hindsight_from_trick)
+        assert (one["z"] > 1.5) == (who == "open") and one["z"] < settings.flags.hindsight_z
+        ids = []
+        for k in range(9):
+            day = date(2026, 3, 1) + timedelta(days=k)
+            sub_id = f"{day:%Y%m%d}-{hashlib.sha256(who.encode()).hexdigest()[:12]}{k:08x}"
+            rclient.hset(subs.key(sub_id), mapping={"pid": f"p-{who}", "cards": "".join(cards),
+                                                    "status": "verified", "flags": "[]"})
+            assert note_check(settings, rclient, sub_id, f"an-{who}", doc)
+            ids.insert(0, sub_id)
+            sub = subs.get(sub_id)
+            assert json.loads(sub["hindsight"])["z"] == one["z"]  # the game's own check, as ever
+            flags = {f["code"]: f["evidence"] for f in json.loads(sub["flags"])}
+            if k + 1 < settings.flags.hindsight_player_min:
+                assert "hindsight_player" not in sub and "hindsight_player" not in flags
+                continue
+            together = json.loads(sub["hindsight_player"])
+            n = min(k + 1, settings.flags.hindsight_player_games)
+            assert [g["submission_id"] for g in together["games"]] == ids[:n]
+            assert [g["date"] for g in together["games"]] == [i[:4] + "-" + i[4:6] + "-" + i[6:8] for i in ids[:n]]
+            z = one["gain"] * n / math.sqrt(one["var"] * n) if one["var"] else 0.0
+            assert together["z"] == pytest.approx(z, abs=0.02)
+            assert ("hindsight_player" in flags) == (who == "open" and n >= 4)
+            if "hindsight_player" in flags:
+                assert flags["hindsight_player"] == together

@@ -212,7 +212,13 @@ def test_ops_page_lists_sorts_filters_replays_disqualifies_and_restores(visitor,
                 {"index": 9, "played": "TH", "tried": {"AH": 3, "7S": 2}}]}},
             {"code": "many_runs", "evidence": {"address": "198.51.100.7", "runs": 6, "other_runs": ["run-x1"]}},
             {"code": "outlier", "evidence": {"score": 1400, "median": 1010, "spread": 40.0, "z": 9.8,
-                                             "scores": 31, "best_other": 1200}}]
+                                             "scores": 31, "best_other": 1200}},
+            {"code": "hindsight_player", "evidence": {
+                "games": [{"submission_id": "20261203-00000000000000000007", "date": "2026-12-03", "z": 2.1,
+                           "gain": 31.5},
+                          {"submission_id": "20261202-00000000000000000006", "date": "2026-12-02", "z": 1.4,
+                           "gain": 12.0}],
+                "gain": 43.5, "var": 110.2, "z": 4.14, "z_threshold": 3.5, "gain_threshold": 10.0}}]
         route.fulfill(response=resp, json=body)
 
     page.route(f"**/api/v1/ops/submissions/{target}", with_oracle)
@@ -231,6 +237,12 @@ def test_ops_page_lists_sorts_filters_replays_disqualifies_and_restores(visitor,
     expect(detail.locator(".flag-card", has_text="many_runs")).to_contain_text("run-x1")
     expect(detail.locator(".flag-card", has_text="outlier")).to_contain_text("9.8")
     expect(detail.locator(".flag-card", has_text="outlier")).to_contain_text("1010")
+    together = detail.locator(".flag-card", has_text="hindsight_player")
+    expect(together).to_contain_text("4.14 (flags at 3.5 or more)")
+    games = together.get_by_role("table", name="The player's checked games, newest first")
+    expect(games.locator("tbody tr")).to_have_count(2)
+    expect(games.locator("tbody tr").first.get_by_role("cell")).to_have_text(
+        ["2026-12-03", "20261203-00000000000000000007", "2.1", "31.5"])
     first_mine = next(p for p in first if p["seat"] == 0)
     expect(oracle.locator("[data-card]")).to_have_attribute("data-card", first_mine["legal"][-1])
 

@@ -3,7 +3,7 @@
 // client, the day's other runs of its address and token, disqualify/restore with a reason, and
 // the replay viewer (opsreplay.js).  No API call is made before a token is given; a refused
 // token (401/403) is forgotten and asked for again.
-import { hindsightSection } from "./opshindsight.js";
+import { hindsightSection, togetherFigures } from "./opshindsight.js";
 import { fill, h } from "./dom.js";
 import { cardEl, replayViewer } from "./opsreplay.js";
 
@@ -17,6 +17,7 @@ const FLAG_HELP = {
   speed: "The player's cards came faster than a person reads the table",
   outlier: "A score far above the day's distribution",
   hindsight: "The cards turned out better with hindsight than what the seat knew could expect",
+  hindsight_player: "The player's recent games, together, turned out better with hindsight than their seats could expect",
 };
 
 const session = {
@@ -103,6 +104,8 @@ function evidence(flag) {
     case "outlier":
       return dl([["Score", e.score], ["Robust z", e.z], ["Day's median", e.median], ["Spread", e.spread],
         ["Other scores", e.scores], ["Best other score", e.best_other]]);
+    case "hindsight_player":
+      return togetherFigures(e);
     default:
       return dl(Object.entries(e).map(([k, v]) => [k, typeof v === "object" ? JSON.stringify(v) : v]));
   }

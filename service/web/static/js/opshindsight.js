@@ -29,6 +29,24 @@ function drivers(e) {
       h("td", {}, cardText(d.played)), h("td", {}, cardText(d.baseline || d.seat_best)), h("td", { class: "num" }, String(d.gain))))));
 }
 
+// The player's recent checked games together: the combined figures and each game's.
+export function togetherFigures(e) {
+  const games = Array.isArray(e.games) ? e.games : [];
+  return [
+    h("dl", { class: "facts" }, [
+      ["z-score of the games together", `${e.z} (flags at ${e.z_threshold} or more)`],
+      ["Card points gained, together", `${e.gain} (flags at ${e.gain_threshold} or more)`],
+      ["Games", games.length],
+    ].map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, String(v))))),
+    h("table", { class: "evidence" },
+      h("caption", {}, "The player's checked games, newest first"),
+      h("thead", {}, h("tr", {}, ["Day", "Submission", "z", "Gain"].map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, games.map((g) => h("tr", {},
+        h("td", {}, String(g.date)), h("td", {}, h("code", {}, String(g.submission_id))),
+        h("td", { class: "num" }, String(g.z)), h("td", { class: "num" }, String(g.gain)))))),
+  ];
+}
+
 // ``run(reason)`` posts the request; ``sub`` is the ops detail of the submission.
 export function hindsightSection(sub, run) {
   const box = h("section", { class: "hindsight", "aria-labelledby": "ops-hindsight-title" },
@@ -37,6 +55,9 @@ export function hindsightSection(sub, run) {
       + "Near 0 for anyone who did not see the hands, lucky or not."));
   const state = sub.hindsight_analysis;
   if (sub.hindsight) box.append(figures(sub.hindsight), drivers(sub.hindsight));
+  if (sub.hindsight_player) {
+    box.append(h("h4", {}, "This player's recent games together"), ...togetherFigures(sub.hindsight_player));
+  }
   else if (state) {
     const p = state.progress || {};
     box.append(h("p", { role: "status" }, `Analysis ${state.status}`,
