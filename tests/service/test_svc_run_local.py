@@ -18,7 +18,7 @@ from rq.job import Job
 
 from service.redis_server import RedisServer, free_port
 from service.procs import children_of
-from service.run_local import WORKER_RESTARTS
+from service.run_local import STOP_SECONDS, WORKER_RESTARTS
 from service.store import connect, raw_client
 
 from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
@@ -137,7 +137,9 @@ def launch(tmp_path):
         one.close()
 
 
-def assert_all_gone(pids: set[int], timeout: float = 15) -> None:
+def assert_all_gone(pids: set[int], timeout: float = STOP_SECONDS + 10) -> None:
+    """Every one of ``pids`` ends within a warm stop's wait (a worker finishes the job in hand: an
+    analysis can take its whole STOP_SECONDS on a loaded machine) and a little more."""
     deadline = time.monotonic() + timeout
     while [p for p in pids if alive(p)] and time.monotonic() < deadline:
         time.sleep(0.1)
