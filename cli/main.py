@@ -164,7 +164,12 @@ def cmd_play(args) -> int:
 
 
 def cmd_tournament(args) -> int:
-    a, b = get_bot(args.a), get_bot(args.b)
+    a, b = (tuple(get_bot(x) for x in team.split(",")) if "," in team else get_bot(team)
+            for team in (args.a, args.b))
+    for team, name in ((a, "--a"), (b, "--b")):
+        if isinstance(team, tuple) and len(team) != 2:
+            raise ManilleError(f"{name} is one bot id, or two (the team's first seat, then its second), "
+                               f"comma-separated")
     rules = rules_for(args.rules) if args.rules is not None else None
     bidders = {}
     if rules is not None and rules.has_auction:
@@ -174,7 +179,8 @@ def cmd_tournament(args) -> int:
         raise ManilleError(f"{rules_for(rules).id} has no auction: --bidder-a/--bidder-b need "
                            "--rules parlee-1 or manillen-1")
     tag = args.seed_tag.encode() if args.seed_tag is not None else tournament.TOURNAMENT_TAG
-    result = tournament.run(a, b, args.games, rules=rules, target=args.target, tag=tag, **bidders)
+    result = tournament.run(a, b, args.games, rules=rules, target=args.target, tag=tag, jobs=args.jobs,
+                            **bidders)
     print(json.dumps(result, separators=(",", ":")) if args.json else tournament.summary(result))
     return 0
 
@@ -239,8 +245,10 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play --games games: --games/2 fixed seeds, each played twice with "
                        "the teams swapped. Reports A's games won, mean margin and mean rank score with "
                        "95%% intervals, and the mean ms per decision of each bot.")
-    t.add_argument("--a", required=True, help="bot id of team A")
-    t.add_argument("--b", required=True, help="bot id of team B")
+    t.add_argument("--a", required=True, help="bot id of team A, or two (seat 0's, seat 2's: "
+                   "expert-2,expert-1)")
+    t.add_argument("--b", required=True, help="bot id of team B, or two (seat 1's, seat 3's)")
+    t.add_argument("--jobs", type=int, default=1, help="processes sharing the seeds (default 1)")
     t.add_argument("--games", type=int, default=100,
                    help="number of games, even: games/2 seeds x 2 (default %(default)s)")
     t.add_argument("--rules", choices=sorted(RULES),

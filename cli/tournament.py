@@ -111,12 +111,47 @@ def mean_ci(values: list[float], z: float = Z95) -> tuple[float, tuple[float, fl
     return mean, (mean - half, mean + half)
 
 
-def run(a: Bot, b: Bot, games: int, *, rules=None, target: int | None = None, bidder_a=None,
-        bidder_b=None, tag: bytes = TOURNAMENT_TAG) -> dict:
+def _team(team) -> tuple:
+    """A team as its two seats' bots (seat 0 and 2, or 1 and 3): one bot for both, or a pair."""
+    return tuple(team) if isinstance(team, (tuple, list)) else (team, team)
+
+
+def team_id(team) -> str:
+    """``expert-1``, or ``expert-2,expert-1`` for a team of two bots (its first seat first)."""
+    first, second = _team(team)
+    return first.id if first is second or first.id == second.id else f"{first.id},{second.id}"
+
+
+_SHARED: dict = {}  # what the forked workers of ``run(jobs=…)`` play with
+
+
+def _play_seed(seed: bytes) -> tuple[int, int, int, dict]:
+    """Both games of one seed (teams swapped): A's wins, A's total margin, the deals, the timings."""
+    a, b, the_rules, target, bidder_a, bidder_b = _SHARED["game"]
+    tally: dict[str, list] = {}
+    (a0, a2), (b1, b3) = ([_Timed(x, tally) for x in team] for team in (a, b))
+    wins = margin = deals = 0
+    for a_team in (0, 1):
+        seats = (a0, b1, a2, b3) if a_team == 0 else (b1, a0, b3, a2)
+        bidders = None
+        if the_rules.has_auction:
+            bidders = (bidder_a, bidder_b) * 2 if a_team == 0 else (bidder_b, bidder_a) * 2
+        state = play_open(seed, seats, the_rules, target, bidders)
+        mine, theirs = state.totals[a_team], state.totals[1 - a_team]
+        wins += mine > theirs
+        margin += mine - theirs
+        deals += len(state.deals)
+    return wins, margin, deals, tally
+
+
+def run(a, b, games: int, *, rules=None, target: int | None = None, bidder_a=None,
+        bidder_b=None, tag: bytes = TOURNAMENT_TAG, jobs: int = 1) -> dict:
     """Play ``games`` games (``games / 2`` seeds from ``tag``, teams swapped on the second game of
     each) under ``rules`` (muette-1 when None) to ``target``; each team's bidder calls for it under
-    rules with an auction.  Raises ManilleError for an odd count, a bidder without an auction or
-    a missing one with it, UnknownRulesError for bad rules or target."""
+    rules with an auction.  A team is a bot, or a pair (its first and second seat).  ``jobs``
+    processes share the seeds (the figures are the same; the timings add up).  Raises
+    ManilleError for an odd count, a bidder without an auction or a missing one with it,
+    UnknownRulesError for bad rules or target."""
     if games < 2 or games % 2:
         raise ManilleError(f"--games is the number of games, an even number >= 2 (each seed is played "
                            f"twice, teams swapped); got {games}")
@@ -125,31 +160,30 @@ def run(a: Bot, b: Bot, games: int, *, rules=None, target: int | None = None, bi
     if the_rules.has_auction != (bidder_a is not None) or the_rules.has_auction != (bidder_b is not None):
         raise ManilleError(f"{the_rules.id} has an auction: each team needs a bidder" if the_rules.has_auction
                            else f"{the_rules.id} has no auction: bidders need --rules parlee-1 or manillen-1")
+    _SHARED["game"] = (_team(a), _team(b), the_rules, target, bidder_a, bidder_b)
+    seeds = tournament_seeds(games // 2, tag)
+    if jobs > 1:
+        from multiprocessing import get_context
+        with get_context("fork").Pool(jobs) as pool:
+            per_seed = pool.map(_play_seed, seeds, chunksize=1)
+    else:
+        per_seed = [_play_seed(seed) for seed in seeds]
     tally: dict[str, list] = {}
-    ta, tb = _Timed(a, tally), _Timed(b, tally)
-    wins = 0
-    deals = 0
-    pair_margins: list[float] = []
-    for seed in tournament_seeds(games // 2, tag):
-        pair = 0
-        for a_team in (0, 1):
-            seats = (ta, tb, ta, tb) if a_team == 0 else (tb, ta, tb, ta)
-            bidders = None
-            if the_rules.has_auction:
-                bidders = (bidder_a, bidder_b) * 2 if a_team == 0 else (bidder_b, bidder_a) * 2
-            state = play_open(seed, seats, the_rules, target, bidders)
-            mine, theirs = state.totals[a_team], state.totals[1 - a_team]
-            wins += mine > theirs
-            pair += mine - theirs
-            deals += len(state.deals)
-        pair_margins.append(pair / 2)
+    for _, _, _, t in per_seed:
+        for k, (secs, n) in t.items():
+            got = tally.setdefault(k, [0.0, 0])
+            got[0] += secs
+            got[1] += n
+    wins = sum(w for w, _, _, _ in per_seed)
+    deals = sum(d for _, _, d, _ in per_seed)
+    pair_margins = [m / 2 for _, m, _, _ in per_seed]
     margin, margin_ci = mean_ci(pair_margins)
     lo, hi = wilson(wins, games)
     out = {
         "games": games,
         "seeds": games // 2,
-        "a": a.id,
-        "b": b.id,
+        "a": team_id(a),
+        "b": team_id(b),
         "deals": deals,
         "a_wins": wins,
         "a_win_rate": wins / games,

@@ -45,6 +45,7 @@ from cli import tournament  # noqa: E402
 from service.replay import GameState, bot_move, decision_stream  # noqa: E402
 
 EXPERT = get_bot("expert-1")
+PROBED = EXPERT  # the bot of part 2 (``--bot``)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -99,8 +100,11 @@ class Probe:
     """expert-1 exactly as ``bot_move`` plays it (same observation, same decision stream), that
     also asks the oracle, which sees the whole state, what the optimal cards were."""
 
-    id = "expert-1"
     sees_all = True
+
+    @property
+    def id(self) -> str:
+        return PROBED.id
 
     def __init__(self, solver_of) -> None:
         self.solver_of = solver_of
@@ -113,7 +117,7 @@ class Probe:
         seat = state.trick.next_seat
         obs = state.observation(seat)
         t0 = time.process_time()
-        card = EXPERT.choose(obs, decision_stream(state.seed, obs.deal_index, seat, len(obs.tricks)))
+        card = PROBED.choose(obs, decision_stream(state.seed, obs.deal_index, seat, len(obs.tricks)))
         t1 = time.process_time()
         legal = obs.legal
         if len(legal) == 1:
@@ -190,18 +194,18 @@ def run_tournament(games: int, jobs: int) -> None:
         think, n_think, t_orc, n_orc, analysis = think + a, n_think + b, t_orc + c, n_orc + d, analysis + e
     lo, hi = tournament.wilson(wins, games)
     margin, (mlo, mhi) = tournament.mean_ci(pair_margins)
-    print(f"\n2. tournament: A = expert-1 (seats 0, 2) vs B = oracle-1 (seats 1, 3); {games} games "
+    print(f"\n2. tournament: A = {PROBED.id} (seats 0, 2) vs B = oracle-1 (seats 1, 3); {games} games "
           f"({games // 2} seeds, each played twice with the teams swapped), {deals} deals, "
           f"{jobs} process(es), {wall:.0f} s")
-    print(f"  expert-1 won {wins}/{games} = {100 * wins / games:.1f}% (95% CI {100 * lo:.1f}–{100 * hi:.1f}%); "
+    print(f"  {PROBED.id} won {wins}/{games} = {100 * wins / games:.1f}% (95% CI {100 * lo:.1f}–{100 * hi:.1f}%); "
           f"oracle-1 won {100 * (games - wins) / games:.1f}%")
-    print(f"  expert-1 mean margin {margin:+.2f} game points (95% CI {mlo:+.2f} to {mhi:+.2f}); "
+    print(f"  {PROBED.id} mean margin {margin:+.2f} game points (95% CI {mlo:+.2f} to {mhi:+.2f}); "
           f"mean rank score {1000 + 10 * margin:.0f}")
-    print(f"  CPU ms per decision: expert-1 {1000 * think / max(n_think, 1):.2f} ({int(n_think)}), "
+    print(f"  CPU ms per decision: {PROBED.id} {1000 * think / max(n_think, 1):.2f} ({int(n_think)}), "
           f"oracle-1 {1000 * t_orc / max(n_orc, 1):.1f} ({int(n_orc)}); the oracle's analysis of "
-          f"expert-1's decisions {1000 * analysis / max(n_think, 1):.1f} ms each")
+          f"{PROBED.id}'s decisions {1000 * analysis / max(n_think, 1):.1f} ms each")
 
-    print("\n  expert-1's card among the oracle's optimal cards, by trick of the deal (from 0):")
+    print(f"\n  {PROBED.id}'s card among the oracle's optimal cards, by trick of the deal (from 0):")
     print(f"  {'trick':>5} {'decisions':>9} {'forced':>7} {'all opt.':>8} {'decisive':>8} "
           f"{'agree all':>9} {'agree decisive':>14} {'pts dropped/decisive':>21}")
     for t in list(range(8)) + [None]:
@@ -228,7 +232,7 @@ def run_tournament(games: int, jobs: int) -> None:
     rates = [a / n for a, n in per.values() if n >= 10]
     if rates:
         qs = ", ".join(f"p{int(q * 100)} {100 * quantile(rates, q):.1f}%" for q in (0.01, 0.05, 0.5, 0.95, 0.99))
-        print(f"\n  per seat and game (expert-1 seats with >= 10 decisive decisions, {len(rates)} of them): "
+        print(f"\n  per seat and game ({PROBED.id} seats with >= 10 decisive decisions, {len(rates)} of them): "
               f"agreement on decisive decisions {qs}; max {100 * max(rates):.1f}%, "
               f"{sum(1 for r in rates if r == 1)} at 100%")
 
@@ -237,9 +241,12 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--positions", type=int, default=50, help="positions per trick (default %(default)s)")
     p.add_argument("--games", type=int, default=200, help="tournament games, even (default %(default)s)")
+    p.add_argument("--bot", default="expert-1", help="the bot of part 2 (default %(default)s)")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
                    help="processes for the tournament (default %(default)s)")
     args = p.parse_args(argv)
+    global PROBED
+    PROBED = get_bot(args.bot)
     if args.games < 0 or args.games % 2:
         p.error("--games is even (0: no tournament)")
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
@@ -249,7 +256,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     print("\n1. solver time per position, at the lead of trick 0 and of trick 3 (tricks count from 0); "
           "fresh solver each, one process")
-    for trick in (0, 3):
+    for trick in (0, 3) if args.positions else ():
         states = positions(trick, args.positions)
         cards = 32 - 4 * trick
         print_times(f"trick {trick} ({cards} cards)", time_solver(states))

@@ -1,0 +1,101 @@
+"""``expert-2``: expert-1's judgement early in a deal, then a search over the deals the table
+makes likely.
+
+- With more than ``SEARCH_FROM`` cards in hand it plays expert-1's card (rules of thumb: the
+  solves are too dear there, and expert-1's early play is sound).
+- From ``SEARCH_FROM`` cards on it searches: ``bots.inference`` draws ``WORLDS`` deals of the
+  unseen cards that agree with the rules *and* with the cards the other seats chose this deal, as
+  expert-1 (its model of every other seat) would have chosen them; each legal card is solved
+  exactly in each deal (``bots.oracle``: the card points the team takes from the trick in
+  progress to the end of the deal); the card with the largest total wins.  The total, not the
+  most deals won: a trick-taking game counts points.
+- Ties, and totals within ``MARGIN`` points a deal of the best, go to expert-1's card, then to
+  the rules-of-thumb order: the double-dummy solver is blind between equal lines (GIB's
+  worst habit), expert-1's card keeps small guards and reads of the table the solver does not.
+
+Strategy fusion (the search assumes it will know, at its next card, the deal it is in) and
+non-locality (the other seats' plays depend on their hands) are this family's known faults; the
+inference addresses the second (deals where expert-1 would not have played as the seats did are
+dropped); the first is small in trick-taking games (Long et al. 2010), and the search starts late,
+where few deals remain.
+
+muette-1 only: its solver plays muette-1's legal cards and last-trick point; under other rules
+ids expert-2 plays exactly as expert-1.  Every choice is a pure function of the observation and
+the decision stream; fixed counts, no clock, ints until the comparison.  Frozen as ``expert-2``.
+"""
+
+from __future__ import annotations
+
+from service.replay import Card, HashStream, Observation
+from service.replay.cards import DECK
+
+from .expert import ExpertBot, _preference
+from .inference import PlayModel, inferred_worlds
+from .knowledge import Knowledge
+from .oracle import Solver
+
+#: Hand size from which the search replaces expert-1's rules of thumb.
+SEARCH_FROM = 6
+#: Deals solved a decision (with six cards in hand: a solve costs 4 times one with five), drawn
+#: from this many proposals at most (bots.inference).
+WORLDS = 16
+WORLDS_AT_SIX = 8
+#: Whether a lead with six cards is searched too (the dearest solves: every card of the hand).
+LEAD_AT_SIX = False
+PROPOSALS = 160
+#: Every consistent deal is ranked when there are at most this many.
+ENUMERATE_UP_TO = 64
+#: Points a deal within which expert-1's card is kept (in tenths of a point: ints only).
+MARGIN_TENTHS = 3
+#: The model's own plays are listed from this hand size (expert-1 calculates below it).
+MODEL_FROM = 4
+
+
+class Expert2Bot:
+    """Frozen behaviour ``expert-2`` (with the module's constants; other values, for tuning on
+    seeds apart, make a bot with another id)."""
+
+    def __init__(self, **tuning) -> None:
+        self.search_from = tuning.pop("search_from", SEARCH_FROM)
+        self.worlds = tuning.pop("worlds", WORLDS)
+        self.worlds6 = tuning.pop("worlds6", WORLDS_AT_SIX)
+        self.proposals = tuning.pop("proposals", PROPOSALS)
+        self.margin_tenths = tuning.pop("margin_tenths", MARGIN_TENTHS)
+        self.model_from = tuning.pop("model_from", MODEL_FROM)
+        self.infer = tuning.pop("infer", True)
+        self.lead6 = tuning.pop("lead6", LEAD_AT_SIX)
+        if tuning:
+            raise TypeError(f"unknown expert-2 settings: {', '.join(sorted(tuning))}")
+        changed = {k: v for k, v in (("search_from", self.search_from), ("worlds", self.worlds), ("worlds6", self.worlds6),
+                                      ("proposals", self.proposals), ("margin_tenths", self.margin_tenths),
+                                      ("model_from", self.model_from), ("infer", self.infer), ("lead6", self.lead6))
+                   if v != {"search_from": SEARCH_FROM, "worlds": WORLDS, "worlds6": WORLDS_AT_SIX, "proposals": PROPOSALS,
+                            "margin_tenths": MARGIN_TENTHS, "model_from": MODEL_FROM, "infer": True, "lead6": LEAD_AT_SIX}[k]}
+        self.id = "expert-2" + ("[" + ",".join(f"{k}={v}" for k, v in changed.items()) + "]" if changed else "")
+        self._expert = ExpertBot()
+        self._model = PlayModel(self._expert, b"expert-2 model\x00")
+
+    def choose(self, obs: Observation, rng: HashStream) -> Card:
+        legal = obs.legal_mask
+        if not legal & (legal - 1):
+            return DECK[legal.bit_length() - 1]
+        size = obs.hand_mask.bit_count()
+        if (obs.rules != "muette-1" or size > self.search_from
+                or (size == 6 and not obs.trick.plays and not self.lead6)):
+            return self._expert.choose(obs, rng)
+        k = Knowledge(obs)
+        order = _preference(k, legal)
+        n = self.worlds6 if obs.hand_mask.bit_count() >= 6 else self.worlds
+        worlds = inferred_worlds(obs, self._model if self.infer else None, rng, n, self.proposals,
+                                 enumerate_up_to=ENUMERATE_UP_TO, min_hand=self.model_from, k=k)
+        solver = Solver(int(obs.trick.trump))
+        totals = dict.fromkeys(order, 0)
+        banked = obs.points[0]
+        for world in worlds:
+            got = solver.card_values(world, obs.trick, banked)
+            for c in order:
+                totals[c] += got[c]
+        best = max(totals.values())
+        if 10 * (best - totals[order[0]]) <= self.margin_tenths * len(worlds):
+            return DECK[order[0]]
+        return DECK[next(c for c in order if totals[c] == best)]

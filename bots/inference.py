@@ -1,0 +1,149 @@
+"""Which consistent deals also explain the cards the other seats chose: inference from a model of
+their play.
+
+The rules alone (``bots.worlds``) leave every deal that agrees with the voids, the *monter* caps
+and the turned card equally likely.  But the other seats chose their cards: a seat that led a
+small diamond seldom held the ten and the ace of diamonds together, if it plays as the model
+does.  ``PlayModel`` replays each earlier card of this deal by another seat as the model would
+have chosen it, with that seat's hand in a candidate deal (its cards then: what it holds in the
+deal plus what it has played since) and the table as it was then (rebuilt from the observation:
+nothing hidden is read).  A deal where the model chooses the card actually played each time
+explains the play; each card it would not have chosen is a *miss*.
+
+``inferred_worlds`` draws candidate deals uniformly (``Constraints.draw``, from the stream) and
+keeps the first ``n`` with no miss; when fewer than ``n`` turn up in ``proposals`` draws (the
+model is wrong about that seat, or the play was unlikely), the draws with the fewest misses fill
+the rest, in the order drawn, so a seat that plays unlike the model (a person) softens the
+inference instead of emptying it.  Weighing deals by how likely the observed cards were is the
+policy-based inference of the Skat programs (Rebstock et al. 2019); with a deterministic model,
+the likelihood of a deal is 1 or nothing, and the misses stand for the softening.
+
+A pure function of the observation, the model and the stream: fixed counts, no clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from service.replay import HashStream, Observation
+from service.replay.rules import Trick, legal_mask, team_of
+from service.replay.stream import u32be
+from service.replay.variants import rules_for
+
+from .knowledge import Knowledge
+from .worlds import Constraints, World
+
+
+@dataclass(frozen=True)
+class Past:
+    """One earlier card of this deal by another seat: the observation it had then, less its hand
+    (``before``: the table as that seat saw it), the card, and the cards it played from then on."""
+
+    seat: int
+    before: Observation
+    card: int
+    since: int  # mask: this card and the seat's later cards of the deal
+
+
+def past_plays(obs: Observation, min_hand: int = 1) -> list[Past]:
+    """The other seats' cards of this deal so far, each with the table as it saw it (rebuilt from
+    ``obs``: completed tricks, the trick then, the points then).  Only cards played with at least
+    ``min_hand`` cards in hand are listed (a model may know it plays differently late in a deal)."""
+    rules = rules_for(obs.rules)
+    tricks = list(obs.tricks) + [obs.trick]
+    out: list[Past] = []
+    played_by: dict[int, list[int]] = {}
+    for t in tricks:
+        for p in t.plays:
+            played_by.setdefault(p.seat, []).append(p.card.id)
+    count = {s: 0 for s in range(4)}
+    points = [0, 0]
+    done: list[Trick] = []
+    for t_index, t in enumerate(tricks):
+        for j, p in enumerate(t.plays):
+            s = p.seat
+            k = count[s]
+            count[s] += 1
+            if s == obs.seat:
+                continue
+            later = played_by[s][k:]
+            if 8 - t_index < min_hand:  # every seat holds 8 - t cards when trick t begins
+                continue
+            before = replace(obs, seat=s, hand_mask=0, legal_mask=0,
+                             trick=Trick(t.leader, t.trump, t.plays[:j]), tricks=tuple(done),
+                             points=(points[0], points[1]), legal_calls=())
+            mask = 0
+            for c in later:
+                mask |= 1 << c
+            out.append(Past(s, before, p.card.id, mask))
+        if t.is_complete:
+            w = t.winner
+            points[team_of(w)] += t.points(last=False, bonus=rules.last_trick_bonus)
+            done.append(t)
+    return out
+
+
+class PlayModel:
+    """The other seats' play as ``bot`` would choose it, from a stream of the model's own (the
+    seats' real decision streams are not the observer's to know)."""
+
+    def __init__(self, bot, tag: bytes) -> None:
+        self.bot = bot
+        self.tag = tag
+
+    def chooses(self, past: Past, world: World) -> bool:
+        """Whether the model, holding that seat's cards of ``world`` then, plays ``past.card``."""
+        hand = world[past.seat] | past.since
+        b = past.before
+        trick = b.trick
+        legal = legal_mask(hand, trick, past.seat, rules_for(b.rules).facing)
+        if not legal & (legal - 1):
+            return True  # forced: says nothing
+        obs = replace(b, hand_mask=hand, legal_mask=legal)
+        rng = HashStream(self.tag + u32be(b.deal_index) + u32be(past.seat) + u32be(len(b.tricks)))
+        return self.bot.choose(obs, rng).id == past.card
+
+    def misses(self, pasts: list[Past], world: World, stop: int) -> int:
+        """How many of ``pasts`` the model would not have played in ``world`` (counting stops at
+        ``stop``)."""
+        n = 0
+        for p in pasts:
+            if not self.chooses(p, world):
+                n += 1
+                if n >= stop:
+                    break
+        return n
+
+
+def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, n: int, proposals: int, *,
+                    enumerate_up_to: int = 0, min_hand: int = 1, k: Knowledge | None = None) -> list[World]:
+    """``n`` consistent deals that explain the other seats' cards best (see the module): every
+    consistent deal ranked by misses when there are at most ``enumerate_up_to`` of them (then all
+    the deals without a miss, if any, else those with the fewest); otherwise the first ``n`` without
+    a miss among ``proposals`` uniform draws, topped up with the fewest misses.  With no model,
+    ``n`` uniform draws (or every deal, when few)."""
+    constraints = Constraints(k or Knowledge(obs))
+    count = constraints.count
+    if not count:
+        raise ValueError("no deal agrees with this observation")
+    if model is None:
+        return constraints.every() if count <= enumerate_up_to else [constraints.draw(rng) for _ in range(n)]
+    pasts = past_plays(obs, min_hand)
+    if count <= enumerate_up_to:
+        every = constraints.every()
+        ranked = [(model.misses(pasts, w, len(pasts) + 1), i) for i, w in enumerate(every)]
+        least = min(m for m, _ in ranked)
+        return [every[i] for m, i in ranked if m == least]
+    kept: list[World] = []
+    spare: list[tuple[int, int, World]] = []
+    for i in range(proposals):
+        w = constraints.draw(rng)
+        m = model.misses(pasts, w, 2)  # one miss or more: only the first two are told apart
+        if m == 0:
+            kept.append(w)
+            if len(kept) == n:
+                return kept
+        else:
+            spare.append((m, i, w))
+    spare.sort(key=lambda x: (x[0], x[1]))
+    return kept + [w for _, _, w in spare[:n - len(kept)]]
