@@ -55,6 +55,10 @@ class Expert2Bot:
     """Frozen behaviour ``expert-2`` (with the module's constants; other values, for tuning on
     seeds apart, make a bot with another id)."""
 
+    #: Its choice never reads the game's score before the deal (nor does expert-1's): one deal's
+    #: positions are the same decisions whatever the earlier deals gave (service.botcache).
+    reads_totals = False
+
     def __init__(self, **tuning) -> None:
         self.search_from = tuning.pop("search_from", SEARCH_FROM)
         self.worlds = tuning.pop("worlds", WORLDS)
@@ -75,13 +79,18 @@ class Expert2Bot:
         self._expert = ExpertBot()
         self._model = PlayModel(self._expert, b"expert-2 model\x00")
 
+    def searches(self, obs: Observation) -> bool:
+        """Whether this decision is a search (the dear ones, worth keeping: service.botcache)."""
+        legal = obs.legal_mask
+        size = obs.hand_mask.bit_count()
+        return bool(legal & (legal - 1)) and obs.rules == "muette-1" and size <= self.search_from and not (
+            size == 6 and not obs.trick.plays and not self.lead6)
+
     def choose(self, obs: Observation, rng: HashStream) -> Card:
         legal = obs.legal_mask
         if not legal & (legal - 1):
             return DECK[legal.bit_length() - 1]
-        size = obs.hand_mask.bit_count()
-        if (obs.rules != "muette-1" or size > self.search_from
-                or (size == 6 and not obs.trick.plays and not self.lead6)):
+        if not self.searches(obs):
             return self._expert.choose(obs, rng)
         k = Knowledge(obs)
         order = _preference(k, legal)

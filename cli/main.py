@@ -126,27 +126,35 @@ def bench_seeds(n: int) -> list[bytes]:
 
 
 def cmd_bench(args) -> int:
-    bot = get_bot(args.bots)
+    ids = args.bots.split(",")
+    bots = [get_bot(b) for b in ids]
     seeds = bench_seeds(args.games)
-    games = [(seed, player_cards(simulate(seed, bot))) for seed in seeds]
-    verify_runs, simulate_runs = [], []
-    for _ in range(args.repeat):  # interleaved so that machine noise hits both alike
-        t0 = time.perf_counter()
-        for seed, cards in games:
-            verify(seed, cards, bot)
-        t1 = time.perf_counter()
-        for seed, _cards in games:
-            simulate(seed, bot)
-        t2 = time.perf_counter()
-        verify_runs.append((t1 - t0) / len(games))
-        simulate_runs.append((t2 - t1) / len(games))
-    v, s = statistics.median(verify_runs), statistics.median(simulate_runs)
-    deals = sum(len(simulate(seed, bot)["deals"]) for seed in seeds)
-    print(f"bench: {args.games} games ({deals} deals), bots {bot.id}, median of {args.repeat} runs")
-    print(f"verify:   {1 / v:8.1f} games/s  {v * 1000:7.3f} ms/game  "
-          f"(runs: {', '.join(f'{r * 1000:.3f}' for r in verify_runs)} ms)")
-    print(f"simulate: {1 / s:8.1f} games/s  {s * 1000:7.3f} ms/game  (bots only, same record)")
-    print(f"verify / simulate: {v / s:.2f}")
+    figures = {}
+    for bot in bots:
+        games = [(seed, player_cards(simulate(seed, bot))) for seed in seeds]
+        verify_runs, simulate_runs = [], []
+        for _ in range(args.repeat):  # interleaved so that machine noise hits both alike
+            t0 = time.perf_counter()
+            for seed, cards in games:
+                verify(seed, cards, bot)
+            t1 = time.perf_counter()
+            for seed, _cards in games:
+                simulate(seed, bot)
+            t2 = time.perf_counter()
+            verify_runs.append((t1 - t0) / len(games))
+            simulate_runs.append((t2 - t1) / len(games))
+        v, s = statistics.median(verify_runs), statistics.median(simulate_runs)
+        figures[bot.id] = v
+        deals = sum(len(simulate(seed, bot)["deals"]) for seed in seeds)
+        print(f"bench: {args.games} games ({deals} deals), bots {bot.id}, median of {args.repeat} runs")
+        print(f"verify:   {1 / v:8.1f} games/s  {v * 1000:7.3f} ms/game  "
+              f"(runs: {', '.join(f'{r * 1000:.3f}' for r in verify_runs)} ms)")
+        print(f"simulate: {1 / s:8.1f} games/s  {s * 1000:7.3f} ms/game  (bots only, same record)")
+        print(f"verify / simulate: {v / s:.2f}")
+    if len(bots) > 1:
+        first = bots[0].id
+        print("verification time against " + first + ": " + ", ".join(
+            f"{b} {figures[b] / figures[first]:.1f}x" for b in figures if b != first))
     return 0
 
 
@@ -227,7 +235,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="verification speed over a fixed set of seeds")
     b.add_argument("--games", type=int, default=200)
     b.add_argument("--repeat", type=int, default=5)
-    b.add_argument("--bots", default=DEFAULT_BOT)
+    b.add_argument("--bots", default=DEFAULT_BOT, help="a bot id, or several comma-separated "
+                   "(expert-1,expert-2: their figures side by side)")
     b.set_defaults(func=cmd_bench)
 
     pl = sub.add_parser("play", help="hold seats from outside over a JSON-lines protocol (docs/protocol.md)",

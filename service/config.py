@@ -10,6 +10,9 @@
 ``MANILLE_TZ``       time zone of the day boundaries (default Europe/Brussels)
 ``MANILLE_BOTS``     bot id of new daily challenges (default expert-1); a day keeps the id it was
                      created with
+``MANILLE_BOTS_SINCE``  the first day (YYYY-MM-DD) ``MANILLE_BOTS`` plays; the days before it, even
+                     one never opened until now (the archive), play ``MANILLE_BOTS_BEFORE``
+                     (default expert-1); unset: every day
 ``MANILLE_VARIANT_BOTS``, ``MANILLE_VARIANT_BIDDER``  the bot and the bidder of free play under
                      the rules with an auction (parlee-1, manillen-1; default expert-1 and bidder-1);
                      a run keeps the ids it was opened with
@@ -138,6 +141,8 @@ class Settings:
     secret_previous: str = ""
     tz: str | None = None
     bots: str = DEFAULT_BOTS
+    bots_since: str | date | None = None
+    bots_before: str = DEFAULT_BOTS
     variant_bots: str = DEFAULT_VARIANT_BOTS
     variant_bidder: str = DEFAULT_VARIANT_BIDDER
     grace_seconds: int = DEFAULT_GRACE_SECONDS
@@ -169,6 +174,12 @@ class Settings:
             raise ValueError(f"MANILLE_MEMORY_WARN must be a share of maxmemory, 0 < x <= 1, not {self.memory_warn}")
 
         get_challenge_bot(self.bots)  # an unknown id, or a measurement bot such as oracle-1: refused now
+        get_challenge_bot(self.bots_before)
+        if isinstance(self.bots_since, str):
+            try:
+                self.bots_since = date.fromisoformat(self.bots_since)
+            except ValueError:
+                raise ValueError(f"MANILLE_BOTS_SINCE is a day, YYYY-MM-DD, not {self.bots_since!r}") from None
         get_challenge_bot(self.variant_bots)
         get_bidder(self.variant_bidder)
         parse_sentinels(self.redis_sentinels)  # a malformed REDIS_SENTINELS: refused now
@@ -185,6 +196,8 @@ class Settings:
             "secret_previous": previous_from_env(environ),
             "tz": environ.get("MANILLE_TZ") or None,
             "bots": environ.get("MANILLE_BOTS") or DEFAULT_BOTS,
+            "bots_since": (environ.get("MANILLE_BOTS_SINCE") or "").strip() or None,
+            "bots_before": environ.get("MANILLE_BOTS_BEFORE") or DEFAULT_BOTS,
             "variant_bots": environ.get("MANILLE_VARIANT_BOTS") or DEFAULT_VARIANT_BOTS,
             "variant_bidder": environ.get("MANILLE_VARIANT_BIDDER") or DEFAULT_VARIANT_BIDDER,
             "grace_seconds": int(environ.get("MANILLE_GRACE_SECONDS") or DEFAULT_GRACE_SECONDS),
@@ -225,6 +238,10 @@ class Settings:
 
     def today(self, now: datetime | None = None) -> date:
         return self.clock.today(now or self.now())
+
+    def bots_for(self, day: date) -> str:
+        """The bot id a day not yet stored is created with (``MANILLE_BOTS_SINCE``)."""
+        return self.bots_before if self.bots_since is not None and day < self.bots_since else self.bots
 
     def seed(self, day: date) -> bytes:
         """``day``'s seed under the secret the schedule gives that day (every process asks here)."""

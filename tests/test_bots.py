@@ -15,7 +15,7 @@ def _seeds(n: int, tag: bytes = b"test-bots") -> list[bytes]:
 
 
 def test_registry_knows_the_bots():
-    assert {"random-1", "greedy-1", "expert-1"} <= set(BOTS)
+    assert {"random-1", "greedy-1", "expert-1", "expert-2"} <= set(BOTS)
     for bot_id, bot in BOTS.items():
         assert bot.id == bot_id
 
@@ -27,7 +27,7 @@ def test_unknown_bot_id_is_a_clear_error(bad):
     assert "expert-1" in str(e.value)
 
 
-@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1"])
+@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1", "expert-2"])
 def test_always_legal_over_many_games(bot_id):
     # play_game raises BotError on any illegal answer; mix the bots so that every position occurs.
     bot, rnd = get_bot(bot_id), get_bot("random-1")
@@ -36,7 +36,7 @@ def test_always_legal_over_many_games(bot_id):
         assert play_game(seed, seats).is_over
 
 
-@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1"])
+@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1", "expert-2"])
 def test_same_seed_same_record_bytes(bot_id):
     bot = get_bot(bot_id)
     for seed in _seeds(3, b"determinism"):
@@ -95,7 +95,7 @@ def _alternative_world(state: GameState, seat: int, rnd: random.Random) -> GameS
     return None
 
 
-@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1"])
+@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1", "expert-2"])
 def test_honest_by_construction(bot_id):
     """Deal the unseen cards differently among the other seats, consistently with what the bot has
     seen, at many decision points: the bot's card never changes."""
@@ -132,7 +132,7 @@ def test_bots_import_only_the_engine_types():
                     assert alias.name.split(".")[0] in {"itertools", "math", "__future__"}, (path.name, alias.name)
 
 
-@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1"])
+@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1", "expert-2"])
 def test_same_observation_same_stream_same_card(bot_id):
     from service.replay import decision_stream
 

@@ -13,6 +13,7 @@ from datetime import date
 from rq import get_current_job
 
 from bots import get_bot
+from service.botcache import cached
 from service.challenges import Challenges
 from service.config import Settings
 from service.leaderboard import BoardsRebuilding, Leaderboard
@@ -73,7 +74,7 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
     cards = [str(c) for c in parse_plays(sub["cards"])]
     now = settings.now()
     try:
-        record = verify(seed, cards, get_bot(challenge.bots), sealed=challenge.seed is None)
+        record = verify(seed, cards, cached(get_bot(challenge.bots), client, seed), sealed=challenge.seed is None)
     except SubmissionRejected as e:
         subs.mark_rejected(submission_id, e.rejection.to_json(), now)
         return {"status": "rejected", "reason": e.rejection.code}

@@ -56,7 +56,7 @@ class Challenges:
         key = self.key(day)
         raw = self.r.get(key)
         if raw is None:
-            terms = {"rules": RULES_ID, "bots": self.settings.bots,
+            terms = {"rules": RULES_ID, "bots": self.settings.bots_for(day),
                      "created_at": self.settings.now().isoformat()}
             if not create:
                 return terms

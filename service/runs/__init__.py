@@ -35,6 +35,7 @@ from datetime import date, datetime, timedelta
 import redis
 
 from bots import get_bidder, get_bot
+from service.botcache import cached
 from service.challenges import Challenges
 from service.config import Settings
 from service.errors import Conflict, NotFound, ServiceError, Unavailable, Unprocessable
@@ -292,7 +293,7 @@ class Runs:
         terms = terms or {"rules": challenge.rules, "bots": challenge.bots}
         run_id = f"{day:%Y%m%d}-{secrets.token_urlsafe(12)}"
         table = tbl.replay(seed, [], deal_start=True, **game_terms(terms))
-        plays = tbl.bots_until_player(table, get_bot(terms["bots"]), bidder_of(terms))
+        plays = tbl.bots_until_player(table, cached(get_bot(terms["bots"]), self.r, seed), bidder_of(terms))
         run = {
             "id": run_id, "pid": pid, "date": day.isoformat(), "ranked": "1" if ranked else "0",
             "kind": kind, **terms, "status": "playing",
@@ -463,7 +464,7 @@ class Runs:
             raise Conflict("the game of this run is over", code="run_finished") from None
         if room is not None:
             limits.verdict(room)  # full: TooManyRequests before the bots think
-        bots = tbl.bots_until_player(table, get_bot(run["bots"]), bidder_of(run))
+        bots = tbl.bots_until_player(table, cached(get_bot(run["bots"]), self.r, self.seed_of(run)), bidder_of(run))
         new_plays = run["plays"] + code + tbl.format_plays(bots)
         new_cards = run["cards"] + code
         over = state.is_over

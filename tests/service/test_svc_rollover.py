@@ -92,3 +92,23 @@ def test_challenge_keeps_the_bot_it_was_created_with(app, client, rclient, redis
         assert other.get("/api/v1/challenges/today").get_json()["bots"] == first["bots"]
     with freeze_time(AFTER_MIDNIGHT):
         assert other.get("/api/v1/challenges/today").get_json()["bots"] == "random-1"
+
+
+def test_a_new_bot_plays_from_its_configured_day_and_the_days_before_keep_the_old(rclient, redis_server):
+    """MANILLE_BOTS=expert-2 from MANILLE_BOTS_SINCE: the day before it, even one never opened until
+    now (the archive), plays MANILLE_BOTS_BEFORE; from it on, the new bot; a bad date is refused."""
+    import pytest
+
+    from service.app import create_app
+    from service.config import Settings
+    config = {"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+              "MANILLE_BOTS": "expert-2", "MANILLE_BOTS_SINCE": "2026-12-03"}
+    with freeze_time(AFTER_MIDNIGHT):  # day 2026-12-03: the first of expert-2
+        client = create_app(config).test_client()
+        assert client.get("/api/v1/challenges/today").get_json()["bots"] == "expert-2"
+        assert client.get("/api/v1/challenges/2026-12-01").get_json()["bots"] == "expert-1"
+    with freeze_time("2026-12-04T12:00:00+00:00"):
+        assert client.get("/api/v1/challenges/2026-12-02").get_json()["bots"] == "expert-1"
+        assert client.get("/api/v1/challenges/2026-12-03").get_json()["bots"] == "expert-2"
+    with pytest.raises(ValueError, match="MANILLE_BOTS_SINCE"):
+        Settings.from_env({"MANILLE_SECRET": SECRET, "MANILLE_BOTS_SINCE": "3 Dec"})

@@ -1,0 +1,137 @@
+"""expert-2: what its inference reads from the table, that it is frozen and deterministic, and
+that it is expert-1 where it does not search."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+
+import pytest
+
+from bots import get_bot
+from bots.registry import get_bidder
+from bots.expert2 import SEARCH_FROM, Expert2Bot
+from bots.inference import PlayModel, inferred_worlds, past_plays
+from bots.knowledge import Knowledge
+from bots.worlds import Constraints
+from scripted import trick_of
+from service.replay import (Card, GameState, HashStream, Observation, decision_stream, legal_mask, mask_of,
+                            parse_cards, player_cards, simulate)
+
+EXPERT, EXPERT2 = get_bot("expert-1"), get_bot("expert-2")
+TD, AD = Card.parse("TD").id, Card.parse("AD").id
+
+
+def _seeds(n: int, tag: bytes) -> list[bytes]:
+    return [hashlib.sha256(tag + i.to_bytes(4, "big")).digest() for i in range(n)]
+
+
+def _small_diamond_led() -> Observation:
+    """Seat 3 led the seven of diamonds to the first trick; seat 0, next, holds no diamond: the
+    ten and the ace of diamonds are among seats 1, 2 and 3."""
+    trump = Card.parse("JH").suit
+    t = trick_of("3:7D", trump, 3)
+    hand = mask_of(parse_cards("KS QS JS 7S KC QC 8H 7H"))
+    return Observation(seat=0, deal_index=0, dealer=2, turned=Card.parse("JH"), hand_mask=hand,
+                       legal_mask=legal_mask(hand, t, 0), trick=t, tricks=(), points=(0, 0), totals=(0, 0))
+
+
+def test_a_small_lead_makes_the_ten_and_ace_together_in_the_leaders_hand_rarer():
+    """expert-1 cashes the ten of a side suit (the master) rather than lead small under it: deals
+    where the leader of the seven held both the ten and the ace of diamonds explain its lead badly,
+    and the inferred deals hold them there far less often than the uniform ones."""
+    obs = _small_diamond_led()
+    n = 200
+    rng = HashStream(b"uniform")
+    c = Constraints(Knowledge(obs))
+    uniform = [c.draw(rng) for _ in range(n)]
+    inferred = inferred_worlds(obs, PlayModel(EXPERT, b"test"), HashStream(b"inferred"), n, 4000, min_hand=4)
+    assert len(inferred) == n and len(set(inferred)) == n
+
+    def share(worlds, *cards):
+        return sum(1 for w in worlds if all(w[3] >> card & 1 for card in cards)) / len(worlds)
+
+    assert share(uniform, TD, AD) > 0.05  # the rules alone leave it common
+    assert share(inferred, TD, AD) < share(uniform, TD, AD) / 4
+    assert share(inferred, TD) < share(uniform, TD) / 2
+    for w in inferred:  # every inferred deal is still a consistent one
+        assert w[0] == obs.hand_mask and not (w[1] | w[2] | w[3]) & obs.hand_mask
+        assert (w[1] | w[2] | w[3]).bit_count() == 23 and w[2] >> Card.parse("JH").id & 1
+
+
+def test_the_true_deal_always_explains_expert_1s_own_cards():
+    """Rebuilt from the observation alone, every earlier card by another seat is what expert-1,
+    holding that seat's true cards then, would have played: the true deal has no miss."""
+    model = PlayModel(EXPERT, b"test")
+    checked = 0
+    for seed in _seeds(3, b"expert-2-true-deal"):
+        state = GameState(seed)
+        while not state.is_over:
+            seat = state.trick.next_seat
+            obs = state.observation(seat)
+            pasts = past_plays(obs, 4)
+            assert model.misses(pasts, tuple(state.hands), len(pasts) + 1) == 0
+            checked += len(pasts)
+            state.apply(EXPERT.choose(obs, decision_stream(seed, obs.deal_index, seat, len(obs.tricks))))
+    assert checked > 1000
+
+
+def test_it_is_expert_1_until_it_searches():
+    """With more than SEARCH_FROM cards in hand (or six on a lead), and under rules its solver does
+    not play, expert-2's card is expert-1's."""
+    for seed in _seeds(3, b"expert-2-early"):
+        state = GameState(seed)
+        while not state.is_over:
+            seat = state.trick.next_seat
+            obs = state.observation(seat)
+            stream = (seed, obs.deal_index, seat, len(obs.tricks))
+            size = obs.hand_mask.bit_count()
+            if size > SEARCH_FROM or (size == SEARCH_FROM and not obs.trick.plays):
+                assert EXPERT2.choose(obs, decision_stream(*stream)) == EXPERT.choose(obs, decision_stream(*stream))
+            state.apply(EXPERT2.choose(obs, decision_stream(*stream)))
+    for rules in ("parlee-1", "manillen-1"):
+        seed = _seeds(1, rules.encode())[0]
+        bidder = get_bidder("bidder-1")
+        assert (player_cards(simulate(seed, EXPERT2, rules=rules, bidder=bidder))
+                == player_cards(simulate(seed, EXPERT, rules=rules, bidder=bidder)))
+
+
+#: expert-2's game of this seed, all four seats, as SHA-256 of its record: frozen behaviour.
+FROZEN_SEED = hashlib.sha256(b"expert-2 frozen").digest()
+FROZEN = "604c9fd00794b0a294084b781493b6af50fcdab072b8a435b0e64598854f4f66"
+
+
+def _record_digest_in_a_fresh_process() -> str:
+    code = ("import hashlib,sys; from bots import get_bot; from service.replay import simulate, dumps; "
+            f"print(hashlib.sha256(dumps(simulate(bytes.fromhex('{FROZEN_SEED.hex()}'), get_bot('expert-2'))).encode()).hexdigest())")
+    return subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_the_same_game_gives_the_same_bytes_in_two_fresh_processes_and_forever():
+    first, second = _record_digest_in_a_fresh_process(), _record_digest_in_a_fresh_process()
+    assert first == second == FROZEN
+
+
+def test_the_score_before_the_deal_changes_no_card():
+    """``reads_totals = False`` (the decision cache leaves the score out of its key): true."""
+    import dataclasses
+    assert EXPERT2.reads_totals is False
+    for seed in _seeds(2, b"expert-2-totals"):
+        state = GameState(seed)
+        while not state.is_over:
+            seat = state.trick.next_seat
+            obs = state.observation(seat)
+            args = (seed, obs.deal_index, seat, len(obs.tricks))
+            card = EXPERT2.choose(obs, decision_stream(*args))
+            if EXPERT2.searches(obs):
+                for totals in ((0, 0), (39, 0), (12, 30)):
+                    assert EXPERT2.choose(dataclasses.replace(obs, totals=totals), decision_stream(*args)) == card
+            state.apply(card)
+
+
+def test_tuned_values_make_another_bot_id():
+    assert Expert2Bot().id == "expert-2"
+    assert Expert2Bot(worlds=8).id == "expert-2[worlds=8]"
+    with pytest.raises(TypeError, match="unknown expert-2 settings"):
+        Expert2Bot(depth=3)
