@@ -28,16 +28,19 @@ MAX_BODY = 16 * 1024
 
 
 class Services:
-    """The data-owning modules of one app, sharing one Redis client."""
+    """The data-owning modules of one app, sharing one client of the state (``redis``: the cluster,
+    or the one Redis) and one of the queue's Redis (``queue``, bytes: RQ's; the same server as
+    the state unless the state is on a cluster)."""
 
     def __init__(self, settings: Settings, client=None) -> None:
         self.settings = settings
         self.redis = client if client is not None else settings.redis(timeout=settings.redis_timeout)
+        self.queue = settings.queue_connection(self.redis, timeout=settings.redis_timeout)
         self.players = Players(self.redis)
         self.challenges = Challenges(self.redis, settings)
         self.runs = Runs(self.redis, settings)
-        self.submissions = Submissions(self.redis, settings)
-        self.analyses = Analyses(self.redis, settings)
+        self.submissions = Submissions(self.redis, settings, queue=self.queue)
+        self.analyses = Analyses(self.redis, settings, queue=self.queue)
         self.leaderboard = Leaderboard(self.redis, settings.board_max_age)
         self.limits = Limits(self.redis)
         for text in settings.limits.values():

@@ -1,6 +1,12 @@
 """Settings of the service and the worker, from the environment (and, for the app, a config dict).
 
-``REDIS_URL``        the Redis to use (default redis://127.0.0.1:6379/0)
+``REDIS_URL``        the Redis of the queue (RQ), and of the state too unless ``MANILLE_REDIS_CLUSTER``
+                     is set (default redis://127.0.0.1:6379/0)
+``MANILLE_REDIS_CLUSTER``  "host:port,host:port": seed nodes of a Redis Cluster that holds the state
+                     (runs, submissions, boards, limits, players, flags, ops audit); RQ stays on
+                     ``REDIS_URL`` (or its Sentinels): RQ cannot run on a cluster
+``MANILLE_REDIS_WAIT_MS``  on a cluster, how long a play or a submission waits for a replica to
+                     have it before it is answered (WAIT 1; default 200); 0: not waited for
 ``MANILLE_SECRET``   the server secret the daily seeds derive from (required; or ``MANILLE_SECRET_FILE``)
 ``MANILLE_SECRET_SINCE``  after a rotation: the first day (YYYY-MM-DD) ``MANILLE_SECRET`` serves; unset:
                      every day
@@ -61,7 +67,7 @@ from datetime import date, datetime, timezone
 
 from service.flags import FlagSettings
 from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, SecretSchedule, previous_from_env, secret_from_env
-from service.store import connect, parse_sentinels
+from service.store import connect, connect_cluster, parse_nodes, parse_sentinels
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_BOTS = "expert-1"
@@ -72,6 +78,10 @@ DEFAULT_VARIANT_BIDDER = "bidder-1"
 DEFAULT_SENTINEL_SERVICE = "manille"
 QUEUE_NAME = "verify"
 DEFAULT_REDIS_TIMEOUT = 5.0
+DEFAULT_REDIS_WAIT_MS = 200
+#: A worker's client of the cluster, by seeds, made once per process (``Settings.state_beside``):
+#: a job runs in a fork or in the worker itself, and a client learns the slots when first used.
+_STATE_CLIENTS: dict = {}
 #: Backoff of a verification that raised or whose process died: then ``delayed`` (ops requeue it).
 DEFAULT_VERIFY_RETRY = (10, 60, 300)
 DEFAULT_READY_MAX_QUEUED_SECONDS = 900
@@ -155,6 +165,8 @@ class Settings:
     redis_sentinel_service: str = DEFAULT_SENTINEL_SERVICE
     metrics_token: str = ""
     redis_timeout: float = DEFAULT_REDIS_TIMEOUT
+    redis_cluster: str = ""
+    redis_wait_ms: int = DEFAULT_REDIS_WAIT_MS
     verify_retry: tuple = DEFAULT_VERIFY_RETRY
     ready_max_queued_seconds: int = DEFAULT_READY_MAX_QUEUED_SECONDS
     run_keep_hours: int = DEFAULT_RUN_KEEP_HOURS
@@ -183,6 +195,9 @@ class Settings:
         get_challenge_bot(self.variant_bots)
         get_bidder(self.variant_bidder)
         parse_sentinels(self.redis_sentinels)  # a malformed REDIS_SENTINELS: refused now
+        parse_nodes(self.redis_cluster)  # and a malformed MANILLE_REDIS_CLUSTER
+        if self.redis_wait_ms < 0:
+            raise ValueError(f"MANILLE_REDIS_WAIT_MS must be >= 0, not {self.redis_wait_ms}")
         self.clock = DayClock(self.tz, self.grace_seconds)
         # An inconsistent rotation (SINCE without PREVIOUS, dates out of order …): refused now.
         self.secrets = SecretSchedule.build(self.secret, self.secret_since, self.secret_previous)
@@ -210,6 +225,8 @@ class Settings:
             or DEFAULT_SENTINEL_SERVICE,
             "metrics_token": token_from_env(environ, "MANILLE_METRICS_TOKEN"),
             "redis_timeout": float(environ.get("MANILLE_REDIS_TIMEOUT") or DEFAULT_REDIS_TIMEOUT),
+            "redis_cluster": (environ.get("MANILLE_REDIS_CLUSTER") or "").strip(),
+            "redis_wait_ms": int(environ.get("MANILLE_REDIS_WAIT_MS") or DEFAULT_REDIS_WAIT_MS),
             "verify_retry": retry_from_env(environ.get("MANILLE_VERIFY_RETRY")),
             "ready_max_queued_seconds": int(environ.get("MANILLE_READY_MAX_QUEUED_SECONDS")
                                             or DEFAULT_READY_MAX_QUEUED_SECONDS),
@@ -225,10 +242,44 @@ class Settings:
         return cls(**values)
 
     def redis(self, *, timeout: float | None = None, retries: int = 3):
-        """A text client of the service's Redis (``REDIS_URL``, or the master the Sentinels name),
-        with ``service.store.connect``'s ``timeout`` and ``retries``."""
+        """A text client of the service's state: the cluster (``MANILLE_REDIS_CLUSTER``), else the
+        queue's Redis (``queue_redis``), with ``service.store.connect``'s ``timeout`` and ``retries``."""
+        if self.redis_cluster:
+            import redis as redis_py
+
+            password = redis_py.connection.parse_url(self.redis_url).get("password")
+            return connect_cluster(self.redis_cluster, timeout=timeout, retries=retries, password=password)
+        return self.queue_redis(timeout=timeout, retries=retries)
+
+    def queue_redis(self, *, timeout: float | None = None, retries: int = 3):
+        """A text client of the queue's Redis (``REDIS_URL``, or the master the Sentinels name)."""
         return connect(self.redis_url, timeout=timeout, retries=retries, sentinels=self.redis_sentinels,
                        service=self.redis_sentinel_service)
+
+    def queue_connection(self, state, *, timeout: float | None = None, retries: int = 3):
+        """The bytes client RQ takes beside the state client ``state``: of its own server when the
+        state has no cluster (one Redis for both), else of ``queue_redis`` (made once per client)."""
+        from service.store import is_cluster, raw_client
+
+        if not is_cluster(state):
+            return raw_client(state)
+        queue = getattr(state, "_manille_queue", None)
+        if queue is None:
+            queue = state._manille_queue = raw_client(self.queue_redis(timeout=timeout, retries=retries))
+        return queue
+
+    def state_beside(self, queue_conn, *, retries: int = 3):
+        """The state client of a process that holds the RQ connection ``queue_conn`` (a worker, a
+        job): the same server as text, or with a cluster this process's one client of it."""
+        from service.store import text_client
+
+        if not self.redis_cluster:
+            return text_client(queue_conn)
+        client = _STATE_CLIENTS.get(self.redis_cluster)
+        if client is None:
+            client = _STATE_CLIENTS[self.redis_cluster] = self.redis(retries=retries)
+        client._manille_queue = queue_conn
+        return client
 
     # -- days ----------------------------------------------------------------
 

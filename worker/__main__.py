@@ -36,7 +36,7 @@ from service.challenges import check_commitments
 from service.analysis import JOB as ANALYSIS_JOB, Analyses
 from service.config import QUEUE_NAME, Settings
 from service.procs import PR_SET_PDEATHSIG, alive, prctl
-from service.store import raw_client, text_client
+
 from service.submissions import JOB, Submissions
 from service.telemetry import logs
 
@@ -70,7 +70,8 @@ class Sweeping:
     died with no retry left is marked delayed at once."""
 
     def submissions(self) -> Submissions:
-        return Submissions(text_client(self.connection), Settings.from_env())
+        settings = Settings.from_env()
+        return Submissions(settings.state_beside(self.connection), settings)
 
     def dead_here(self, worker_name: str) -> bool:
         """Whether RQ's worker ``worker_name`` ran its jobs in its own process (no work horse that
@@ -142,7 +143,7 @@ class Sweeping:
     def analysis_failed(self, analysis_id: str, why: str) -> None:
         """An analysis whose job died says so at once (asking again queues it anew)."""
         try:
-            Analyses(text_client(self.connection), Settings.from_env()).fail(
+            Analyses(Settings.from_env().state_beside(self.connection), Settings.from_env()).fail(
                 analysis_id, {"error": "analysis_failed", "message": why})
         except Exception:  # noqa: BLE001 - it goes stale and is queued anew when asked for again
             log.exception("could not mark analysis %s failed", analysis_id)
@@ -184,9 +185,9 @@ def main(argv=None) -> int:
     # bookkeeping only when it goes wrong.
     logs.configure()
     logging.getLogger("worker").setLevel(logging.INFO)
-    client = settings.redis(retries=REDIS_RETRIES)
+    client = settings.redis(retries=REDIS_RETRIES)  # the state: the cluster, or the queue's Redis
     check_commitments(client, settings)  # verifying with another day's secret would reject good games
-    conn = raw_client(client)
+    conn = settings.queue_connection(client, retries=REDIS_RETRIES)
     os.register_at_fork(after_in_child=_scheduler_dies_with_worker)
     cls = SweepingWorker if args.fork else SweepingSimpleWorker
     w = cls([Queue(q, connection=conn) for q in args.queues], connection=conn, name=args.name,

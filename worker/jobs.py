@@ -21,7 +21,7 @@ from service.replay import SubmissionRejected, simulate, verify
 from service import flags as suspicion
 from service.runs import Runs
 from service.runs.table import parse_plays
-from service.store import day_scope, key_for, text_client
+from service.store import day_scope, key_for
 from service.submissions import Submissions
 from service.analysis import request_check
 from service.telemetry.verdicts import count_verdict
@@ -40,7 +40,7 @@ def _env_settings() -> Settings:
 def _context():
     settings = _env_settings()
     job = get_current_job()
-    client = text_client(job.connection) if job is not None else settings.redis()
+    client = settings.state_beside(job.connection) if job is not None else settings.redis()
     return settings, client
 
 
@@ -62,7 +62,8 @@ def verification_failed(job, connection, exc_type, exc_value, _traceback) -> Non
     if job.retries_left:  # RQ runs it again after its backoff
         return
     why = f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"
-    Submissions(text_client(connection), _env_settings()).mark_delayed(job.args[0], why)
+    settings = _env_settings()
+    Submissions(settings.state_beside(connection), settings).mark_delayed(job.args[0], why)
 
 
 def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool = False) -> dict:
@@ -79,7 +80,7 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
         subs.mark_rejected(submission_id, e.rejection.to_json(), now)
         return {"status": "rejected", "reason": e.rejection.code}
     score = record["rank_score"]
-    boards = Leaderboard(client)
+    boards = Leaderboard(client, wait_ms=settings.redis_wait_ms)
     # Flags are computed once, when first verified, and kept: runs opened later change nothing.
     flags = json.loads(sub["flags"]) if sub.get("flags") else _flags(settings, client, sub, record, boards)
     Runs(client, settings).retire_path(day, cards, submission_id)
@@ -160,7 +161,7 @@ def rebuild_boards() -> dict:
     score is never copied.  Safe to run again, e.g. after a rebuild died.
     """
     settings, client = _context()
-    boards, subs = Leaderboard(client), Submissions(client, settings)
+    boards, subs = Leaderboard(client, wait_ms=settings.redis_wait_ms), Submissions(client, settings)
     if not boards.begin_rebuild(REBUILD_TTL):
         raise RuntimeError("a rebuild of the boards is already running")
     boards.wipe()
@@ -236,5 +237,5 @@ def analysis_failed(job, connection, exc_type, exc_value, _traceback) -> None:
     analysis says so; asking for it again queues it anew."""
     from service.analysis import Analyses
 
-    Analyses(text_client(connection), _env_settings()).fail(
+    Analyses(_env_settings().state_beside(connection), _env_settings()).fail(
         job.args[0], {"error": "analysis_failed", "message": f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"})

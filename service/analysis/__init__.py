@@ -73,11 +73,11 @@ class PositionCache:
 
 
 class Analyses:
-    def __init__(self, client, settings: Settings) -> None:
+    def __init__(self, client, settings: Settings, queue=None) -> None:
         self.r = client
-        self.raw = raw_client(client)
+        self.raw = raw_client(client)  # the state's bytes (packed documents)
         self.settings = settings
-        self.queue = Queue(QUEUE, connection=self.raw)
+        self.queue = Queue(QUEUE, connection=queue if queue is not None else settings.queue_connection(client))
 
     @staticmethod
     def key(aid: str) -> str:

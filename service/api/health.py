@@ -8,7 +8,7 @@ import time
 from flask.views import MethodView
 from rq import Worker
 
-from service.store import raw_client
+from service.telemetry.metrics import state_health
 
 from .blueprint import Blueprint
 from .common import services
@@ -34,9 +34,14 @@ class Ready(MethodView):
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, schema=HealthSchema)
     def get(self):
-        """Redis answers PING, a verification worker has been seen recently, and no verification
+        """Redis answers PING (the state's, every master of its cluster, and the queue's), a verification worker has been seen recently, and no verification
         has been pending (queued or delayed) longer than MANILLE_READY_MAX_QUEUED_SECONDS
 
+        ``queue_redis``: the queue's Redis answered; ``redis_cluster`` (null: one Redis): the
+        cluster's ``state`` (``ok``, else ``redis`` is false), ``slots_ok`` (16384: every slot
+        served), ``masters`` and ``masters_without_replica`` (not 0: the warning
+        ``redis_unreplicated``, still 200: its writes are answered unreplicated, and one more
+        failure there loses slots).
         ``pending`` verifications, ``oldest_queued_seconds`` since the oldest was accepted,
         ``failed`` jobs in RQ's failed registry of the queue (a delayed verification is one).
         ``analysis``: the analysis queue's ``workers`` and ``queued`` jobs; analyses queued with no
@@ -47,23 +52,34 @@ class Ready(MethodView):
         balancer frees nothing and would stop the reads that still work; full, Redis refuses
         writes (``noeviction``), each answered 503 ``store_full``."""
         s = services()
-        out = {"status": "ok", "redis": False, "workers": 0, "last_worker_seen_seconds": None,
+        out = {"status": "ok", "redis": False, "queue_redis": False, "redis_cluster": None, "workers": 0, "last_worker_seen_seconds": None,
                "pending": None, "oldest_queued_seconds": None, "failed": None,
                "redis_memory_bytes": None, "redis_maxmemory_bytes": None, "warnings": [],
                "analysis": {"workers": None, "queued": None}}
         try:
             out["redis"] = bool(s.redis.ping())
-            memory = s.redis.info("memory")
+            out["queue_redis"] = bool(s.queue.ping())
+            state = state_health(s.redis)
+            if state["cluster"] is not None:
+                c = state["cluster"]
+                out["redis_cluster"] = {"state": c.get("cluster_state"), "slots_ok": int(c.get("cluster_slots_ok", 0)),
+                                        "masters": int(c.get("cluster_size", 0)),
+                                        "masters_without_replica": state["lonely_masters"]}
+                if c.get("cluster_state") != "ok":
+                    out["redis"] = False
+                if state["lonely_masters"]:
+                    out["warnings"].append("redis_unreplicated")
+            memory = state["memory"]
             out["redis_memory_bytes"] = memory["used_memory"]
             out["redis_maxmemory_bytes"] = memory.get("maxmemory") or None
             if out["redis_maxmemory_bytes"] and (out["redis_memory_bytes"]
                                                  >= s.settings.memory_warn * out["redis_maxmemory_bytes"]):
                 out["warnings"].append("redis_memory")
-            workers = Worker.all(connection=raw_client(s.redis), queue=s.submissions.queue)
+            workers = Worker.all(connection=s.queue, queue=s.submissions.queue)
             pending = s.submissions.pending_summary()
             out["failed"] = s.submissions.queue.failed_job_registry.count
             queue = s.analyses.queue
-            out["analysis"] = {"workers": len(Worker.all(connection=raw_client(s.redis), queue=queue)),
+            out["analysis"] = {"workers": len(Worker.all(connection=s.queue, queue=queue)),
                                "queued": queue.count}
             if out["analysis"]["queued"] and not out["analysis"]["workers"]:
                 out["warnings"].append("no_analysis_worker")  # analyses wait; verification does not
@@ -77,7 +93,7 @@ class Ready(MethodView):
         if pending["oldest"] is not None:
             out["oldest_queued_seconds"] = round(max(0.0, time.time() - pending["oldest"]), 1)
         limit = s.settings.ready_max_queued_seconds
-        ready = (out["redis"] and seen and out["last_worker_seen_seconds"] < WORKER_RECENT_SECONDS
+        ready = (out["redis"] and out["queue_redis"] and seen and out["last_worker_seen_seconds"] < WORKER_RECENT_SECONDS
                  and not (limit and (out["oldest_queued_seconds"] or 0) > limit))
         if not ready:
             out["status"] = "not_ready"

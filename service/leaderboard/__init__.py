@@ -40,7 +40,7 @@ from datetime import date, timedelta
 import redis
 
 from service.errors import NotFound
-from service.store import day_scope, key_for, load_script, month_id, week_id
+from service.store import day_scope, key_for, load_script, month_id, run_replicated, week_id
 
 #: The hash tag of every board key (see above).
 BOARDS = "boards"
@@ -145,9 +145,10 @@ class BoardsRebuilding(Exception):
 
 
 class Leaderboard:
-    def __init__(self, client, max_age: float = 0.0) -> None:
+    def __init__(self, client, max_age: float = 0.0, wait_ms: int = 0) -> None:
         self.r = client
         self.max_age = max_age
+        self.wait_ms = wait_ms  # a score recorded waits for a cluster replica (``store.run_replicated``)
         #: (board key, offset, limit) -> (version, page, when the version was last read)
         self._pages: OrderedDict[tuple, tuple[tuple, dict, float]] = OrderedDict()
         self._record = load_script(client, __file__, "record_score.lua")
@@ -185,7 +186,8 @@ class Leaderboard:
         counted now, False if the player's score of the day was counted before.  Raises
         BoardsRebuilding while a rebuild runs, unless ``rebuilding`` (the rebuild itself)."""
         keys, args = self._record_call(day, pid, nickname, score, submission_id)
-        counted = self._record(keys=keys, args=args + ["1" if rebuilding else "0"])
+        counted, _acked = run_replicated(self.r, self._record, keys, args + ["1" if rebuilding else "0"],
+                                         self.wait_ms)
         if counted == -1:
             raise BoardsRebuilding(f"boards are being rebuilt; {submission_id} is deferred to the rebuild")
         return bool(counted)

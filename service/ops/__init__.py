@@ -214,9 +214,7 @@ class Ops:
         """Queue a long ops job (a day's re-verification or rebuild) for a worker; audited."""
         from rq import Queue
 
-        from service.store import raw_client
-
-        queued = Queue(self.settings.queue_name, connection=raw_client(self.r)).enqueue_call(
+        queued = Queue(self.settings.queue_name, connection=self.subs.raw).enqueue_call(
             job, args=args, timeout=86400, result_ttl=7 * 86400, failure_ttl=30 * 86400,
             description=f"{action} {target}")
         self.audit(who, action, target, why, job_id=queued.id)
@@ -228,10 +226,9 @@ class Ops:
         from rq.job import Job
 
         from service.errors import NotFound
-        from service.store import raw_client
 
         try:
-            job = Job.fetch(job_id, connection=raw_client(self.r))
+            job = Job.fetch(job_id, connection=self.subs.raw)
         except NoSuchJobError:
             raise NotFound("no such ops job", code="job_not_found") from None
         status = job.get_status()

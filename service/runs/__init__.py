@@ -45,7 +45,7 @@ from service.replay import (RULES, Call, Card, GameOverError, GameState, Illegal
                             InvalidCallError, InvalidCardError, UnknownRulesError, build_record, rules_for,
                             verify)
 from service.seeds import free_play_seed
-from service.store import day_of_id, day_scope, key_for, load_script, pipelined
+from service.store import day_of_id, day_scope, key_for, load_script, pipelined, run_replicated
 
 from . import table as tbl
 from .cache import GameCache
@@ -307,9 +307,9 @@ class Runs:
         args = ["1" if ranked else "0", run_id, ttl, path_hash("")]
         for k, v in run.items():
             args += [k, v]
-        created, existing = self._open(keys=[self.key(run_id), self.ranked_key(day, pid),
-                                             self.address_runs_key(day, ip[:64]), self.paths_key(day)],
-                                       args=args)
+        (created, existing), _acked = run_replicated(
+            self.r, self._open, [self.key(run_id), self.ranked_key(day, pid), self.address_runs_key(day, ip[:64]),
+                                 self.paths_key(day)], args, self.settings.redis_wait_ms)
         if not created:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
                            code="already_played", run_id=existing)
@@ -473,7 +473,8 @@ class Runs:
                 now.isoformat() if over else "", run["ranked"],
                 0 if run["ranked"] == "1" else self.practice_ttl()]
         try:
-            stored = self._play(keys=keys, args=args)  # loads play.lua if Redis lacks it
+            # loads play.lua if Redis lacks it; on a cluster, answered once a replica has the play
+            stored, _acked = run_replicated(self.r, self._play, keys, args, self.settings.redis_wait_ms)
         except (redis.ConnectionError, redis.TimeoutError) as e:
             # The script was sent and no answer came: Redis may run it yet (a paused server
             # reads it when it resumes).  The same turn and action again answers either way.

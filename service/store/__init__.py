@@ -20,6 +20,7 @@ from pathlib import Path
 import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
+from redis.cluster import ClusterNode, RedisCluster
 from redis.sentinel import Sentinel, SentinelConnectionPool
 
 PREFIX = "manille"
@@ -66,16 +67,7 @@ SENTINEL_TIMEOUT = 0.5
 
 def parse_sentinels(text: str) -> list[tuple[str, int]]:
     """``"host:port,host:port"`` (``REDIS_SENTINELS``) as pairs; ValueError for a malformed entry."""
-    out = []
-    for item in (text or "").split(","):
-        item = item.strip()
-        if not item:
-            continue
-        host, sep, port = item.rpartition(":")
-        if not sep or not host or not port.isdigit():
-            raise ValueError(f"not host:port in REDIS_SENTINELS: {item!r}")
-        out.append((host.strip("[]"), int(port)))
-    return out
+    return parse_nodes(text, "REDIS_SENTINELS")
 
 
 def connect(url: str, *, timeout: float | None = None, retries: int = 3, sentinels: str = "",
@@ -106,8 +98,55 @@ def connect(url: str, *, timeout: float | None = None, retries: int = 3, sentine
                                health_check_interval=30, retry=retry, **options, **auth)
 
 
+def parse_nodes(text: str, what: str = "MANILLE_REDIS_CLUSTER") -> list[tuple[str, int]]:
+    """``"host:port,host:port"`` as pairs; ValueError naming ``what`` for a malformed entry."""
+    out = []
+    for item in (text or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, sep, port = item.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ValueError(f"not host:port in {what}: {item!r}")
+        out.append((host.strip("[]"), int(port)))
+    return out
+
+
+def connect_cluster(seeds: str, *, timeout: float | None = None, retries: int = 3,
+                    decode: bool = True, password: str | None = None) -> RedisCluster:
+    """A client of the Redis Cluster that any of ``seeds`` (``MANILLE_REDIS_CLUSTER``) belongs to:
+    it learns the slots from them, follows MOVED and ASK, reads from masters only (a replica's
+    answer can be behind, and a run's next play reads what the last one wrote).
+
+    A broken connection, a slot not covered or the cluster down are retried ``retries`` times,
+    0.05 s doubling up to 1 s, refreshing the slots between tries: a master's failover (about the
+    cluster's node timeout) outlasts that, and the caller sees the error (the web: 503 with
+    Retry-After; the worker: RQ's retry of the job).  ``timeout`` as ``connect``'s."""
+    nodes = [ClusterNode(host, port) for host, port in parse_nodes(seeds)]
+    if not nodes:
+        raise ValueError("MANILLE_REDIS_CLUSTER names no node")
+    options = {"socket_timeout": timeout, "socket_connect_timeout": timeout} if timeout else {}
+    retry = Retry(ExponentialBackoff(cap=1.0, base=0.05), retries)
+    client = RedisCluster(startup_nodes=nodes, decode_responses=decode, retry=retry, password=password,
+                          require_full_coverage=True, **options)
+    client._manille_make = lambda decode: connect_cluster(seeds, timeout=timeout, retries=retries,
+                                                          decode=decode, password=password)
+    return client
+
+
+def is_cluster(client) -> bool:
+    return isinstance(client, RedisCluster)
+
+
 def _twin(client: redis.Redis, decode: bool) -> redis.Redis:
-    """Another client of the same class and server (or Sentinel master) with ``decode`` replies."""
+    """Another client of the same class and server (or Sentinel master, or cluster) with
+    ``decode`` replies."""
+    if is_cluster(client):
+        make = getattr(client, "_manille_make", None)
+        if make is None:
+            nodes = [ClusterNode(n.host, n.port) for n in client.get_primaries()]
+            return RedisCluster(startup_nodes=nodes, decode_responses=decode)
+        return make(decode)
     pool = client.connection_pool
     kwargs = dict(pool.connection_kwargs)
     kwargs["decode_responses"] = decode
@@ -121,9 +160,13 @@ def _twin(client: redis.Redis, decode: bool) -> redis.Redis:
     return type(client)(connection_pool=new_pool)
 
 
+def _decodes(client) -> bool:
+    return client.get_encoder().decode_responses
+
+
 def raw_client(client: redis.Redis) -> redis.Redis:
     """A client to the same server with replies as bytes, which RQ needs (made once per client)."""
-    if not client.get_encoder().decode_responses:
+    if not _decodes(client):
         return client
     twin = getattr(client, "_manille_raw", None)
     if twin is None:
@@ -133,7 +176,7 @@ def raw_client(client: redis.Redis) -> redis.Redis:
 
 def text_client(client: redis.Redis) -> redis.Redis:
     """A client to the same server with replies as text (made once per client)."""
-    if client.get_encoder().decode_responses:
+    if _decodes(client):
         return client
     twin = getattr(client, "_manille_text", None)
     if twin is None:
@@ -165,10 +208,45 @@ def pipelined(client: redis.Redis, queue, scripts=()) -> list:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def run_replicated(client, script, keys: list, args: list, wait_ms: int) -> tuple:
+    """``script`` on ``keys`` and ``args``, answered once a replica has it: on a cluster (with
+    ``wait_ms``), WAIT 1 follows the script on the same connection, in one round trip, so that
+    a write acknowledged to a player survives the SIGKILL of its master (replication is
+    asynchronous: without it the last writes before a crash can be lost in the failover).
+    Returns (the script's reply, how many replicas had it: None when not waited for).  A master
+    with no replica in sync answers after ``wait_ms`` with 0, and the write stands: while the
+    cluster is degraded, availability before durability (the readiness check says so)."""
+    if not wait_ms or not is_cluster(client):
+        return script(keys=keys, args=args), None
+    node = client.get_node_from_key(keys[0])
+
+    def queue(pipe):
+        evalsha_on(pipe, script, keys, args)
+        pipe.execute_command("WAIT", 1, wait_ms, target_nodes=node)
+    reply, acked = pipelined(client, queue, [script])
+    if not acked:
+        _unreplicated(node)
+    return reply, acked
+
+
+_last_warned = [0.0]
+
+
+def _unreplicated(node) -> None:
+    """Say (at most every 10 s a process) that a master acknowledged writes no replica had."""
+    import logging
+    import time
+
+    if time.monotonic() - _last_warned[0] > 10:
+        _last_warned[0] = time.monotonic()
+        logging.getLogger("service.store").warning(
+            "redis master %s:%s has no replica in sync: writes are acknowledged unreplicated", node.host, node.port)
+
+
 def evalsha_on(pipe, script, keys: list, args: list) -> None:
     """``script`` (from ``load_script``) queued on ``pipe`` by its SHA alone (see ``pipelined_reads``)."""
     pipe.evalsha(script.sha, len(keys), *keys, *args)
 
 
-__all__ = ["PREFIX", "connect", "evalsha_on", "parse_sentinels", "pipelined", "raw_client", "text_client", "day_of_id",
+__all__ = ["PREFIX", "connect", "connect_cluster", "is_cluster", "parse_nodes", "run_replicated", "evalsha_on", "parse_sentinels", "pipelined", "raw_client", "text_client", "day_of_id",
            "day_scope", "key_for", "load_script", "month_id", "week_id"]

@@ -1,8 +1,9 @@
 """Submissions: a finished ranked run handed in for verification, stored before it is queued.
 
-``submit`` writes the submission, marks the run as submitted and enqueues the RQ job (job id =
-submission id) in one MULTI, watched on the run, so that what was accepted with a 202 is in
-Redis (AOF) together with its job, and a run submits once.  The worker (``worker.jobs``)
+``submit`` writes the submission and marks the run as submitted in one script (one day's slot),
+then enqueues the RQ job (job id = submission id) on the queue's Redis, which with a cluster is
+another server: what was accepted with a 202 is stored with its job, and a run submits once (a
+job not confirmed is a 503, and the same submission again queues it).  The worker (``worker.jobs``)
 marks it verified or rejected.  What is stored, compactly and for good: ``codec``; the game
 record is not stored but replayed when asked (``record``).
 
@@ -20,6 +21,7 @@ import functools
 import json
 import re
 import secrets
+import time
 from collections.abc import Callable
 from datetime import date, datetime
 
@@ -31,7 +33,7 @@ from rq.job import Job, JobStatus
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable
 from service.runs import Runs, run_day
-from service.store import day_of_id, day_scope, key_for, load_script, raw_client
+from service.store import day_of_id, day_scope, key_for, load_script, run_replicated
 
 from . import codec
 
@@ -45,6 +47,8 @@ AGENTS = key_for("agents", "all")
 #: A player's most recent checked games kept for ``service.flags.hindsight_player``.
 CHECKED_KEPT = 60
 PENDING_STATUSES = ("queued", "delayed")
+#: An index entry whose submission is not stored is taken out once this old (see ``_live``).
+ORPHAN_GRACE_SECONDS = 60
 #: How long RQ keeps a failed verification job (and its traceback) for ops to look at.
 FAILURE_TTL = 7 * 86400
 #: Fields of old-form submissions that are derived data, dropped when a verdict is stored again.
@@ -70,13 +74,15 @@ def _replayed_record(seed: bytes, bots: str, cards: str) -> str:
 
 
 class Submissions:
-    def __init__(self, client, settings: Settings) -> None:
+    def __init__(self, client, settings: Settings, queue=None) -> None:
         self.r = client
         self.settings = settings
-        self.raw = raw_client(client)
+        #: RQ's connection: the queue's Redis (``Settings.queue_connection``), bytes.
+        self.raw = queue if queue is not None else settings.queue_connection(client)
         self.queue = Queue(settings.queue_name, connection=self.raw)
         self._delay = load_script(client, __file__, "mark_delayed.lua")
         self._verdict = load_script(client, __file__, "store_verdict.lua")
+        self._store = load_script(client, __file__, "store_submission.lua")
 
     @staticmethod
     def key(sub_id: str) -> str:
@@ -89,57 +95,86 @@ class Submissions:
     def submit(self, run_id: str, pid: str, claim: Callable[[], str], *, ip: str = "", user_agent: str = "",
                now: datetime | None = None) -> tuple[str, bool]:
         """Store and enqueue the submission of a finished ranked run; returns (id, created now).
-        A run already submitted answers its existing submission id.  ``claim`` claims the nickname
-        and returns it: called only once the run may be submitted, so a refused submission claims
-        nothing."""
+        A run already submitted answers its existing submission id (queued again if its job
+        never reached the queue).  ``claim`` claims the nickname and returns it: called only once
+        the run may be submitted, so a refused submission claims nothing.
+
+        Three steps, none of which loses what the one before did: the user agent's text and the
+        pending index first (each alone harmless: an index entry with no submission is dropped by
+        its readers once it is a minute old); then the submission, atomically with its run's mark
+        (``store_submission.lua``: the day's slot), waited for on a cluster replica; then the job,
+        on the queue's Redis.  If the job is not confirmed, the answer is 503
+        ``submission_unconfirmed`` and the same submission again queues it."""
         now = now or self.settings.now()
         if run_day(run_id) is None:
             raise NotFound("no such run for this player", code="run_not_found")
         run_key = Runs.key(run_id)
-        sent = False
-        with self.raw.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    pipe.watch(run_key)
-                    run = {k.decode(): v.decode() for k, v in pipe.hgetall(run_key).items()}
-                    if not run or not secrets.compare_digest(run.get("pid", ""), pid):
-                        raise NotFound("no such run for this player", code="run_not_found")
-                    if run.get("submission"):
-                        return run["submission"], False
-                    if run["ranked"] != "1":
-                        raise Conflict("a practice run is not ranked and cannot be submitted",
-                                       code="practice_run")
-                    if run["status"] != "finished":
-                        raise Conflict("only a finished run can be submitted", code="run_not_finished")
-                    nickname = claim()
-                    day = date.fromisoformat(run["date"])
-                    sub_id = f"{day:%Y%m%d}-{secrets.token_hex(10)}"
-                    fields, agents = codec.encode(run, run_id=run_id, pid=pid, nickname=nickname, ip=ip[:64],
-                                                  user_agent=user_agent[:256], created_at=now.isoformat())
-                    pipe.multi()
-                    pipe.hset(self.key(sub_id), mapping=fields)
-                    for agent, text in agents.items():
-                        pipe.hsetnx(AGENTS, agent, text)
-                    pipe.hset(run_key, "submission", sub_id)
-                    pipe.rpush(self.day_list_key(day), sub_id)
-                    pipe.zadd(PENDING, {sub_id: now.timestamp()})
-                    self._enqueue(sub_id, pipe)
-                    sent = True
-                    pipe.execute()
-                    return sub_id, True
-                except redis.WatchError:
-                    continue  # the run changed, or the connection broke while watching: look again
-                except (redis.ConnectionError, redis.TimeoutError) as e:
-                    if sent:  # the MULTI left: it may have been stored, and Redis said nothing
-                        raise Unavailable(
-                            "the data store did not confirm this submission: it may have been "
-                            "accepted; submit the same run again (its submission id comes back if so)",
-                            code="submission_unconfirmed", run_id=run_id, retry_after=1) from e
-                    raise
+        run = self.r.hgetall(run_key)
+        if not run or not secrets.compare_digest(run.get("pid", ""), pid):
+            raise NotFound("no such run for this player", code="run_not_found")
+        if run.get("submission"):
+            self._ensure_queued(run["submission"], run_id)
+            return run["submission"], False
+        self._refuse("practice_run" if run.get("ranked") != "1"
+                     else "run_not_finished" if run.get("status") != "finished" else "")
+        nickname = claim()
+        day = date.fromisoformat(run["date"])
+        sub_id = f"{day:%Y%m%d}-{secrets.token_hex(10)}"
+        fields, agents = codec.encode(run, run_id=run_id, pid=pid, nickname=nickname, ip=ip[:64],
+                                      user_agent=user_agent[:256], created_at=now.isoformat())
+        with self.r.pipeline(transaction=False) as pipe:
+            for agent, text in agents.items():
+                pipe.hsetnx(AGENTS, agent, text)
+            pipe.zadd(PENDING, {sub_id: now.timestamp()})
+            pipe.execute()
+        args = [pid, sub_id]
+        for name, value in fields.items():
+            args += [name, value]
+        try:
+            (stored, got), _acked = run_replicated(self.r, self._store, [run_key, self.key(sub_id),
+                                                                          self.day_list_key(day)], args,
+                                                   self.settings.redis_wait_ms)
+        except (redis.ConnectionError, redis.TimeoutError) as e:  # sent, and Redis said nothing
+            raise self._unconfirmed(run_id) from e
+        if stored == 0:
+            self._refuse(got)
+        if stored == 2:  # submitted meanwhile (the same player, twice at once): that one stands
+            self._ensure_queued(got, run_id)
+            return got, False
+        try:
+            self._enqueue(sub_id)
+        except (redis.ConnectionError, redis.TimeoutError) as e:
+            raise self._unconfirmed(run_id) from e
+        return sub_id, True
 
-    def _enqueue(self, sub_id: str, pipe) -> None:
-        """Queue the verification of ``sub_id`` (job id = submission id) in ``pipe``, with RQ's
-        retries with backoff and the callback that marks it delayed once they are spent.
+    @staticmethod
+    def _refuse(code: str) -> None:
+        if code == "run_not_found":
+            raise NotFound("no such run for this player", code="run_not_found")
+        if code == "practice_run":
+            raise Conflict("a practice run is not ranked and cannot be submitted", code="practice_run")
+        if code == "run_not_finished":
+            raise Conflict("only a finished run can be submitted", code="run_not_finished")
+
+    @staticmethod
+    def _unconfirmed(run_id: str) -> Unavailable:
+        return Unavailable("the data store did not confirm this submission: it may have been "
+                           "accepted; submit the same run again (its submission id comes back if so)",
+                           code="submission_unconfirmed", run_id=run_id, retry_after=1)
+
+    def _ensure_queued(self, sub_id: str, run_id: str) -> None:
+        """A queued submission whose job is not in the queue's Redis (its enqueue was not
+        confirmed) is enqueued now; anything else is left as it is."""
+        try:
+            if self.r.hget(self.key(sub_id), "status") == "queued" and not Job.exists(sub_id, connection=self.raw):
+                self._enqueue(sub_id)
+        except (redis.ConnectionError, redis.TimeoutError) as e:
+            raise self._unconfirmed(run_id) from e
+
+    def _enqueue(self, sub_id: str, pipe=None) -> None:
+        """Queue the verification of ``sub_id`` (job id = submission id), in ``pipe`` (of the
+        queue's Redis) if given, with RQ's retries with backoff and the callback that marks it
+        delayed once they are spent.
 
         The verdict lives in the submission, so RQ keeps nothing of a verification that succeeded
         (``result_ttl=0``: its job is deleted as it finishes; an hour of results was 6.6 KB a
@@ -281,7 +316,7 @@ class Submissions:
         args = [sub_id, codec.pack_time(now.isoformat()), len(drop), *drop]
         for name, value in kept.items():
             args += [name, value]
-        self._verdict(keys=[self.key(sub_id)], args=args)
+        run_replicated(self.r, self._verdict, [self.key(sub_id)], args, self.settings.redis_wait_ms)
         # Out of the index after the verdict, not in its script: the index is another cluster slot
         # than the day's keys.  Left behind by a crash in between, it is dropped by its readers (_live).
         self.r.zrem(PENDING, sub_id)
@@ -297,39 +332,53 @@ class Submissions:
     def requeue(self, sub_id: str) -> bool:
         """Enqueue the verification again (ops: a delayed one, or re-verify a verified one); the
         job is idempotent.  False, changing nothing, while RQ still has it on its way (queued,
-        scheduled for a retry, running).  NotFound for an unknown id."""
+        scheduled for a retry, running).  NotFound for an unknown id.
+
+        The submission is marked queued (and indexed pending) before the job is made, in the
+        queue's Redis under a watch of the job: two requeues at once enqueue it once."""
         key = self.key(sub_id)
         self.get(sub_id)
+        if self._on_its_way(sub_id):
+            return False
+        status, created = self.r.hmget(key, ["status", "created_at"])
+        if status in PENDING_STATUSES:
+            self.r.zadd(PENDING, {sub_id: datetime.fromisoformat(codec.unpack_time(created)).timestamp()})
+            self.r.hset(key, "status", "queued")
         with self.raw.pipeline(transaction=True) as pipe:
             while True:
                 try:
-                    pipe.watch(key, Job.key_for(sub_id))
-                    status, created = (v.decode() if v else v for v in pipe.hmget(key, ["status", "created_at"]))
+                    pipe.watch(Job.key_for(sub_id))
+                    if self._on_its_way(sub_id):
+                        return False
                     try:
                         job = Job.fetch(sub_id, connection=self.raw)
                     except NoSuchJobError:
                         job = None
-                    if job is not None and job.get_status(refresh=False) in ON_ITS_WAY:
-                        return False
                     pipe.multi()
                     if job is not None:
                         job.delete(pipeline=pipe)  # out of the failed registry, its old state gone
-                    if status in PENDING_STATUSES:
-                        pipe.hset(key, "status", "queued")
-                        pipe.zadd(PENDING, {sub_id: datetime.fromisoformat(codec.unpack_time(created)).timestamp()})
                     self._enqueue(sub_id, pipe)
                     pipe.execute()
                     return True
                 except redis.WatchError:
                     continue
 
+    def _on_its_way(self, sub_id: str) -> bool:
+        try:
+            job = Job.fetch(sub_id, connection=self.raw)
+        except NoSuchJobError:
+            return False
+        return job.get_status(refresh=False) in ON_ITS_WAY
+
     def pending(self) -> list[tuple[str, float]]:
         """Every pending verification (queued or delayed) with its acceptance time, oldest first."""
         return self._live(self.r.zrange(PENDING, 0, -1, withscores=True))
 
     def _live(self, entries: list[tuple[str, float]]) -> list[tuple[str, float]]:
-        """``entries`` of the index whose submission is still pending; the others (a verdict stored
-        by a process that died before taking it out of the index) are taken out now."""
+        """``entries`` of the index whose submission is still pending; the others are taken out now:
+        a verdict stored by a process that died before taking it out of the index, or an entry
+        with no submission a minute after it was made (``submit`` indexes before it stores: a
+        younger one may be a submission on its way, left in the index and not counted)."""
         if not entries:
             return []
         with self.r.pipeline(transaction=False) as pipe:
@@ -338,21 +387,25 @@ class Submissions:
                     pipe.hget(self.key(sub_id), "status")
             found = iter(pipe.execute())
         statuses = [next(found) if submission_day(sub_id) else None for sub_id, _at in entries]
-        stale = [sub_id for (sub_id, _at), status in zip(entries, statuses) if status not in PENDING_STATUSES]
+        young = time.time() - ORPHAN_GRACE_SECONDS
+        stale = [sub_id for (sub_id, at), status in zip(entries, statuses)
+                 if status not in PENDING_STATUSES and (status is not None or at < young)]
         if stale:
             self.r.zrem(PENDING, *stale)
         return [entry for entry, status in zip(entries, statuses) if status in PENDING_STATUSES]
 
     def pending_summary(self) -> dict:
         """How many verifications are pending and when the oldest was accepted (epoch seconds)."""
+        skip = 0  # entries on their way (``_live``), left in the index and not counted
         for _attempt in range(100):  # each pass drops one stale oldest entry, if any
             with self.r.pipeline(transaction=False) as pipe:
                 pipe.zcard(PENDING)
-                pipe.zrange(PENDING, 0, 0, withscores=True)
+                pipe.zrange(PENDING, skip, skip, withscores=True)
                 count, oldest = pipe.execute()
             if not oldest or self._live(oldest):
                 break
-        return {"pending": count, "oldest": oldest[0][1] if oldest else None}
+            skip += self.r.zscore(PENDING, oldest[0][0]) is not None
+        return {"pending": count - skip, "oldest": oldest[0][1] if oldest else None}
 
     def sweep(self, now: datetime | None = None) -> list[str]:
         """Mark delayed every queued verification that RQ will not run by itself: its job gone

@@ -64,17 +64,21 @@ def observe(method: str, route: str, endpoint: str | None, status: int, seconds:
 
 
 class RedisCollector:
-    """The queue, the verdicts and Redis's memory, read at scrape time (three round trips)."""
+    """The queue, the verdicts and the state's memory, read at scrape time (a few round trips).
+    With the state on a Redis Cluster, the queue is read from its own Redis, the memory is the
+    fullest master's, and the cluster's own view is reported (state, slots served, nodes failed)."""
 
-    def __init__(self, client, queue_name: str) -> None:
+    def __init__(self, client, queue_name: str, queue=None) -> None:
         from rq import Queue
         from rq.registry import FailedJobRegistry, StartedJobRegistry
         from rq.worker_registration import WORKERS_BY_QUEUE_KEY
 
-        from service.store import raw_client
+        from service.store import is_cluster, raw_client, text_client
 
         self.r = client
-        raw = raw_client(client)
+        self.cluster = is_cluster(client)
+        raw = queue if queue is not None else raw_client(client)
+        self.q = text_client(raw)
         self.queue_key = Queue(queue_name, connection=raw).key
         self.failed_key = FailedJobRegistry(queue_name, connection=raw).key
         self.started_key = StartedJobRegistry(queue_name, connection=raw).key
@@ -82,7 +86,8 @@ class RedisCollector:
         self.job_prefix = "rq:job:"
 
     def collect(self):
-        up = GaugeMetricFamily("manille_redis_up", "1 when Redis answered this scrape")
+        up = GaugeMetricFamily("manille_redis_up", "1 when the state's Redis (every master of a cluster) "
+                                                   "and the queue's answered this scrape")
         try:
             data = self._read()
         except Exception as e:  # noqa: BLE001 - a scrape reports Redis down, it does not fail
@@ -112,35 +117,70 @@ class RedisCollector:
                 families[kind].add_metric([label], int(count))
         yield from families.values()
         memory, persistence = data["memory"], data["persistence"]
-        yield GaugeMetricFamily("manille_redis_used_memory_bytes", "Redis used_memory",
+        yield GaugeMetricFamily("manille_redis_used_memory_bytes", "Redis used_memory (a cluster: its fullest master)",
                                 value=int(memory.get("used_memory", 0)))
         yield GaugeMetricFamily("manille_redis_maxmemory_bytes", "Redis maxmemory (0: no limit)",
                                 value=int(memory.get("maxmemory", 0)))
         yield GaugeMetricFamily("manille_redis_aof_last_write_ok",
-                                "1 when the AOF is on and its last write succeeded",
+                                "1 when the AOF is on and its last write succeeded (a cluster: on every master)",
                                 value=int(persistence.get("aof_enabled", 0) == 1
                                           and persistence.get("aof_last_write_status") == "ok"))
+        cluster = data.get("cluster")
+        if cluster is not None:
+            yield GaugeMetricFamily("manille_redis_cluster_state_ok", "1 when the cluster says cluster_state:ok",
+                                    value=int(cluster.get("cluster_state") == "ok"))
+            yield GaugeMetricFamily("manille_redis_cluster_slots_ok", "Slots the cluster serves (16384: all)",
+                                    value=int(cluster.get("cluster_slots_ok", 0)))
+            yield GaugeMetricFamily("manille_redis_cluster_slots_failing",
+                                    "Slots whose master is down (pfail or fail)",
+                                    value=int(cluster.get("cluster_slots_pfail", 0))
+                                    + int(cluster.get("cluster_slots_fail", 0)))
+            yield GaugeMetricFamily("manille_redis_cluster_masters", "Masters serving slots",
+                                    value=int(cluster.get("cluster_size", 0)))
+            yield GaugeMetricFamily("manille_redis_cluster_nodes", "Nodes the cluster knows",
+                                    value=int(cluster.get("cluster_known_nodes", 0)))
+            yield GaugeMetricFamily("manille_redis_cluster_masters_without_replica",
+                                    "Masters with no replica connected (a failover there would lose the slots)",
+                                    value=data["lonely_masters"])
 
     def _read(self) -> dict:
-        pipe = self.r.pipeline(transaction=False)
+        pipe = self.q.pipeline(transaction=False)
         pipe.llen(self.queue_key)
         pipe.lindex(self.queue_key, 0)  # RQ pushes on the right and takes from the left
         pipe.zcard(self.failed_key)
         pipe.zcard(self.started_key)
         pipe.scard(self.workers_key)
-        pipe.hgetall(VERDICTS)
-        pipe.info("memory")
-        pipe.info("persistence")
-        depth, head, failed, started, workers, verdicts, memory, persistence = pipe.execute()
+        depth, head, failed, started, workers = pipe.execute()
         oldest_age = 0.0
         if head:
-            enqueued = self.r.hget(self.job_prefix + head, "enqueued_at")
+            enqueued = self.q.hget(self.job_prefix + head, "enqueued_at")
             if enqueued:
                 from rq.utils import utcparse
 
                 oldest_age = max(0.0, time.time() - utcparse(enqueued).timestamp())
-        return {"depth": depth, "oldest_age": round(oldest_age, 3), "failed": failed, "started": started,
-                "workers": workers, "verdicts": verdicts, "memory": memory, "persistence": persistence}
+        out = {"depth": depth, "oldest_age": round(oldest_age, 3), "failed": failed, "started": started,
+               "workers": workers, "verdicts": self.r.hgetall(VERDICTS)}
+        out.update(state_health(self.r))
+        return out
+
+
+def state_health(client) -> dict:
+    """The state's memory and persistence (of its fullest master on a cluster), and on a cluster
+    the cluster's own view and how many masters have no replica connected."""
+    from service.store import is_cluster
+
+    if not is_cluster(client):
+        return {"memory": client.info("memory"), "persistence": client.info("persistence"), "cluster": None}
+    primaries = client.get_primaries()
+    memory = client.info("memory", target_nodes=primaries)
+    persistence = client.info("persistence", target_nodes=primaries)
+    replication = client.info("replication", target_nodes=primaries)
+    fullest = max(memory, key=lambda n: memory[n].get("used_memory", 0))
+    aof_ok = all(p.get("aof_enabled") == 1 and p.get("aof_last_write_status") == "ok" for p in persistence.values())
+    cluster = client.cluster_info(target_nodes=client.get_random_node())
+    return {"memory": memory[fullest], "persistence": {"aof_enabled": int(aof_ok), "aof_last_write_status": "ok"},
+            "cluster": cluster, "lonely_masters": sum(1 for r in replication.values()
+                                                      if int(r.get("connected_slaves", 0)) == 0)}
 
 
 def exposition(redis_collector: RedisCollector | None) -> tuple[bytes, str]:

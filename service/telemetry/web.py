@@ -78,7 +78,7 @@ def metrics_view():
     collector = current_app.extensions.get("manille_metrics")
     if collector is None:
         collector = current_app.extensions["manille_metrics"] = metrics.RedisCollector(
-            s.redis, s.settings.queue_name)
+            s.redis, s.settings.queue_name, s.queue)
     body, content_type = metrics.exposition(collector)
     return Response(body, content_type=content_type)
 

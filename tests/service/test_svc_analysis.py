@@ -16,7 +16,7 @@ from rq import Queue, SimpleWorker
 from service.analysis import QUEUE, Analyses
 from service.store import raw_client
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, play_game
+from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, play_game, queue_of
 
 
 def _post(client):
@@ -37,7 +37,7 @@ def _finished_free_game(client) -> tuple[dict, str]:
 def _analysis_worker(rclient):
     import worker.jobs
     worker.jobs._settings = None
-    conn = raw_client(rclient)
+    conn = queue_of(rclient)
     return SimpleWorker([Queue(QUEUE, connection=conn)], connection=conn)
 
 
@@ -49,7 +49,7 @@ def test_a_free_game_is_analysed_with_progress_and_answered_from_the_cache(clien
     first = r.get_json()
     assert first["status"] == "queued" and first["status_url"] == f"/api/v1/analyses/{first['analysis_id']}"
     assert client.post(url, headers=headers(token)).get_json()["analysis_id"] == first["analysis_id"]
-    assert Queue(QUEUE, connection=raw_client(rclient)).count == 1  # asked twice, queued once
+    assert Queue(QUEUE, connection=queue_of(rclient)).count == 1  # asked twice, queued once
     health = client.get("/api/v1/health/ready").get_json()
     assert health["analysis"] == {"workers": 0, "queued": 1} and "no_analysis_worker" in health["warnings"]
 
@@ -89,7 +89,7 @@ def test_a_free_game_is_analysed_with_progress_and_answered_from_the_cache(clien
     # asked again later: finished at once, nothing queued, the same document
     again = client.post(url, headers=headers(token))
     assert again.status_code == 202 and again.get_json()["status"] == "finished"
-    assert Queue(QUEUE, connection=raw_client(rclient)).count == 0
+    assert Queue(QUEUE, connection=queue_of(rclient)).count == 0
     assert client.get(first["status_url"]).get_json()["analysis"] == doc
 
 
@@ -123,7 +123,7 @@ def test_refusals_change_nothing(client, rclient):
                422, "analysis_unsupported")
     assert body["allowed"] == ["muette-1"]
     assert not rclient.keys("manille:{analysis:*")
-    assert Queue(QUEUE, connection=raw_client(rclient)).count == 0
+    assert Queue(QUEUE, connection=queue_of(rclient)).count == 0
 
 
 @pytest.fixture
@@ -144,7 +144,7 @@ def test_analyses_are_limited_but_a_repeat_is_never_refused(limited_app, rclient
     refused = client.post(f"/api/v1/runs/{run_b['run_id']}/analysis", headers=headers(token))
     body = err(refused, 429, "too_many_requests")
     assert body["limit"] == "analyses_per_token" and int(refused.headers["Retry-After"]) >= 1
-    assert Queue(QUEUE, connection=raw_client(rclient)).count == 1
+    assert Queue(QUEUE, connection=queue_of(rclient)).count == 1
     again = client.post(f"/api/v1/runs/{run_a['run_id']}/analysis", headers=headers(token))
     assert again.status_code == 202 and again.get_json()["analysis_id"] == first.get_json()["analysis_id"]
 
@@ -182,7 +182,7 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclien
                     headers=headers(token))
     sub_id = r.get_json()["submission_id"]
     run_worker()  # verification: the first score of the day is in its top 1,000, so the check is queued
-    assert Queue(QUEUE, connection=raw_client(rclient)).count == 1
+    assert Queue(QUEUE, connection=queue_of(rclient)).count == 1
     from service.submissions import Submissions
     from service.config import Settings
     subs = Submissions(rclient, Settings.from_env({"MANILLE_SECRET": SECRET}))
@@ -209,7 +209,7 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclien
     # asked for by ops: the same game is analysed already, so the figures are there at once; audited
     r = client.post(f"/api/v1/ops/submissions/{sub_id}/analyse", json={"reason": "a look"}, headers=bearer)
     assert r.status_code == 202 and r.get_json()["analysis_id"] == aid
-    assert Queue(QUEUE, connection=raw_client(rclient)).count == 0
+    assert Queue(QUEUE, connection=queue_of(rclient)).count == 0
     audit = client.get("/api/v1/ops/audit", headers=bearer).get_json()["entries"]
     assert audit[0]["action"] == "analyse" and audit[0]["target"] == sub_id
 

@@ -31,7 +31,7 @@ from service.store import connect, day_scope, key_for, raw_client
 from service.submissions import PENDING, Submissions
 from worker.__main__ import SweepingSimpleWorker
 
-from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, live_service, play_game
+from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, live_service, play_game, queue_of
 
 OPS = "ops-token-for-the-fault-tests"
 BASE_ENV = {"MANILLE_OPS_TOKEN": OPS}
@@ -138,7 +138,7 @@ def test_a_verification_that_raises_is_retried_then_delayed_until_ops_requeue_it
     challenge = f"manille:{{day:{day}}}:challenge"
     terms = rclient.get(challenge)
     rclient.set(challenge, json.dumps({**json.loads(terms), "bots": "gone-1"}))
-    conn = raw_client(rclient)
+    conn = queue_of(rclient)
     worker = SweepingSimpleWorker([Queue(QUEUE_NAME, connection=conn)], connection=conn)
     worker.work(burst=True)
 
@@ -171,7 +171,7 @@ def test_a_lost_job_is_swept_to_delayed_and_a_verified_game_requeued_counts_once
                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS})
     api, accepted = Api(client=app.test_client()), {}
     lost, kept = finished_game(api, "Lost", accepted), finished_game(api, "Kept", accepted)
-    conn = raw_client(rclient)
+    conn = queue_of(rclient)
     Job.fetch(lost, connection=conn).delete()  # e.g. `rq empty verify`, or an expired job
     worker = SweepingSimpleWorker([Queue(QUEUE_NAME, connection=conn)], connection=conn)
     worker.work(burst=True)  # its maintenance at start sweeps; then it verifies what is queued

@@ -8,7 +8,7 @@ from service.replay import verify
 from service.submissions.codec import unpack_cards
 from service.seeds import daily_seed
 
-from svc_helpers import SECRET, TEST_BOTS, headers, play_game
+from svc_helpers import SECRET, TEST_BOTS, headers, play_game, queue_of
 
 
 def _post(client):
@@ -90,7 +90,7 @@ def test_submission_is_stored_and_queued_before_202_and_a_job_run_twice_counts_o
                          headers=headers(token)).get_json()["submission_id"]
     stored = rclient.hgetall(f"manille:{{day:{run['date']}}}:submission:{sub_id}")
     assert stored["status"] == "queued" and stored["run_id"] == run["run_id"] and len(stored["played"]) >= 32
-    assert Queue(QUEUE_NAME, connection=raw_client(rclient)).job_ids == [sub_id]
+    assert Queue(QUEUE_NAME, connection=queue_of(rclient)).job_ids == [sub_id]
     run_worker()
     verify_submission(sub_id)  # the same job again, e.g. after a worker crash
     board = client.get(f"/api/v1/leaderboards/days/{run['date']}").get_json()

@@ -18,7 +18,7 @@ from service.seeds import DayClock, daily_seed
 from service.store import connect, key_for
 from service.telemetry.logs import REDACTED, Redactor
 
-from svc_helpers import SECRET, headers, play_game
+from svc_helpers import SECRET, headers, play_game, queue_of
 from svc_helpers import live_service as svc_live_service
 
 METRICS_TOKEN = "metrics-token-for-tests-0123456789"
@@ -31,7 +31,7 @@ PLAYS_ROUTE = "/api/v1/runs/<string:run_id>/plays"
 def test_queue_depth_and_the_oldest_jobs_age_are_read_from_redis(client, rclient):
     from service.store import raw_client
 
-    queue = Queue(QUEUE_NAME, connection=raw_client(rclient))
+    queue = Queue(QUEUE_NAME, connection=queue_of(rclient))
     queue.enqueue_call("worker.jobs.verify_submission", args=("20260101-00",))
     time.sleep(1.1)
     queue.enqueue_call("worker.jobs.verify_submission", args=("20260101-01",))

@@ -25,7 +25,7 @@ from service.store import raw_client
 from service.submissions import AGENTS, Submissions
 from service.submissions import codec
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, headers, play_game
+from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, headers, play_game, queue_of
 
 OPS = "ops-token-for-storage-tests"
 DAY = date(2026, 12, 2)
@@ -439,7 +439,7 @@ def test_the_period_boards_share_one_name_a_player(rclient):
 @pytest.fixture
 def a_worker(rclient):
     """A verification worker seen alive (readiness wants one)."""
-    conn = raw_client(rclient)
+    conn = queue_of(rclient)
     worker = Worker([Queue(QUEUE_NAME, connection=conn)], connection=conn)
     worker.register_birth()
     worker.heartbeat()
