@@ -191,3 +191,12 @@ def queue_of(state):
     from service.config import Settings
 
     return Settings.from_env({**os.environ, "MANILLE_SECRET": SECRET}).queue_connection(state)
+
+
+def flush_state(url: str) -> None:
+    """Empty the Redis at ``url`` and, when the state is on a cluster (MANILLE_REDIS_CLUSTER), it too."""
+    from service.store import connect, connect_cluster
+
+    connect(url).flushall()
+    if os.environ.get("MANILLE_REDIS_CLUSTER"):
+        connect_cluster(os.environ["MANILLE_REDIS_CLUSTER"]).flushall()

@@ -14,7 +14,7 @@ import requests
 
 from service.config import QUEUE_NAME
 
-from svc_helpers import live_service
+from svc_helpers import live_service, flush_state
 from test_svc_ops import FLAGS
 
 OPS = "ops-token-for-the-attack-test"
@@ -23,7 +23,7 @@ OPS = "ops-token-for-the-attack-test"
 @pytest.fixture(scope="module")
 def service(redis_server, tmp_path_factory):
     from service.store import connect
-    connect(redis_server.url).flushall()
+    flush_state(redis_server.url)
     # the limits as make run has them: the defaults, whatever the environment says
     defaults = {k: None for k in os.environ if k.startswith("MANILLE_LIMIT_")}
     with live_service(redis_server.url, tmp_path_factory.mktemp("attacks"),

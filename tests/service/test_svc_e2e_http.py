@@ -13,13 +13,13 @@ from service.config import QUEUE_NAME
 from service.replay import verify
 from service.seeds import DayClock, daily_seed
 
-from svc_helpers import BIN, SECRET, TEST_BOTS, headers, play_game
+from svc_helpers import BIN, SECRET, TEST_BOTS, headers, play_game, flush_state
 from svc_helpers import live_service as svc_live_service
 
 @pytest.fixture(scope="module")
 def live_service(redis_server, tmp_path_factory):
     from service.store import connect
-    connect(redis_server.url).flushall()
+    flush_state(redis_server.url)
     with svc_live_service(redis_server.url, tmp_path_factory.mktemp("e2e"),
                           [str(BIN / "rq"), "worker", "--url", redis_server.url, "--quiet", QUEUE_NAME]) as base:
         yield base

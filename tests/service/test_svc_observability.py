@@ -18,7 +18,7 @@ from service.seeds import DayClock, daily_seed
 from service.store import connect, key_for
 from service.telemetry.logs import REDACTED, Redactor
 
-from svc_helpers import SECRET, headers, play_game, queue_of
+from svc_helpers import SECRET, headers, play_game, queue_of, flush_state
 from svc_helpers import live_service as svc_live_service
 
 METRICS_TOKEN = "metrics-token-for-tests-0123456789"
@@ -62,7 +62,7 @@ def test_the_redactor_scrubs_secrets_and_their_shapes():
 
 @pytest.fixture(scope="module")
 def live(redis_server, tmp_path_factory):
-    connect(redis_server.url).flushall()
+    flush_state(redis_server.url)
     logs = tmp_path_factory.mktemp("observability")
     with svc_live_service(redis_server.url, logs, [sys.executable, "-m", "worker", "--url", redis_server.url],
                           MANILLE_METRICS_TOKEN=METRICS_TOKEN, MANILLE_OPS_TOKEN=OPS_TOKEN,
