@@ -1,0 +1,67 @@
+"""The curl session of docs/api.md, run as written (bash, curl, jq) against a live service: gunicorn
+and a ``python -m worker`` on the test Redis, started by the suite's own helpers.  Only the
+block's first line, ``BASE=…``, is replaced by the live service's address, as the page says."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+import requests
+
+from svc_helpers import ROOT, flush_state, live_service
+
+API_DOC = ROOT / "docs" / "api.md"
+BASE_LINE = "BASE=http://127.0.0.1:8000/api/v1"
+
+
+def curl_session() -> str:
+    """The fenced ``sh`` block under "An example session with curl"."""
+    text = API_DOC.read_text(encoding="utf-8")
+    section = text.split("## An example session with curl", 1)[1]
+    m = re.search(r"^```sh\n(.*?)^```", section, re.S | re.M)
+    assert m, "docs/api.md: no ```sh block in its example session"
+    block = m.group(1)
+    assert block.splitlines()[0] == BASE_LINE, "the block's first line must stay the BASE the page tells to change"
+    return block
+
+
+def test_the_block_is_found_and_starts_with_base():
+    block = curl_session()
+    assert "curl" in block and "/submissions" in block and "/leaderboards/days/" in block
+
+
+@pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq") and shutil.which("bash")),
+                    reason="the example needs bash, curl and jq")
+def test_the_curl_session_of_docs_api_runs_as_written(redis_server, tmp_path):
+    block = curl_session()
+    flush_state(redis_server.url)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    work = tmp_path / "shell"
+    work.mkdir()
+    with live_service(redis_server.url, logs, [sys.executable, "-m", "worker", "--url", redis_server.url]) as base:
+        script = block.replace(BASE_LINE, f"BASE={base}/api/v1", 1)
+        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=work, capture_output=True,
+                              text=True, timeout=240)
+        assert done.returncode == 0, f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
+
+        run = json.loads((work / "run.json").read_text())
+        assert run["status"] == "finished" and run["result"] is not None
+        sub_id = json.loads((work / "sub.json").read_text())["submission_id"]
+        sub = requests.get(f"{base}/api/v1/submissions/{sub_id}", timeout=10).json()
+        assert sub["status"] in ("verified", "held"), sub
+        if sub["status"] == "verified":
+            assert sub["rank"] == 1
+
+    # What the block printed: the submission's verdict, then the board with the caller's entry.
+    out = done.stdout
+    assert f'"status": "{sub["status"]}"' in out
+    board = json.loads(out[out.rindex('{\n  "total"'):])
+    assert board["total"] == (1 if sub["status"] == "verified" else 0)
+    if sub["status"] == "verified":
+        assert board["me"]["nickname"].startswith("curl-") and board["top"][0]["score"] == sub["score"]
