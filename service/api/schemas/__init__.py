@@ -1,0 +1,21 @@
+"""Marshmallow schemas of every request and response body of /api/v1, a module per resource (the
+resources of ``service.api``); every name stays importable from here."""
+
+from __future__ import annotations
+
+from .common import StrictSchema, ErrorSchema  # noqa: F401
+from .challenges import ChallengeSchema  # noqa: F401
+from .runs import (RunCreateSchema, PlaySchema, PlaySeatSchema, CallSeatSchema, ContractSchema, TrickSchema,
+                   DealSummarySchema, ViewSchema, ResultSchema, EventSchema, RunSchema)  # noqa: F401
+from .submissions import (SUBMISSION_STATUSES, SubmissionCreateSchema, SubmissionAcceptedSchema,
+                          SubmissionStatusSchema, RecordSchema)  # noqa: F401
+from .leaderboards import (PageQuerySchema, AroundQuerySchema, EntrySchema, BoardPageSchema,
+                           HistogramBinSchema, HistogramSchema)  # noqa: F401
+from .players import TodaySchema, PlayerSchema  # noqa: F401
+from .ops import (OPS_MAX_LIST, OpsListQuerySchema, OpsSubmissionsQuerySchema, OpsPendingQuerySchema,
+                  ReasonSchema, FlagSchema, OpsSubmissionSchema, OpsSubmissionListSchema,
+                  OpsSubmissionDetailSchema, OpsAnalyseSchema, SeedSchema, AuditEntrySchema, AuditSchema,
+                  JobSchema, OptionalReasonSchema, RequeueSchema, RequeueListSchema)  # noqa: F401
+from .health import HealthSchema  # noqa: F401
+from .analysis import (AnalysisProgressSchema, AnalysisAcceptedSchema, CardValuesSchema, DecisionSchema,
+                       AnalysisDocumentSchema, AnalysisSchema)  # noqa: F401

@@ -1,0 +1,28 @@
+"""Liveness and readiness: /api/v1/health."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields
+
+
+class HealthSchema(ma.Schema):
+    status = fields.String(required=True)
+    redis = fields.Boolean(metadata={"description": "the state's Redis answered (a cluster: every master, state ok)"})
+    queue_redis = fields.Boolean(metadata={"description": "the queue's Redis answered"})
+    redis_cluster = fields.Dict(allow_none=True, metadata={
+        "description": "the state's cluster: state, slots_ok, masters, masters_without_replica; null: one Redis"})
+    workers = fields.Integer()
+    last_worker_seen_seconds = fields.Float(allow_none=True)
+    pending = fields.Integer(allow_none=True, metadata={"description": "verifications without a verdict"})
+    oldest_queued_seconds = fields.Float(allow_none=True, metadata={
+        "description": "since the oldest pending verification (queued or delayed) was accepted"})
+    failed = fields.Integer(allow_none=True, metadata={"description": "jobs in RQ's failed registry of the queue"})
+    redis_memory_bytes = fields.Integer(allow_none=True, metadata={"description": "Redis's used_memory"})
+    redis_maxmemory_bytes = fields.Integer(allow_none=True, metadata={
+        "description": "Redis's maxmemory; null when none is set"})
+    warnings = fields.List(fields.String(), metadata={
+        "description": "redis_memory: Redis uses MANILLE_MEMORY_WARN (default 0.8) of its maxmemory or more; "
+                       "no_analysis_worker: analyses are queued and no worker takes the analysis queue; "
+                       "redis_unreplicated: a cluster master has no replica connected"})
+    analysis = fields.Dict(metadata={"description": "the analysis queue: workers, queued jobs"})

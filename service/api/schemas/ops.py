@@ -1,0 +1,138 @@
+"""The ops' review, flags and actions: /api/v1/ops."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from .common import StrictSchema
+from .submissions import SUBMISSION_STATUSES
+
+
+OPS_MAX_LIST = 1000
+
+
+class OpsListQuerySchema(StrictSchema):
+    limit = fields.Integer(load_default=500, validate=validate.Range(1, OPS_MAX_LIST))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 100_000_000))
+
+
+class OpsSubmissionsQuerySchema(OpsListQuerySchema):
+    status = fields.String(validate=validate.OneOf(SUBMISSION_STATUSES),
+                           metadata={"description": "only the submissions of this status"})
+
+
+class OpsPendingQuerySchema(StrictSchema):
+    status = fields.String(validate=validate.OneOf(["queued", "delayed"]))
+
+
+class ReasonSchema(StrictSchema):
+    reason = fields.String(required=True, validate=validate.Length(1, 1000))
+
+
+class FlagSchema(ma.Schema):
+    code = fields.String(required=True, metadata={"description": "explored | many_runs | speed | outlier"})
+    evidence = fields.Dict(required=True)
+
+
+class OpsSubmissionSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    submission_id = fields.String(required=True)
+    run_id = fields.String()
+    player = fields.String()
+    nickname = fields.String()
+    date = fields.String()
+    status = fields.String(required=True)
+    score = fields.Integer(allow_none=True)
+    flags = fields.List(fields.Nested(FlagSchema), required=True,
+                        metadata={"description": "suspicions with their evidence; empty when clean"})
+    created_at = fields.String()
+    verified_at = fields.String(allow_none=True)
+    address = fields.String()
+    submit_address = fields.String()
+    user_agent = fields.String()
+    decision = fields.String(allow_none=True)
+    decision_reason = fields.String(allow_none=True)
+    delayed_at = fields.String(allow_none=True, metadata={"description": "when the verification was found crashed"})
+    delay_reason = fields.String(allow_none=True, metadata={"description": "why (the error, or the job's state)"})
+
+
+class OpsSubmissionListSchema(ma.Schema):
+    submissions = fields.List(fields.Nested(OpsSubmissionSchema), required=True)
+
+
+class OpsSubmissionDetailSchema(OpsSubmissionSchema):
+    cards = fields.List(fields.String())
+    play_times_ms = fields.List(fields.Integer())
+    run_created_at = fields.String(allow_none=True)
+    run_finished_at = fields.String(allow_none=True)
+    submit_user_agent = fields.String(metadata={"description": "the submitting client's (user_agent: the run's)"})
+    address_runs = fields.List(fields.String())
+    token_runs = fields.List(fields.String())
+    runs_kept_until = fields.String(metadata={
+        "description": "when the day's runs expire (its seed's reveal + MANILLE_RUN_KEEP_HOURS)"})
+    runs_expired = fields.Boolean(metadata={
+        "description": "the day's runs are gone: address_runs and token_runs are empty; the flags "
+                       "keep their evidence"})
+    record = fields.Dict(allow_none=True, metadata={
+        "description": "the game; the player's plays carry oracle (perfect-information choice) and, once the "
+                       "hidden-information check's analysis is done, analysis (mark, losses, gain)"})
+    reason = fields.Dict(allow_none=True)
+    hindsight = fields.Dict(allow_none=True, metadata={
+        "description": "the hidden-information check's figures (z, gain, var, decisions, departures, drivers, "
+                       "thresholds), whether or not they flag; null until computed"})
+    hindsight_analysis = fields.Dict(allow_none=True, metadata={
+        "description": "the analysis the check reads: analysis_id, status, progress; null if none was asked"})
+    hindsight_player = fields.Dict(allow_none=True, metadata={
+        "description": "the player's most recent checked games together as of this game's check (games, z, "
+                       "gain, var, thresholds), whether or not they flag; null below the minimum of games"})
+
+
+class OpsAnalyseSchema(ma.Schema):
+    submission_id = fields.String()
+    analysis_id = fields.String()
+    analysis = fields.Dict(allow_none=True)
+
+
+class SeedSchema(ma.Schema):
+    date = fields.String()
+    seed = fields.String()
+
+
+class AuditEntrySchema(ma.Schema):
+    id = fields.String()
+    who = fields.String()
+    at = fields.String()
+    action = fields.String()
+    target = fields.String()
+    why = fields.String()
+    details = fields.String()
+
+
+class AuditSchema(ma.Schema):
+    entries = fields.List(fields.Nested(AuditEntrySchema))
+
+
+class JobSchema(ma.Schema):
+    job_id = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "queued, started, finished, failed …"})
+    description = fields.String(allow_none=True)
+    result = fields.Raw(allow_none=True, metadata={"description": "once finished: the job's report"})
+    status_url = fields.String()
+
+
+class OptionalReasonSchema(StrictSchema):
+    reason = fields.String(load_default="", validate=validate.Length(max=1000))
+
+
+class RequeueSchema(ma.Schema):
+    submission_id = fields.String(required=True)
+    requeued = fields.Boolean(required=True, metadata={
+        "description": "false: RQ already had it queued, scheduled for a retry or running (nothing changed)"})
+    status = fields.String(required=True)
+
+
+class RequeueListSchema(ma.Schema):
+    requeued = fields.List(fields.Nested(RequeueSchema), required=True)

@@ -1,0 +1,61 @@
+"""Submissions and the records they verify: /api/v1/submissions (and a run's record)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from .common import StrictSchema
+
+
+SUBMISSION_STATUSES = ["queued", "delayed", "verified", "rejected", "held", "disqualified"]
+
+
+class SubmissionCreateSchema(StrictSchema):
+    run_id = fields.String(required=True, validate=validate.Length(1, 64))
+    nickname = fields.String(required=True, metadata={
+        "description": "1-24 characters (grapheme clusters) of one script, nothing invisible; NFKC, "
+                       "trimmed, inner spaces made one; claimed for this player's token. Refusals "
+                       "(422): nickname_empty, nickname_too_long, nickname_control, nickname_invisible, "
+                       "nickname_unassigned, nickname_mixed_script; 409 nickname_taken (it is, or looks "
+                       "like, another player's)"})
+
+
+class SubmissionAcceptedSchema(ma.Schema):
+    submission_id = fields.String(required=True)
+    status_url = fields.String(required=True)
+    status = fields.String(required=True)
+
+
+class SubmissionStatusSchema(ma.Schema):
+    submission_id = fields.String(required=True)
+    run_id = fields.String()
+    date = fields.String()
+    nickname = fields.String()
+    status = fields.String(required=True, validate=validate.OneOf(SUBMISSION_STATUSES), metadata={
+        "description": "delayed: the verification crashed (not a rejection) and waits to be run "
+                       "again; the submission is kept; "
+                       "held: valid, kept off the boards until ops have reviewed it; "
+                       "disqualified: taken off the boards by ops"})
+    score = fields.Integer(allow_none=True)
+    rank = fields.Integer(allow_none=True, metadata={"description": "current rank on the day's board"})
+    reason = fields.Dict(allow_none=True, metadata={"description": "the rejection (RULES §7)"})
+    created_at = fields.String()
+    verified_at = fields.String(allow_none=True)
+
+
+class RecordSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    format = fields.String()
+    rules = fields.String()
+    target = fields.Integer(metadata={"description": "rules with an auction: the game target"})
+    bots = fields.String()
+    bidders = fields.String(allow_none=True, metadata={"description": "rules with an auction: the bots' bidder"})
+    commitment = fields.String()
+    seed = fields.String(allow_none=True)
+    deals = fields.List(fields.Dict())
+    totals = fields.List(fields.Integer())
+    winner = fields.String()
+    rank_score = fields.Integer()
