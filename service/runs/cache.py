@@ -28,6 +28,9 @@ class GameCache:
         self.size = size
         self._games: OrderedDict[str, tuple[bytes, str, GameState]] = OrderedDict()
         self.hits = self.misses = 0  # since the process started
+        #: Called with True for a hit, False for a miss: the app counts them for /metrics (a
+        #: run's plays spread over processes miss; nginx's hash on the run id keeps them on one).
+        self.on_take = None
 
     def __len__(self) -> int:
         return len(self._games)
@@ -37,8 +40,12 @@ class GameCache:
         entry = self._games.pop(run_id, None)
         if entry is None or entry[0] != seed or entry[1] != plays:
             self.misses += 1
+            if self.on_take is not None:
+                self.on_take(False)
             return None
         self.hits += 1
+        if self.on_take is not None:
+            self.on_take(True)
         return entry[2]
 
     def put(self, run_id: str, seed: bytes, plays: str, state: GameState) -> None:

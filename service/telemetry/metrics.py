@@ -6,7 +6,10 @@ sets the directory up):
 
 - ``manille_http_requests_total{method,route,status}`` and
   ``manille_http_request_duration_seconds{method,route}`` (a histogram), per URL rule;
-- ``manille_plays_total``: cards played (answered 200; a repeat of the last play counts again).
+- ``manille_plays_total``: cards played (answered 200; a repeat of the last play counts again);
+- ``manille_play_cache_total{result}``: plays whose game this process held (``hit``) or had to
+  replay from the stored plays (``miss``): the share of hits says whether the proxy keeps a run's
+  requests on one process (deploy/nginx.conf hashes the run id).
 
 Read from Redis when ``/metrics`` is scraped (the same in every process, so summed by none):
 the verification queue (``manille_queue_jobs``, ``manille_queue_oldest_job_age_seconds``,
@@ -44,6 +47,14 @@ LATENCY = Histogram("manille_http_request_duration_seconds", "Time to answer an 
                     ["method", "route"], buckets=BUCKETS, registry=None)
 PLAYS = Counter("manille_plays", "Cards played (answered 200)", registry=None)
 PLAY_ENDPOINT = "runs.RunPlays"
+PLAY_CACHE = Counter("manille_play_cache", "Plays whose game this process held (hit) or replayed (miss)",
+                     ["result"], registry=None)
+_PLAY_CACHE_SERIES = (PLAY_CACHE.labels("miss"), PLAY_CACHE.labels("hit"))
+
+
+def play_cache_taken(hit: bool) -> None:
+    """Count one look-up of the games in play (``GameCache.on_take``)."""
+    _PLAY_CACHE_SERIES[hit].inc()
 
 #: (method, route, status) -> its two series: labels() checks and locks on every call, and the
 #: set of routes and statuses is small and fixed.
@@ -189,7 +200,7 @@ def exposition(redis_collector: RedisCollector | None) -> tuple[bytes, str]:
     if MULTIPROC_DIR:
         MultiProcessCollector(registry, path=MULTIPROC_DIR)
     else:
-        for metric in (REQUESTS, LATENCY, PLAYS):
+        for metric in (REQUESTS, LATENCY, PLAYS, PLAY_CACHE):
             registry.register(metric)
     if redis_collector is not None:
         registry.register(redis_collector)

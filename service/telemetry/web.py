@@ -88,3 +88,6 @@ def init_app(app: Flask) -> None:
     app.before_request_funcs.setdefault(None, []).insert(0, _begin)
     app.after_request(_end)
     app.add_url_rule("/metrics", "metrics", metrics_view, methods=["GET"])
+    services = app.extensions.get("manille")
+    if services is not None:  # the games in play of this process, hit or missed, counted
+        services.runs.games.on_take = metrics.play_cache_taken
