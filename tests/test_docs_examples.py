@@ -1,0 +1,37 @@
+"""The "Try it" block of docs/cli.md, run as written by bash in an empty directory, with the
+virtualenv's ``manille`` on the PATH as the page says (the HTTP session of docs/api.md is run by
+tests/service/test_svc_docs_examples.py, which needs a live service)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def try_it_block() -> str:
+    section = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").split("## Try it", 1)[1]
+    m = re.search(r"^```sh\n(.*?)^```", section, re.S | re.M)
+    assert m, "docs/cli.md: no ```sh block under Try it"
+    return m.group(1)
+
+
+@pytest.mark.skipif(not (shutil.which("jq") and shutil.which("bash")), reason="the example needs bash and jq")
+def test_the_try_it_block_of_docs_cli_runs_as_written(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MANILLE_")}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", try_it_block()], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
+    out = done.stdout
+    assert out.count("valid: ") == 2  # the simulated game, and its seat 0's cards verified
+    assert "rejected: " in out and "rejected, exit 1" in out
+    assert '"seed":"' in out and '"commitment":"' in out  # a closed day's seed, revealed
+    assert "verify:" in out and "games/s" in out

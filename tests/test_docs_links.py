@@ -1,0 +1,149 @@
+"""Every link of the README and of the pages (docs/*.md, deploy/*.md) resolves: a relative link to a
+file or directory that exists and, with an anchor, to a heading of that page (GitHub's slugs).
+Every script, deploy file, page or test a page names in code (`scripts/bench_speed.py`) exists.
+No page speaks of the work's history (issue numbers): the pages describe the product as it is."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "deploy").glob("*.md")])
+
+FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.S | re.M)
+CODE = re.compile(r"(`+)(.+?)\1", re.S)
+LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+REFERENCE = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$", re.M)
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$", re.M)
+NAMED_PATH = re.compile(r"^(?:\.venv/bin/python )?((?:scripts|deploy|docs|tests)/[\w./@-]*\w\.\w+)(?![\w/])")
+HISTORY = re.compile(r"\bissues? #?\d+|\bruns? A[–-]D\b", re.I)
+
+
+def without_code(text: str) -> str:
+    """The text with fenced blocks and inline code blanked (their lines kept, for line numbers)."""
+    text = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    return CODE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading: markup dropped, lower case, punctuation out, spaces to hyphens."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link keeps its text
+    text = re.sub(r"<[^>]+>", "", text).replace("`", "").lower()
+    kept = "".join(c for c in text if c in " -_" or unicodedata.category(c)[0] in "LNM")
+    return kept.replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    out: set[str] = set()
+    seen: dict[str, int] = {}
+    for m in HEADING.finditer(FENCE.sub(lambda f: "\n" * f.group(0).count("\n"), page.read_text(encoding="utf-8"))):
+        base = slug(m.group(2))
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.add(base if n == 0 else f"{base}-{n}")
+    out |= set(re.findall(r'<a\s+(?:name|id)="([^"]+)"', page.read_text(encoding="utf-8")))
+    return out
+
+
+def links(text: str) -> list[tuple[int, str]]:
+    """(line, target) of every inline, image and reference link outside code."""
+    plain = without_code(text)
+    found = [(m.start(), m.group(1)) for m in LINK.finditer(plain)]
+    found += [(m.start(), m.group(1)) for m in REFERENCE.finditer(plain)]
+    return [(plain.count("\n", 0, at) + 1, target) for at, target in sorted(found)]
+
+
+def broken_links(page: Path) -> list[str]:
+    """Each link of ``page`` that does not resolve, as "page:line: target (why)"."""
+    problems = []
+    where = page.relative_to(ROOT) if page.is_relative_to(ROOT) else page
+    for line, target in links(page.read_text(encoding="utf-8")):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):  # http:, https:, mailto: … not walked here
+            continue
+        path_part, _, anchor = target.partition("#")
+        dest = (page.parent / path_part).resolve() if path_part else page
+        if not dest.exists():
+            problems.append(f"{where}:{line}: {target} (no such file)")
+        elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+            problems.append(f"{where}:{line}: {target} (no heading #{anchor} in {dest.name})")
+    return problems
+
+
+def named_paths_missing(page: Path) -> list[str]:
+    problems = []
+    for m in CODE.finditer(FENCE.sub("", page.read_text(encoding="utf-8"))):
+        for word in re.split(r"\s*[,;]\s*|\s+\|\s+", m.group(2).strip()):
+            named = NAMED_PATH.match(word)
+            if named and "*" not in named.group(1) and not (ROOT / named.group(1)).exists():
+                problems.append(f"{page.relative_to(ROOT)}: `{named.group(1)}` does not exist")
+    return problems
+
+
+def test_the_pages_are_found():
+    names = {p.relative_to(ROOT).as_posix() for p in PAGES}
+    assert {"README.md", "docs/playing.md", "docs/api.md", "docs/operations.md", "docs/performance.md",
+            "docs/architecture.md", "deploy/RUNBOOK.md"} <= names
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_link_resolves(page):
+    assert broken_links(page) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_named_script_and_file_exists(page):
+    assert named_paths_missing(page) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_work_history(page):
+    lines = [f"{n}: {line.strip()}" for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+             if HISTORY.search(line)]
+    assert lines == []
+
+
+def test_the_readme_is_a_front_page():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    first_block = FENCE.search(text).group(0)
+    assert "make run" in first_block and "make test" in first_block
+    assert text.index(first_block) < text.index("\n## ")  # the two commands come first
+    for page in ("docs/playing.md", "docs/api.md", "docs/protocol.md", "docs/operations.md", "deploy/RUNBOOK.md",
+                 "docs/architecture.md", "docs/performance.md"):
+        assert f"]({page})" in text, page
+    assert "](docs/screenshots/" in text
+
+
+def test_the_walker_catches_a_broken_link(tmp_path):
+    """The checks above fail when a link breaks: a missing file, a missing heading, a missing
+    directory; and they pass links to files, directories, headings and pages outside code."""
+    (tmp_path / "other.md").write_text("# Other page\n\n## Beyond one Redis: Redis Cluster\n\n## Same\n\n## Same\n")
+    (tmp_path / "dir").mkdir()
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Title\n\n"
+        "[ok](other.md) [ok](other.md#beyond-one-redis-redis-cluster) [ok](other.md#same-1) [ok](dir)\n"
+        "[ok](#title) [ok](https://example.org/nowhere) ![ok](other.md)\n"
+        "`[in code](missing.md)`\n\n```\n[in a block](missing.md)\n```\n\n"
+        "[broken](missing.md)\n"
+        "[broken anchor](other.md#no-such-heading)\n"
+        "![broken image](screenshots/none.png)\n"
+        "[broken here](#nowhere)\n"
+        "[ref]: gone/away.md\n")
+    found = broken_links(page)
+    assert [p.split(": ", 1)[1] for p in found] == [
+        "missing.md (no such file)", "other.md#no-such-heading (no heading #no-such-heading in other.md)",
+        "screenshots/none.png (no such file)", "#nowhere (no heading #nowhere in page.md)",
+        "gone/away.md (no such file)"], found
+
+
+def test_slugs_as_github_makes_them():
+    assert slug("10.3 Rejection codes") == "103-rejection-codes"
+    assert slug("The API (`/api/v1`, JSON)") == "the-api-apiv1-json"
+    assert slug("Beyond one Redis: Redis Cluster") == "beyond-one-redis-redis-cluster"
+    assert slug("Reviewing the day: the ops page, `manille ops` and the ops API") == \
+        "reviewing-the-day-the-ops-page-manille-ops-and-the-ops-api"
