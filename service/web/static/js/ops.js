@@ -1,115 +1,16 @@
-// The /ops page: the ops token (this tab's sessionStorage only, sent as a Bearer token), a day's
-// submissions (sortable, filterable), one submission's detail with its flags' evidence, the
-// client, the day's other runs of its address and token, disqualify/restore with a reason, and
-// the replay viewer (opsreplay.js).  No API call is made before a token is given; a refused
-// token (401/403) is forgotten and asked for again.
-import { hindsightSection, togetherFigures } from "./opshindsight.js";
+// The /ops page: the ops token (opsapi.js), a day's submissions (sortable, filterable), one
+// submission's detail with its flags' evidence (opsfacts.js), the client, the day's other runs of
+// its address and token, disqualify/restore with a reason (opsdecision.js), and the replay viewer
+// (opsreplay.js).  No API call is made before a token is given; a refused token (401/403) is
+// forgotten and asked for again.
+import { hindsightSection } from "./opshindsight.js";
 import { fill, h } from "./dom.js";
-import { cardEl, replayViewer } from "./opsreplay.js";
+import { replayViewer } from "./opsreplay.js";
+import { Refused, forgetToken, keepToken, keepUser, ops, savedToken, savedUser } from "./opsapi.js";
+import { decisionSection } from "./opsdecision.js";
+import { FLAG_HELP, dl, evidence, flagBadge, flagBadges, runList, statusBadge, time } from "./opsfacts.js";
 
-const TOKEN_KEY = "manille.ops.token";
-const USER_KEY = "manille.ops.user";
 const PAGE = 1000;
-const STATUSES = ["verified", "held", "disqualified", "rejected", "queued", "delayed"];
-const FLAG_HELP = {
-  explored: "Other runs of the day followed this game and branched off at its decision points",
-  many_runs: "Many ranked runs of the day were opened from this address",
-  speed: "The player's cards came faster than a person reads the table",
-  outlier: "A score far above the day's distribution",
-  hindsight: "The cards turned out better with hindsight than what the seat knew could expect",
-  hindsight_player: "The player's recent games, together, turned out better with hindsight than their seats could expect",
-};
-
-const session = {
-  get(key) { try { return sessionStorage.getItem(key) || ""; } catch { return ""; } },
-  set(key, value) { try { if (value) sessionStorage.setItem(key, value); else sessionStorage.removeItem(key); } catch { /* tab only */ } },
-};
-
-class Refused extends Error {}
-class OpsError extends Error {
-  constructor(status, body) {
-    super((body && body.message) || `HTTP ${status}`);
-    this.status = status;
-    this.code = (body && body.error) || `http_${status}`;
-  }
-}
-
-let tokenInMemory = "";
-
-async function ops(method, path, body) {
-  const tk = tokenInMemory || session.get(TOKEN_KEY);
-  if (!tk) throw new Refused("no token");
-  const headers = { Accept: "application/json", Authorization: `Bearer ${tk}` };
-  const user = session.get(USER_KEY);
-  if (user) headers["X-Ops-User"] = user;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const resp = await fetch(`/api/v1/ops${path}`, {
-    method, headers, cache: "no-store", body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  let data = null;
-  try { data = await resp.json(); } catch { /* not JSON */ }
-  if (resp.status === 401 || resp.status === 403) throw new Refused((data && data.message) || "token refused");
-  if (!resp.ok) throw new OpsError(resp.status, data);
-  return data;
-}
-
-function time(iso) {
-  if (!iso) return h("span", { class: "note" }, "—");
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return h("span", {}, String(iso));
-  return h("time", { datetime: iso, title: iso }, d.toLocaleString("en-GB", { dateStyle: "short", timeStyle: "medium" }));
-}
-
-const statusBadge = (status) => h("span", { class: `status status-${STATUSES.includes(status) ? status : "other"}` }, status || "—");
-const flagBadge = (code) => h("span", { class: "flag", title: FLAG_HELP[code] || null }, code);
-const flagBadges = (flags) => (flags && flags.length
-  ? h("ul", { class: "flags", "aria-label": "Flags" }, flags.map((f) => h("li", {}, flagBadge(f.code))))
-  : h("span", { class: "note" }, "none"));
-
-function dl(pairs) {
-  return h("dl", { class: "facts" }, pairs.filter(([, v]) => v !== undefined && v !== null && v !== "")
-    .map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, v instanceof Node ? v : String(v)))));
-}
-
-function runList(ids, empty) {
-  if (!ids || !ids.length) return h("p", { class: "note" }, empty);
-  return h("ul", { class: "runs" }, ids.map((id) => h("li", {}, h("code", {}, id))));
-}
-
-// One flag's evidence, readably; unknown codes or fields fall back to their key: value pairs.
-function evidence(flag) {
-  const e = flag.evidence || {};
-  switch (flag.code) {
-    case "explored": {
-      const branches = Array.isArray(e.branches) ? e.branches : [];
-      return [
-        dl([["Decision points", e.points], ["Runs that branched off", e.runs], ["Deepest point (play index)", e.deepest]]),
-        branches.length ? h("table", { class: "evidence" },
-          h("caption", {}, "Branch points"),
-          h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "Index"),
-            h("th", { scope: "col" }, "Card played"), h("th", { scope: "col" }, "Cards tried by other runs (runs)"))),
-          h("tbody", {}, branches.map((b) => h("tr", {},
-            h("td", { class: "num" }, String(b.index)), h("td", {}, cardEl(b.played)),
-            h("td", {}, h("ul", { class: "tried" }, Object.entries(b.tried || {}).map(([card, n]) =>
-              h("li", {}, cardEl(card), ` × ${n}`)))))))) : null,
-      ];
-    }
-    case "many_runs":
-      return [dl([["Address", e.address], ["Ranked runs from it", e.runs]]),
-        h("h5", {}, "Other runs from that address"), runList(e.other_runs, "none listed")];
-    case "speed":
-      return dl([["Median between cards", e.median_ms !== undefined ? `${e.median_ms} ms` : null],
-        ["Fastest", e.fastest_ms !== undefined ? `${e.fastest_ms} ms` : null], ["Cards", e.cards],
-        ["Whole game", e.game_seconds !== undefined ? `${e.game_seconds} s` : null]]);
-    case "outlier":
-      return dl([["Score", e.score], ["Robust z", e.z], ["Day's median", e.median], ["Spread", e.spread],
-        ["Other scores", e.scores], ["Best other score", e.best_other]]);
-    case "hindsight_player":
-      return togetherFigures(e);
-    default:
-      return dl(Object.entries(e).map(([k, v]) => [k, typeof v === "object" ? JSON.stringify(v) : v]));
-  }
-}
 
 export function startOps() {
   const body = document.body.dataset;
@@ -132,11 +33,10 @@ export function startOps() {
 
   const state = { day: body.today || dateInput.value, subs: [], sort: { key: "", dir: 1 }, open: null, loading: 0 };
   if (!dateInput.value) dateInput.value = state.day;
-  userInput.value = session.get(USER_KEY);
+  userInput.value = savedUser();
 
   function refused(message) {
-    tokenInMemory = "";
-    session.set(TOKEN_KEY, "");
+    forgetToken();
     forget.hidden = true;
     listBox.hidden = true;
     detailBox.hidden = true;
@@ -244,54 +144,6 @@ export function startOps() {
 
   // -- one submission ----------------------------------------------------------
 
-  function actions(sub) {
-    const canDisqualify = sub.status === "verified" || sub.status === "held";
-    const canRestore = sub.status === "disqualified" || sub.status === "held";
-    const box = h("section", { class: "actions", "aria-labelledby": "ops-actions-title" },
-      h("h3", { id: "ops-actions-title" }, "Decision"));
-    if (sub.decision) box.append(h("p", {}, `Last decision: ${sub.decision}`, sub.decision_reason ? ` — “${sub.decision_reason}”` : ""));
-    if (!canDisqualify && !canRestore) {
-      box.append(h("p", { class: "note" }, `A ${sub.status} submission can be neither disqualified nor restored.`));
-      return box;
-    }
-    const msg = h("p", { class: "ops-msg", role: "status", "aria-live": "polite" });
-    const reason = h("textarea", { id: "ops-reason", name: "reason", required: true, maxlength: "1000", rows: "3",
-      "aria-describedby": "ops-reason-note" });
-    const buttons = [];
-    if (canDisqualify) buttons.push(h("button", { type: "submit", class: "btn danger", value: "disqualify" }, "Disqualify"));
-    if (canRestore) buttons.push(h("button", { type: "submit", class: "btn", value: "restore" }, "Restore"));
-    const f = h("form", { class: "decision", "aria-label": "Decision on this submission" },
-      h("p", { class: "field" }, h("label", { for: "ops-reason" }, "Reason (required, kept in the audit log)"), reason),
-      h("p", { id: "ops-reason-note", class: "note" },
-        canDisqualify ? "Disqualify takes the game off every board. " : "",
-        canRestore ? "Restore puts it (back) on the boards." : ""),
-      h("p", { class: "ops-buttons" }, buttons), msg);
-    f.addEventListener("submit", async (e) => {
-      e.preventDefault();
-      const action = e.submitter && e.submitter.value;
-      if (!action || !reason.value.trim()) {
-        msg.className = "ops-msg error";
-        msg.textContent = "Give a reason first.";
-        reason.focus();
-        return;
-      }
-      buttons.forEach((b) => { b.disabled = true; });
-      try {
-        await ops("POST", `/submissions/${encodeURIComponent(sub.submission_id)}/${action}`, { reason: reason.value.trim() });
-      } catch (err) {
-        buttons.forEach((b) => { b.disabled = false; });
-        if (err instanceof Refused) { refused(err.message); return; }
-        msg.className = "ops-msg error";
-        msg.textContent = `${action} failed: ${err.message}`;
-        return;
-      }
-      await loadList();
-      await openDetail(sub.submission_id, false, `Done: ${action === "disqualify" ? "disqualified" : "restored"}.`);
-    });
-    box.append(f);
-    return box;
-  }
-
   async function openDetail(id, focus, notice = "") {
     state.open = id;
     renderList();
@@ -338,7 +190,7 @@ export function startOps() {
         runList(sub.token_runs, "none")),
       hindsightSection(sub, (why) => ops("POST", `/submissions/${encodeURIComponent(sub.submission_id)}/analyse`,
         { reason: why })),
-      actions(sub),
+      decisionSection(sub, { refused, loadList, openDetail }),
       replayViewer(sub.record));
     detailBox.removeAttribute("aria-busy");
     if (focus) title.focus();
@@ -358,7 +210,7 @@ export function startOps() {
 
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const tk = tokenInput.value.trim() || tokenInMemory || session.get(TOKEN_KEY);
+    const tk = tokenInput.value.trim() || savedToken();
     if (!tk) {
       loginMsg.className = "ops-msg error";
       loginMsg.textContent = "Enter the ops token.";
@@ -371,9 +223,8 @@ export function startOps() {
       dateInput.focus();
       return;
     }
-    tokenInMemory = tk;
-    session.set(TOKEN_KEY, tk);
-    session.set(USER_KEY, userInput.value.trim());
+    keepToken(tk);
+    keepUser(userInput.value.trim());
     tokenInput.value = "";
     tokenInput.placeholder = "token kept for this tab";
     tokenInput.required = false;
@@ -386,8 +237,7 @@ export function startOps() {
     if (await loadList()) loginMsg.textContent = `Showing ${state.day}.`;
   });
   forget.addEventListener("click", () => {
-    tokenInMemory = "";
-    session.set(TOKEN_KEY, "");
+    forgetToken();
     tokenInput.placeholder = "";
     tokenInput.required = true;
     listBox.hidden = true;
@@ -400,7 +250,7 @@ export function startOps() {
   });
 
   // A token already given in this tab: show the day straight away.
-  if (session.get(TOKEN_KEY)) {
+  if (savedToken()) {
     tokenInput.placeholder = "token kept for this tab";
     tokenInput.required = false;
     loadList();
