@@ -1,6 +1,7 @@
-"""The "Try it" block of docs/cli.md, run as written by bash in an empty directory, with the
-virtualenv's ``manille`` on the PATH as the page says (the HTTP session of docs/api.md is run by
-tests/service/test_svc_docs_examples.py, which needs a live service)."""
+"""The examples of the pages, run as written: the "Try it" block of docs/cli.md by bash in an empty
+directory, with the virtualenv's ``manille`` on the PATH as the page says, and the README's headline
+figure commands (the HTTP session of docs/api.md is run by tests/service/test_svc_docs_examples.py,
+which needs a live service)."""
 
 from __future__ import annotations
 
@@ -35,3 +36,31 @@ def test_the_try_it_block_of_docs_cli_runs_as_written(tmp_path):
     assert "rejected: " in out and "rejected, exit 1" in out
     assert '"seed":"' in out and '"commitment":"' in out  # a closed day's seed, revealed
     assert "verify:" in out and "games/s" in out
+
+
+def readme_commands() -> list[str]:
+    """The commands of the README's table of headline figures (its "measured by" column)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text.split("## Headline figures", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"\| `(\.venv/bin/[^`]+)` \|", table)
+
+
+def test_the_readme_figures_commands_parse_as_written():
+    from cli.main import build_parser
+
+    commands = readme_commands()
+    assert len(commands) >= 5, commands
+    for command in commands:
+        argv = command.split()
+        if argv[0] == ".venv/bin/manille":
+            build_parser().parse_args(argv[1:])  # SystemExit (2) on anything it would refuse
+        else:
+            assert argv[0] == ".venv/bin/python" and (ROOT / argv[1]).is_file(), command
+
+
+def test_the_readme_figure_of_expert_1_against_greedy_1_is_what_its_command_prints():
+    command = next(c for c in readme_commands() if "--a greedy-1 --b expert-1" in c)
+    argv = [str(Path(sys.executable).parent / "manille"), *command.split()[1:]]
+    out = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "A won 80/400 = 20.0% (95% CI 16.4–24.2%)" in out
+    assert "team A: 20.0 %, 16.4–24.2 %" in (ROOT / "README.md").read_text(encoding="utf-8")
