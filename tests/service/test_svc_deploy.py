@@ -170,3 +170,41 @@ def test_systemd_verifies_the_units(tmp_path):
     problems = [line for line in (out.stdout + out.stderr).splitlines()
                 if "/etc/manille/manille.env" not in line]
     assert out.returncode == 0 and not problems, out.stdout + out.stderr
+
+
+def test_the_cluster_layer_puts_the_state_on_six_nodes_and_keeps_the_queue_on_sentinel(compose, tmp_path):
+    """deploy/compose.cluster.yaml over compose.yaml: web and worker name every node of the
+    cluster as its seeds, the queue keeps its Sentinel Redis, each node runs deploy/redis-cluster.conf
+    (cluster mode, an AOF, noeviction) on a volume of its own, and the nodes are joined once with
+    one replica a master before web or worker starts."""
+    layer = yaml.safe_load((DEPLOY / "compose.cluster.yaml").read_text())
+    nodes = {name: s for name, s in layer["services"].items() if name.startswith("redis-node-")}
+    assert len(nodes) == 6
+    conf = (DEPLOY / "redis-cluster.conf").read_text()
+    for line in ("cluster-enabled yes", "appendonly yes", "maxmemory-policy noeviction", "port 6379"):
+        assert re.search(rf"^{line}$", conf, re.M), line
+    for name, node in nodes.items():
+        assert "/etc/manille/redis-cluster.conf" in node["command"]
+        assert f"{name}-data:/data" in node["volumes"] and f"{name}-data" in layer["volumes"]
+        assert any(v.startswith("./redis-cluster.conf:") for v in node["volumes"])
+    for role in ("web", "worker"):
+        seeds = layer["services"][role]["environment"]["MANILLE_REDIS_CLUSTER"]
+        env = {**env_of(compose["services"][role]), "MANILLE_REDIS_CLUSTER": seeds,
+               "MANILLE_SECRET": "s" * 32}
+        env = {k: v for k, v in env.items() if not k.endswith("_FILE")}
+        settings = Settings.from_env(env)
+        assert {h.split(":")[0] for h in settings.redis_cluster.split(",")} == set(nodes)
+        assert settings.redis_sentinels  # the queue: still the Sentinels' master
+        assert layer["services"][role]["depends_on"]["cluster-create"]["condition"] == "service_completed_successfully"
+    create = "\n".join(layer["services"]["cluster-create"]["command"])
+    assert "--cluster create" in create and "--cluster-replicas 1" in create
+    assert "redis-node-$$n" in create and "for n in 1 2 3 4 5 6" in create
+
+
+def test_the_proxy_hashes_a_runs_requests_to_one_single_process_server(compose):
+    """nginx.conf hashes the run id of /api/v1/runs/<id>…; each server it reaches is one process."""
+    conf = (DEPLOY / "nginx.conf").read_text()
+    upstream = re.search(r"upstream manille \{(.*?)\}", conf, re.S).group(1)
+    assert re.search(r"^\s*hash \$manille_run consistent;", upstream, re.M)
+    assert "~^/api/v1/runs/(?<run_id>[^/]+) $run_id;" in conf
+    assert env_of(compose["services"]["web"])["WEB_CONCURRENCY"] == "1"
