@@ -1,7 +1,8 @@
 """Every link of the README and of the pages (docs/*.md, deploy/*.md) resolves: a relative link to a
 file or directory that exists and, with an anchor, to a heading of that page (GitHub's slugs).
 Every script, deploy file, page or test a page names in code (`scripts/bench_speed.py`) exists.
-No page speaks of the work's history (issue numbers): the pages describe the product as it is."""
+No page speaks of the work's history (issue numbers): the pages describe the product as it is.
+The configuration table of docs/operations.md names every setting the code reads."""
 
 from __future__ import annotations
 
@@ -147,3 +148,31 @@ def test_slugs_as_github_makes_them():
     assert slug("Beyond one Redis: Redis Cluster") == "beyond-one-redis-redis-cluster"
     assert slug("Reviewing the day: the ops page, `manille ops` and the ops API") == \
         "reviewing-the-day-the-ops-page-manille-ops-and-the-ops-api"
+
+
+def settings_read_by_the_code() -> set[str]:
+    """Every environment variable the service, the worker, gunicorn's config and `make run` read."""
+    from service.config import DEFAULT_LIMITS
+    from service.flags import FlagSettings
+
+    names: set[str] = set()
+    for source in ("service/config.py", "service/run_local.py", "service/seeds/__init__.py", "service/telemetry/logs.py",
+                   "service/telemetry/metrics.py", "service/ops/cli.py", "deploy/gunicorn.conf.py", "worker/__main__.py"):
+        text = (ROOT / source).read_text(encoding="utf-8")
+        names |= set(re.findall(r"""(?:environ|env)(?:\.get\(|\[)\s*["']((?:MANILLE|REDIS|WEB|PROMETHEUS)_[A-Z0-9_]+)["']""", text))
+        names |= set(re.findall(r"``((?:MANILLE|REDIS)_[A-Z0-9_]+)``", text)) if source == "service/config.py" else set()
+    names |= {f"MANILLE_LIMIT_{name.upper()}" for name in DEFAULT_LIMITS}
+    names |= {f"MANILLE_FLAG_{name.upper()}" for name in FlagSettings.__dataclass_fields__}
+    return {n for n in names if not n.endswith("_")}
+
+
+def test_the_configuration_table_names_every_setting():
+    text = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    table = text.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    missing = []
+    for name in sorted(settings_read_by_the_code()):
+        short = "…_" + name.removeprefix("MANILLE_FLAG_") if name.startswith("MANILLE_FLAG_") else None
+        if f"`{name}`" not in table and not (short and f"`{short}`" in table):
+            missing.append(name)
+    assert missing == [], f"docs/operations.md, Configuration: not in the table: {missing}"
+    assert len(settings_read_by_the_code()) > 60  # the scan still finds them
