@@ -6,6 +6,7 @@ once.  The figures (seconds of 503s, plays after the kill) are printed."""
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -13,12 +14,14 @@ import uuid
 
 import pytest
 import requests
+import yaml
+from prometheus_client.parser import text_string_to_metric_families
 from redis.crc import key_slot
 
 from service.redis_server import LocalCluster, RedisServer
 from service.store import connect_cluster
 
-from svc_helpers import LIMITS_OFF, live_service
+from svc_helpers import LIMITS_OFF, ROOT, live_service
 
 PLAYERS = 8
 
@@ -115,6 +118,19 @@ def test_a_killed_master_loses_no_accepted_play_or_submission(stack, tmp_path):
               f"{plays_before}, after {plays - plays_before}; 503s or broken answers: {len(after)} over "
               f"{(max(after) - killed_at) if after else 0:.2f} s after the kill")
         assert plays - plays_before > 100  # play went on after the failover
+
+        # what ops see: the cluster answers again, and the master left without a replica (its
+        # old master is dead) is the alert that says so; every cluster alert reads a served metric
+        metrics = {s.name: s.value for f in text_string_to_metric_families(
+            requests.get(f"{base}/metrics", timeout=10).text) for s in f.samples}
+        assert metrics["manille_redis_cluster_state_ok"] == 1
+        assert metrics["manille_redis_cluster_masters_without_replica"] == 1
+        assert metrics["manille_redis_cluster_slots_ok"] == 16384
+        rules = next(g for g in yaml.safe_load((ROOT / "deploy" / "alerts.yml").read_text())["groups"]
+                     if g["name"] == "manille-cluster")["rules"]
+        for rule in rules:
+            for name in re.findall(r"\bmanille_[a-z_]+", rule["expr"]):
+                assert name in metrics, f"{rule['alert']}: /metrics has no {name}"
 
         state = connect_cluster(cluster.seeds)
         accepted = {run: turns for p in players for run, turns in p.accepted.items()}
