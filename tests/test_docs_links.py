@@ -156,11 +156,13 @@ def settings_read_by_the_code() -> set[str]:
     from service.flags import FlagSettings
 
     names: set[str] = set()
-    for source in ("service/config.py", "service/run_local.py", "service/seeds/__init__.py", "service/telemetry/logs.py",
-                   "service/telemetry/metrics.py", "service/ops/cli.py", "deploy/gunicorn.conf.py", "worker/__main__.py"):
-        text = (ROOT / source).read_text(encoding="utf-8")
+    sources = [*(ROOT / "service").rglob("*.py"), *(ROOT / "worker").rglob("*.py"), *(ROOT / "cli").rglob("*.py"),
+               ROOT / "deploy" / "gunicorn.conf.py"]
+    for source in sources:
+        text = source.read_text(encoding="utf-8")
         names |= set(re.findall(r"""(?:environ|env)(?:\.get\(|\[)\s*["']((?:MANILLE|REDIS|WEB|PROMETHEUS)_[A-Z0-9_]+)["']""", text))
-        names |= set(re.findall(r"``((?:MANILLE|REDIS)_[A-Z0-9_]+)``", text)) if source == "service/config.py" else set()
+        if source.name == "config.py":  # the settings' own list, in its docstring
+            names |= set(re.findall(r"``((?:MANILLE|REDIS)_[A-Z0-9_]+)``", text))
     names |= {f"MANILLE_LIMIT_{name.upper()}" for name in DEFAULT_LIMITS}
     names |= {f"MANILLE_FLAG_{name.upper()}" for name in FlagSettings.__dataclass_fields__}
     return {n for n in names if not n.endswith("_")}
