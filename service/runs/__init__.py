@@ -1,16 +1,8 @@
 """Runs: one player's game on one day, driven by the server one card at a time.
 
-Stored in a Redis hash per run (``manille:{day:D}:run:<id>``): the day, its kind, the bot id,
-the player's cards (append-only), every card at the table (see ``table``), the time of each
-play, the client's address and user agent.  Redis is the truth: a play starts from the game this
-process kept after the run's last play when it still matches the stored plays (``cache``), else
-rebuilds it from the seed and the stored plays.
-
-Runs are not kept for good (a submission copies what stays): a ranked run, with the day's
-indexes of runs (per player, per address, the tree of paths), expires ``run_keep_hours`` after
-its day's seed is revealed, which is how long ops have the day's other runs to judge a flag by;
-a practice run ``practice_keep_hours`` after its last play (or its opening).  The TTLs are set as
-the run opens; a play sets a practice run's again.
+Stored in Redis as ``store`` says (the keys, the scripts, how long runs are kept).  Redis is the
+truth: a play starts from the game this process kept after the run's last play when it still
+matches the stored plays (``cache``), else rebuilds it from the seed and the stored plays.
 
 Three kinds of run:
 
@@ -24,13 +16,9 @@ Three kinds of run:
 """
 
 from __future__ import annotations
-
-import hashlib
-import math
-import re
 import secrets
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 import redis
 
@@ -38,17 +26,20 @@ from bots import get_bidder, get_bot
 from service.botcache import cached
 from service.challenges import Challenges
 from service.config import Settings
-from service.errors import Conflict, NotFound, ServiceError, Unavailable, Unprocessable
-from service.limits import Gate, Limits, now_ms
+from service.errors import Conflict, NotFound, Unavailable, Unprocessable
+from service.limits import Gate, now_ms
 from service.players import Players
 from service.replay import (RULES, Call, Card, GameOverError, GameState, IllegalCallError, IllegalPlayError,
                             InvalidCallError, InvalidCardError, UnknownRulesError, build_record, rules_for,
                             verify)
 from service.seeds import free_play_seed
-from service.store import day_of_id, day_scope, key_for, load_script, pipelined, run_replicated
+from service.store import run_replicated
 
 from . import table as tbl
 from .cache import GameCache
+
+# The storage's names stay importable from here, where the service, the worker and the tests find them.
+from .store import PLAY_FIELDS, RUN_ID_RE, RUN_KEY_KINDS, RunStore, path_hash, run_day  # noqa: F401
 
 
 def game_terms(run: dict) -> dict:
@@ -94,31 +85,14 @@ def refused(error: Exception, action: Card | Call) -> Unprocessable:
     return Unprocessable(str(error), code="illegal_call", call=str(action),
                          legal=[str(c) for c in error.legal])
 
+
 NO_LIMITS = Gate(())
-
-def path_hash(text: str) -> str:
-    """The field of a sequence of cards in the day's paths: as play.lua computes it."""
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
-
-
-#: The kinds of a day's keys that go with its ranked runs (``open_run.lua`` gives them their TTL;
-#: ``paths:counted`` is ``retire_path``'s, ``paths:submitted`` written before issue 11).
-RUN_KEY_KINDS = ("run:*", "ranked:*", "runs:addr:*", "paths", "paths:counted", "paths:submitted")
-RUN_ID_RE = re.compile(r"([0-9]{8})-[A-Za-z0-9_-]{16}")  # [0-9]: \d also takes other scripts' digits
 KINDS = ("ranked", "archive", "random")
-#: What a play reads of its run (``Runs.play`` and the answer, ``run_json``): not the play times,
-#: the client's address and agent or the opening time, which grow or weigh and are only written.
-PLAY_FIELDS = ("id", "pid", "date", "ranked", "kind", "rules", "target", "bidder", "bots", "status", "cards",
-               "plays", "seed", "submission")
 
 
 def run_kind(run: dict) -> str:
     """The run's kind; runs stored before kinds existed were ranked or archive."""
     return run.get("kind") or ("ranked" if run.get("ranked") == "1" else "archive")
-
-
-def run_day(run_id: str) -> date | None:
-    return day_of_id(RUN_ID_RE, run_id)
 
 
 @dataclass
@@ -128,118 +102,13 @@ class PlayResult:
     replayed: bool = False  # the answer to a play already made, sent again (nothing new stored)
 
 
-class Runs:
+class Runs(RunStore):
+    """Runs opened and played by the rules (RULES), stored as ``RunStore`` says."""
+
     def __init__(self, client, settings: Settings) -> None:
-        self.r = client
-        self.settings = settings
+        super().__init__(client, settings)
         self.challenges = Challenges(client, settings)
-        self.limits = Limits(client)
         self.games = GameCache(settings.play_cache)
-        self._open = load_script(client, __file__, "open_run.lua")
-        self._play = load_script(client, __file__, "play.lua")
-        self._retire = load_script(client, __file__, "retire_path.lua")
-
-    @staticmethod
-    def key(run_id: str) -> str:
-        return key_for("run", day_scope(run_day(run_id)), run_id)
-
-    @staticmethod
-    def ranked_key(day: date, pid: str) -> str:
-        return key_for("ranked", day_scope(day), pid)
-
-    @staticmethod
-    def address_runs_key(day: date, ip: str) -> str:
-        """The day's ranked runs opened from one client address (hashed: a key is no log)."""
-        return key_for("runs", day_scope(day), "addr", path_hash(ip))
-
-    @staticmethod
-    def paths_key(day: date) -> str:
-        """How many ranked runs of the day, not submitted, played each sequence of first cards
-        (play.lua counts a run in, ``retire_path`` a verified one out; the empty sequence, set at
-        opening, is every ranked run opened, and makes the key with its TTL)."""
-        return key_for("paths", day_scope(day))
-
-    def address_runs(self, day: date, ip: str) -> list[str]:
-        return self.r.lrange(self.address_runs_key(day, ip), 0, -1)
-
-    def unsubmitted_cards(self, run_ids: list[str]) -> dict[str, list[str]]:
-        """The player's cards of each run not submitted, by run id."""
-        pipe = self.r.pipeline(transaction=False)
-        for run_id in run_ids:
-            pipe.hmget(self.key(run_id), ["cards", "submission"])
-        return {run_id: [cards[i:i + 2] for i in range(0, len(cards), 2)]
-                for run_id, (cards, submission) in zip(run_ids, pipe.execute()) if cards and not submission}
-
-    def path_counts(self, day: date, prefixes: list[str], *, of: str = "runs") -> list[int]:
-        """How many ranked runs of ``day`` began with each of ``prefixes`` (card strings): of the
-        ``runs`` not submitted (a verified game's path is retired: ``retire_path``), or of the
-        ``submitted`` ones counted apart on days verified before that (0 on later days)."""
-        if not prefixes:
-            return []
-        key = {"runs": self.paths_key, "submitted": self.submitted_paths_key}[of](day)
-        got = self.r.hmget(key, [path_hash(p) for p in prefixes])
-        return [int(v or 0) for v in got]
-
-    @staticmethod
-    def submitted_paths_key(day: date) -> str:
-        """Days verified before issue 11 counted the submitted games' paths here, apart (read only)."""
-        return key_for("paths", day_scope(day), "submitted")
-
-    def retire_path(self, day: date, cards: list[str], submission_id: str) -> bool:
-        """Take a verified game's path out of the day's tree, once per submission, so that the tree
-        counts only runs not (yet) submitted, which is what ``explored`` looks for; a prefix left at
-        0 goes.  Nothing once the day's tree has expired (a re-verification after the keep)."""
-        ttl = self.ranked_ttl(day)
-        if ttl <= 0:  # the keep is over: the tree is gone, or goes with the next compaction
-            return False
-        return bool(self._retire(keys=[self.paths_key(day), self.retired_key(day)],
-                                 args=[submission_id, ttl]
-                                 + [path_hash("".join(cards[:k])) for k in range(1, len(cards) + 1)]))
-
-    @staticmethod
-    def retired_key(day: date) -> str:
-        """The submissions whose paths ``retire_path`` took out of the day's tree."""
-        return key_for("paths", day_scope(day), "counted")
-
-    # -- how long runs are kept ------------------------------------------------
-
-    def ranked_ttl(self, day: date, now: datetime | None = None) -> int:
-        """Seconds the day's ranked runs and what indexes them are kept from ``now``: until the
-        day's seed is revealed and ``run_keep_hours`` more (ops judge the flags with them); 0 or
-        less once that has passed."""
-        return math.ceil((self.kept_until(day) - (now or self.settings.now())).total_seconds())
-
-    def kept_until(self, day: date) -> datetime:
-        """When the day's ranked runs expire."""
-        return self.settings.clock.reveals_at(day) + timedelta(hours=self.settings.run_keep_hours)
-
-    def practice_ttl(self) -> int:
-        """Seconds a practice run (archive or random) is kept from its opening, then from each play."""
-        return max(1, self.settings.practice_keep_hours * 3600)
-
-    def expire_untimed(self, batch: int = 500) -> dict:
-        """Keys of days' runs stored before runs expired (issue 11) have no TTL: give each the
-        TTL of its day's ranked runs, or UNLINK it when that keep is over (a practice run of those
-        days included).  Idempotent; returns how many keys got a TTL and how many went."""
-        counts = {"expiring": 0, "unlinked": 0}
-        for kind in RUN_KEY_KINDS:
-            keys = list(self.r.scan_iter(match=key_for(kind, "day:*"), count=1000))
-            for start in range(0, len(keys), batch):
-                chunk = keys[start:start + batch]
-                with self.r.pipeline(transaction=False) as pipe:
-                    for key in chunk:
-                        pipe.ttl(key)
-                    untimed = [k for k, ttl in zip(chunk, pipe.execute()) if ttl == -1]
-                    for key in untimed:
-                        ttl = self.ranked_ttl(date.fromisoformat(key.split("{day:", 1)[1][:10]))
-                        if ttl > 0:
-                            pipe.expire(key, ttl)
-                            counts["expiring"] += 1
-                        else:
-                            pipe.unlink(key)
-                            counts["unlinked"] += 1
-                    pipe.execute()
-        return counts
 
     # -- opening -------------------------------------------------------------
 
@@ -316,48 +185,7 @@ class Runs:
         self.games.put(run_id, seed, run["plays"], table.state)
         return run, table
 
-    def ranked_run_id(self, day: date, pid: str) -> str | None:
-        """The id of the player's ranked run of ``day``, if any."""
-        return self.r.get(self.ranked_key(day, pid))
-
     # -- reading -------------------------------------------------------------
-
-    def load(self, run_id: str, pid: str) -> dict:
-        """The run, if it exists and belongs to ``pid``; else NotFound ``run_not_found`` (a foreign
-        run is answered exactly like a missing one)."""
-        return self._owned(self.r.hgetall(self.key(run_id)) if run_day(run_id) else None, pid)
-
-    @staticmethod
-    def _owned(run: dict | None, pid: str) -> dict:
-        if not run or not secrets.compare_digest(run.get("pid", ""), pid):
-            raise NotFound("no such run for this player", code="run_not_found")
-        return run
-
-    def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int,
-                       players: Players | None) -> tuple[dict, list | None]:
-        """``load`` (of ``PLAY_FIELDS``) in one round trip with what a play also does first: check
-        that the player is known (with ``players``: Unauthorized first if not), and take the play
-        in its limits at ``now`` (the replies, None for no limits: ``Gate.verdict``, ``counted``),
-        given back if the token or the run is refused."""
-        day = run_day(run_id)
-
-        def queue(pipe):
-            if players is not None:
-                players.queue_known(pid, pipe)
-            if day:
-                pipe.hmget(self.key(run_id), PLAY_FIELDS)
-                self.limits.queue(gate, pipe, "take", now)
-        replies = pipelined(self.r, queue, [self.limits.script])
-        known = replies.pop(0) if players is not None else True
-        run = {k: v for k, v in zip(PLAY_FIELDS, replies[0]) if v is not None} if day else None
-        room = replies[1:] if day and gate else None
-        try:
-            Players.known(known)
-            return self._owned(run, pid), room
-        except ServiceError:  # an unknown token, a run not the player's: nothing to count
-            if room is not None:
-                self._give_back(gate.counted(room), now)
-            raise
 
     def seed_of(self, run: dict) -> bytes:
         """The run's seed: its own for free play, else its day's."""
@@ -424,14 +252,6 @@ class Runs:
                 return result
             # somebody else appended in between: look again (it may be this very play, retried)
         raise Conflict("the run changed while playing; try again", code="wrong_turn")
-
-    def _give_back(self, counted: Gate, stamp: int) -> None:
-        """Take back the hits a play counted at ``stamp`` and then did not store.  Best effort:
-        Redis failing now leaves them counted, which only makes their windows one hit fuller."""
-        try:
-            self.limits.uncount(counted, stamp)
-        except (redis.ConnectionError, redis.TimeoutError):
-            pass
 
     def _play_once(self, run_id: str, run: dict, turn: int, text: str, kind: str, now: datetime, stamp: int,
                    limits: Gate, room: list | None) -> PlayResult | None:
