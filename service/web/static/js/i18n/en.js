@@ -136,6 +136,17 @@ export default {
   callNames: { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades", NT: "No trump", pass: "Pass",
     double: "Double", redouble: "Redouble" },
   chosenBy: ({ seat, you }) => (you ? "chosen by you" : `chosen by ${seat}`),
+  namedBy: ({ seat, you }) => (you ? "named by you" : `named by ${seat}`),
+  noTrumpWords: "no trump",
+  // the prompt for the player's call, from the server's legal calls and the calls so far
+  promptName: ({ suit, nt }) => `You deal: name a trump${suit ? ` (×${suit})` : ""} or no trump (×${nt})`,
+  promptDouble: ({ declarer, you, trump, factor }) => `${you ? "You" : declarer} named ${trump}: double (×${factor}) or pass`,
+  promptRedouble: ({ doubler, declarer, you, trump, factor }) =>
+    `${doubler} doubled ${you ? "your" : `${declarer}'s`} ${trump}: redouble (×${factor}) or pass`,
+  promptChoose: ({ suit, nt }) => `Choose a trump${suit ? ` (×${suit})` : ""} (or no trump, ×${nt}) or pass`,
+  promptMustChoose: ({ suit, nt }) => `All three passed: choose a trump${suit ? ` (×${suit})` : ""} (or no trump, ×${nt})`,
+  variantNames: { "muette-1": "Muette", "parlee-1": "Parlée", "manillen-1": "Manillen" },
+  newGameStarts: "“New game” starts {variant}; this game goes on as {playing}.",
   doubled: "doubled",
   redoubled: "redoubled",
   factor: "×{n}",

@@ -137,6 +137,19 @@ export default {
   callNames: { C: "Trèfle", D: "Carreau", H: "Cœur", S: "Pique", NT: "Sans atout", pass: "Passe",
     double: "Contre", redouble: "Surcontre" },
   chosenBy: ({ seat, you }) => (you ? "choisi par vous" : `choisi par ${seat}`),
+  namedBy: ({ seat, you }) => (you ? "annoncé par vous" : `annoncé par ${seat}`),
+  noTrumpWords: "sans-atout",
+  // ce que dit l'annonce à faire, d'après les annonces permises par le serveur et celles déjà faites
+  promptName: ({ suit, nt }) => `Vous donnez : annoncez l'atout${suit ? ` (×${suit})` : ""} ou sans-atout (×${nt})`,
+  promptDouble: ({ declarer, you, trump, factor }) =>
+    `${you ? "Vous avez" : `${declarer} a`} annoncé ${trump} : contrez (×${factor}) ou passez`,
+  promptRedouble: ({ doubler, declarer, you, trump, factor }) =>
+    `${doubler} a contré ${you ? `votre ${trump}` : `le ${trump} de ${declarer}`} : surcontrez (×${factor}) ou passez`,
+  promptChoose: ({ suit, nt }) => `Choisissez l'atout${suit ? ` (×${suit})` : ""} (ou sans-atout, ×${nt}) ou passez`,
+  promptMustChoose: ({ suit, nt }) =>
+    `Les trois ont passé : choisissez l'atout${suit ? ` (×${suit})` : ""} (ou sans-atout, ×${nt})`,
+  variantNames: { "muette-1": "Muette", "parlee-1": "Parlée", "manillen-1": "Manillen" },
+  newGameStarts: "« Nouvelle partie » lance : {variant} ; cette partie-ci continue en {playing}.",
   doubled: "contré",
   redoubled: "surcontré",
   factor: "×{n}",

@@ -136,6 +136,18 @@ export default {
   callNames: { C: "Klaveren", D: "Ruiten", H: "Harten", S: "Schoppen", NT: "Zonder troef", pass: "Pas",
     double: "Kontra", redouble: "Rekontra" },
   chosenBy: ({ seat, you }) => (you ? "gekozen door u" : `gekozen door ${seat}`),
+  namedBy: ({ seat, you }) => (you ? "genoemd door u" : `genoemd door ${seat}`),
+  noTrumpWords: "zonder troef",
+  // wat het bod van de speler is, uit de toegelaten biedingen van de server en de biedingen tot nu
+  promptName: ({ suit, nt }) => `U deelt: noem een troef${suit ? ` (×${suit})` : ""} of zonder troef (×${nt})`,
+  promptDouble: ({ declarer, you, trump, factor }) => `${you ? "U" : declarer} noemde ${trump}: kontra (×${factor}) of pas`,
+  promptRedouble: ({ doubler, declarer, you, trump, factor }) =>
+    `${doubler} gaf kontra op ${you ? `uw ${trump}` : `${trump} van ${declarer}`}: rekontra (×${factor}) of pas`,
+  promptChoose: ({ suit, nt }) => `Kies een troef${suit ? ` (×${suit})` : ""} (of zonder troef, ×${nt}) of pas`,
+  promptMustChoose: ({ suit, nt }) =>
+    `Alle drie pasten: kies een troef${suit ? ` (×${suit})` : ""} (of zonder troef, ×${nt})`,
+  variantNames: { "muette-1": "Muette", "parlee-1": "Parlée", "manillen-1": "Manillen" },
+  newGameStarts: "„Nieuw spel” start {variant}; dit spel gaat verder als {playing}.",
   doubled: "gekontreerd",
   redoubled: "gerekontreerd",
   factor: "×{n}",
