@@ -18,6 +18,12 @@ export function announce(text) {
   while (log.childElementCount > MAX_LINES) log.firstElementChild.remove();
 }
 
+// A new game starts a new log: no line of another game stays, in the log or the ticker.
+export function clearLog() {
+  if (ticker) ticker.textContent = "";
+  if (log) log.replaceChildren();
+}
+
 // A visible status (e.g. "Reconnecting…"), also spoken through its role="status" element.
 let statusEl = null;
 export function initStatus(el) {

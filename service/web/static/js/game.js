@@ -1,11 +1,13 @@
 // The run loop: open or resume a run, animate what the server narrates, play, retry, finish.
 import { api, ApiError, isTransient, limitedFor, sleep, token } from "./api.js";
-import { announce, setStatus } from "./announcer.js";
-import { Auction, callName, contractText } from "./auction.js";
+import { announce, clearLog, setStatus } from "./announcer.js";
+import { Auction } from "./auction.js";
+import { callerOf, callName, contractSoFar, promptFor } from "./contract.js";
 import { store } from "./dom.js";
-import { cardNameInSentence, suitName } from "./cards.js";
-import { num, seatName, t, teamName } from "./i18n.js";
+import { cardNameInSentence } from "./cards.js";
+import { num, t } from "./i18n.js";
 import { Hand } from "./hand.js";
+import { narrate } from "./narrator.js";
 import { Picker, variantOf } from "./picker.js";
 import { Scoreboard } from "./scoreboard.js";
 import { pace } from "./settings.js";
@@ -21,6 +23,9 @@ export class Game {
     this.busy = false;
     this.epoch = 0; // a new game started meanwhile: what was being drawn of the old one stops
     this.lastTrick = null;
+    this.rules = "muette-1";
+    this.calls = []; // this deal's calls so far, [{seat, call}] as the server said them
+    this.carry = 1; // ×2 per 30–30 deal just before this one (parlée)
     this.seats = new Seats(document.getElementById("felt"));
     this.trick = new TrickArea(document.getElementById("trick"));
     this.banner = document.getElementById("banner");
@@ -100,17 +105,21 @@ export class Game {
     const body = this.ctx.mode === "archive" ? { date: this.ctx.day } : { kind: "random" };
     const variant = this.picker && this.picker.chosen;
     if (variant && variant.rules !== "muette-1") Object.assign(body, { rules: variant.rules, target: variant.target });
+    const epoch = this.epoch;
     const run = await api.post("/runs", body);
+    if (epoch !== this.epoch) return; // "New game" again meanwhile: the newer one has the table
     store.set(this.storeKey, run.run_id);
     return this.begin(run);
   }
 
   // A new run: the server narrates the first deal up to the player's first turn.
   async begin(run) {
+    const epoch = this.epoch;
     this.run = run;
     this.terms(run);
     this.busy = true;
     await this.animate(run.events, run);
+    if (epoch !== this.epoch) return; // a newer game has the table
     this.busy = false;
     return this.settled();
   }
@@ -131,7 +140,7 @@ export class Game {
     }
     if (run.view.to_move !== 0) return;
     if (this.calling(run.view)) {
-      announce(t("yourCall"));
+      announce(this.auction.promptText || t("yourCall"));
       if (!document.activeElement || document.activeElement === document.body
           || this.hand.el.contains(document.activeElement)) this.auction.focus();
     } else {
@@ -139,9 +148,10 @@ export class Game {
     }
   }
 
-  // What the run is played under: the game's target, the variant in the picker.
+  // What the run is played under: its variant and target on the score panel and in the picker.
   terms(run) {
-    this.score.setTarget(run.target || 40);
+    this.rules = run.rules || "muette-1";
+    this.score.setTerms(this.rules, run.target || 40);
     if (this.picker) this.picker.select(variantOf(run));
   }
 
@@ -158,12 +168,15 @@ export class Game {
     this.trick.show(view.trick.plays);
     this.score.update(view);
     this.hand.render(view.hand, view.legal, view.unplayable, view.to_move === 0 && !this.calling(view));
-    this.auction.show(this.calling(view) ? view.legal_calls : []);
+    const calling = this.calling(view);
+    this.auction.show(calling ? view.legal_calls : [],
+      calling ? promptFor(view.legal_calls, view.calls, this.rules, view.carry) : "");
     if (view.calls) {
-      this.score.setContract(view.contract, view.factor);
-      this.seats.clearCalls();
+      this.calls = view.calls.slice();
+      this.carry = view.carry || 1;
+      this.showCalls(view.contract, view.factor);
       // what each seat said stays beside it until the first trick is taken
-      if (!view.tricks.length) for (const c of view.calls) this.seats.setCall(c.seat, callName(c.call));
+      if (view.tricks.length) this.seats.clearCalls();
     }
     this.shown = {
       deal: view.deal, dealer: view.dealer, turned: view.turned, holder: view.turned_holder,
@@ -171,99 +184,28 @@ export class Game {
     };
   }
 
-  // Plays the server's events at the chosen pace; `own` is the player's card already shown.
-  async animate(events, run, own = null) {
-    const st = this.shown || { points: [0, 0], totals: [0, 0], plays: [] };
-    let waited = own !== null;
-    const epoch = this.epoch;
-    for (const ev of events) {
-      if (epoch !== this.epoch) return;
-      const p = pace();
-      if (ev.type === "deal_start") {
-        Object.assign(st, { deal: ev.deal, dealer: ev.dealer, turned: ev.turned, holder: ev.dealer,
-          points: [0, 0], plays: [] });
-        this.banner.hidden = true;
-        this.trick.clear();
-        this.seats.setDealer(ev.dealer);
-        this.seats.setTurned(ev.turned, ev.dealer);
-        this.seats.setCounts([8, 8, 8, 8]);
-        this.seats.clearCalls();
-        this.score.update({ deal: ev.deal, trump: ev.trump, points: st.points, totals: st.totals });
-        if (ev.deal === run.view.deal) this.hand.render(run.view.hand);
-        if (ev.turned === null) { // rules with an auction: the trump is called
-          this.score.setContract(null);
-          announce(t("dealStartsCalling", { n: num(ev.deal + 1), dealer: seatName(ev.dealer), you: ev.dealer === 0,
-            factor: ev.carry > 1 ? num(ev.carry) : null }));
-        } else {
-          announce(t("dealStarts", { n: num(ev.deal + 1), dealer: seatName(ev.dealer),
-            card: cardNameInSentence(ev.turned), trump: suitName(ev.trump), you: ev.dealer === 0 }));
-        }
-      } else if (ev.type === "call") {
-        this.seats.setCall(ev.seat, callName(ev.call));
-        if (ev.seat === 0 && `call:${ev.call}` === own) {
-          own = null;
-          continue;
-        }
-        this.seats.setTurn(ev.seat);
-        if (waited) await sleep(p.card);
-        waited = true;
-        announce(t("says", { seat: seatName(ev.seat), call: callName(ev.call) }));
-      } else if (ev.type === "contract") {
-        this.seats.setTurn(null);
-        this.score.setContract(ev.contract, ev.factor);
-        announce(t("contractIs", { text: contractText(ev.contract, ev.factor) }));
-      } else if (ev.type === "play") {
-        st.plays.push({ seat: ev.seat, card: ev.card });
-        if (ev.seat === 0 && ev.card === own) {
-          own = null;
-          continue;
-        }
-        this.seats.setTurn(ev.seat);
-        if (waited) await sleep(p.card);
-        waited = true;
-        this.hand.remove(ev.card);
-        await this.trick.place(ev.seat, ev.card, p.move);
-        this.seats.played(ev.seat);
-        if (ev.seat === st.holder && ev.card === st.turned) {
-          st.holder = null;
-          this.seats.setTurned(null, null);
-        }
-        announce(t("plays", { seat: seatName(ev.seat), card: cardNameInSentence(ev.card) }));
-      } else if (ev.type === "trick") {
-        this.seats.setTurn(null);
-        this.seats.clearCalls();
-        st.points[ev.team === "us" ? 0 : 1] += ev.points;
-        this.lastTrick = { deal: ev.deal, plays: st.plays, winner: ev.winner, points: ev.points };
-        st.plays = [];
-        this.trick.markWinner(ev.winner);
-        this.score.update({ points: st.points });
-        announce(t("takesTrick", { seat: seatName(ev.winner), n: ev.points, you: ev.winner === 0 }));
-        await sleep(p.look);
-        await this.trick.collect(ev.winner, p.slide);
-      } else if (ev.type === "deal_end") {
-        st.totals = ev.totals.slice();
-        this.score.update({ points: ev.points, totals: ev.totals });
-        const team = ev.scored[0] > 0 ? 0 : 1;
-        let text = t("dealEnds", { n: num(ev.deal + 1), us: num(ev.points[0]), them: num(ev.points[1]),
-          team: teamName(team), scored: num(ev.scored[team]), side: team });
-        if (ev.factor > 1 && ev.scored[team] > 0) text += ` (${t("factor", { n: num(ev.factor) })})`;
-        if (ev.carry > 1) text += ` ${t("tieCarry", { n: num(ev.carry) })}`;
-        this.banner.textContent = text;
-        this.banner.hidden = false;
-        announce(text);
-        await sleep(p.dealPause);
-      } else if (ev.type === "game_end") {
-        const won = ev.winner === "us";
-        announce(t(won ? "gameWon" : "gameLost", { us: num(ev.totals[0]), them: num(ev.totals[1]) }));
-      }
+  // The auction so far on the table: each seat's calls in order beside it, the caller's marked;
+  // the contract in the score panel: the server's once settled (`settled`, `factor`), else the
+  // one the calls so far make.
+  showCalls(settled = null, factor = 1) {
+    this.seats.setCalls(this.calls, callerOf(this.calls));
+    if (settled) {
+      this.score.setContract(settled, factor);
+      return;
     }
-    this.render(run.view);
-    if (run.status !== "finished") this.banner.hidden = true;
+    const so = contractSoFar(this.calls, this.rules, this.carry);
+    this.score.setContract(so, so && so.factor);
+  }
+
+  // Plays the server's events at the chosen pace; `own` is the player's card (or "call:…") already shown.
+  animate(events, run, own = null) {
+    return narrate(this, events, run, own);
   }
 
   async play(card) {
     const run = this.run;
     if (this.busy || !run || run.status !== "playing" || run.view.to_move !== 0 || this.calling(run.view)) return;
+    const epoch = this.epoch;
     this.busy = true;
     const turn = run.turn;
     this.hand.remove(card);
@@ -295,6 +237,7 @@ export class Game {
     if (this.run !== run) return; // a new game was started meanwhile
     this.run = next;
     await this.animate(next.events, next, card);
+    if (epoch !== this.epoch) return;
     this.busy = false;
     return this.settled();
   }
@@ -303,11 +246,13 @@ export class Game {
   async call(call) {
     const run = this.run;
     if (this.busy || !run || run.status !== "playing" || !this.calling(run.view)) return;
+    const epoch = this.epoch;
     this.busy = true;
     const turn = run.turn;
     this.auction.lock();
     this.seats.setTurn(null);
-    this.seats.setCall(0, callName(call));
+    this.calls.push({ seat: 0, call });
+    this.showCalls();
     announce(t("youSay", { call: callName(call) }));
     let next;
     try {
@@ -328,6 +273,7 @@ export class Game {
     this.run = next;
     this.auction.hide();
     await this.animate(next.events, next, `call:${call}`);
+    if (epoch !== this.epoch) return;
     this.busy = false;
     return this.settled();
   }
@@ -366,6 +312,8 @@ export class Game {
     this.run = null;
     this.shown = null;
     this.lastTrick = null;
+    this.calls = [];
+    clearLog(); // a new game starts a new log: no line of the abandoned one
     this.banner.hidden = true;
     this.trick.clear();
     this.score.update({ points: [0, 0], totals: [0, 0] });

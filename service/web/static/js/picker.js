@@ -1,5 +1,6 @@
 // Free play's choice of variant: a radio group (muette, parlée to 101 or 51, manillen) and a button
-// that deals a new game of the chosen one. The choice is kept on this device.
+// that deals a new game of the chosen one; while the choice differs from the game in play, a note
+// says plainly that "New game" starts it. The choice is kept on this device.
 import { h, store } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -23,11 +24,15 @@ export class Picker {
     this.inputs = VARIANTS.map((v) => h("input", { type: "radio", name: "variant", value: v.value }));
     const saved = VARIANTS.find((v) => v.value === store.get(KEY)) || VARIANTS[0];
     this.inputs[VARIANTS.indexOf(saved)].checked = true;
+    this.note = h("p", { class: "variant-note", role: "status" });
     this.form = h("form", { class: "variant-form", id: "variant-form" },
       h("fieldset", {},
         h("legend", {}, t("variant")),
         ...VARIANTS.map((v, i) => h("label", {}, this.inputs[i], " ", t(v.label)))),
-      h("button", { type: "submit", class: "btn primary" }, t("newGame")));
+      h("button", { type: "submit", class: "btn primary" }, t("newGame")),
+      this.note);
+    this.playing = null;
+    this.form.addEventListener("change", () => this.explain());
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
       store.set(KEY, this.chosen.value);
@@ -44,5 +49,14 @@ export class Picker {
   // Shows the variant of the run in play (a resumed run may be of another than the saved choice).
   select(variant) {
     this.inputs[VARIANTS.indexOf(variant)].checked = true;
+    this.playing = variant;
+    this.explain();
+  }
+
+  // The game in play goes on under its variant: say what "New game" would start instead.
+  explain() {
+    const chosen = this.chosen;
+    this.note.textContent = this.playing && chosen !== this.playing
+      ? t("newGameStarts", { variant: t(chosen.label), playing: t(this.playing.label) }) : "";
   }
 }

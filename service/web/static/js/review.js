@@ -1,6 +1,6 @@
 // The finished game, trick by trick, from the run's events; all four hands once the seed is public.
 import { api } from "./api.js";
-import { callName } from "./auction.js";
+import { callName } from "./contract.js";
 import { cardName, drawCard, suitName } from "./cards.js";
 import { trickFigure } from "./dialogs.js";
 import { fill, h } from "./dom.js";

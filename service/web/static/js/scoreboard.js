@@ -1,8 +1,8 @@
-// Deal points and game totals, Us / Them, which deal this is and the trump (or the contract and its
-// factor, under rules with an auction); plus the score sheet.
-import { contractText } from "./auction.js";
+// Deal points and game totals, Us / Them, the variant in play, which deal this is and the trump
+// (or, under rules with an auction, the contract so far and its factor); plus the score sheet.
+import { contractText } from "./contract.js";
 import { SYMBOL, suitName } from "./cards.js";
-import { num, t, teamName } from "./i18n.js";
+import { cat, num, t, teamName } from "./i18n.js";
 
 function cell(tag, text, className) {
   const el = document.createElement(tag);
@@ -35,19 +35,34 @@ export class Scoreboard {
     });
     table.append(thead, body);
     this.info = cell("p", "", "deal-info");
+    this.variant = cell("span", "", "variant-name");
     this.dealLabel = cell("span", "");
     this.trump = cell("span", "", "trump");
-    this.info.append(this.dealLabel, " · ", this.trump);
+    this.info.append(this.variant, " · ", this.dealLabel, " · ", this.trump);
     section.append(this.info, table);
   }
 
-  setTarget(n) {
-    this.labels[1].textContent = t("gameTo", { n: num(n) });
+  // The game in play: its rules id (its variant's name is shown) and its target.
+  setTerms(rules, target) {
+    this.rules = rules;
+    this.variant.textContent = cat().variantNames[rules] || rules;
+    this.labels[1].textContent = t("gameTo", { n: num(target) });
   }
 
-  // The contract once called (with the factor its score is multiplied by); null while calling.
+  // The contract, settled or so far (with the factor the deal's score is multiplied by); null
+  // while no trump is named yet.
   setContract(contract, factor) {
-    this.trump.textContent = contract ? contractText(contract, factor) : t("calling");
+    this.trump.textContent = "";
+    if (!contract) {
+      this.trump.textContent = t("calling");
+      return;
+    }
+    if (SYMBOL[contract.call]) {
+      const sym = cell("span", SYMBOL[contract.call], `suit-sym suit-${contract.call}`);
+      sym.setAttribute("aria-hidden", "true");
+      this.trump.append(sym, " ");
+    }
+    this.trump.append(contractText(contract, factor, this.rules));
   }
 
   update({ deal, trump, points, totals }) {

@@ -1,6 +1,7 @@
-// The four seats around the felt: names, who deals, the turned card (or the call each seat said
-// in an auction), whose turn, cards left.
-import { drawBack, drawCard, cardName } from "./cards.js";
+// The four seats around the felt: names, who deals, the turned card (or, in an auction, each
+// seat's calls in order, the caller's marked), whose turn, cards left.
+import { drawBack, drawCard, cardName, SYMBOL } from "./cards.js";
+import { callName } from "./contract.js";
 import { t, seatName } from "./i18n.js";
 
 export class Seats {
@@ -47,15 +48,31 @@ export class Seats {
     return { el, dealer, turn, turned, backs, count, said };
   }
 
-  // What `seat` said last in this deal's auction (null: nothing shown).
-  setCall(seat, text) {
-    const s = this.seats[seat];
-    s.said.textContent = text || "";
-    s.said.hidden = !text;
+  // Each seat's calls of this deal's auction, in the order said ([{seat, call}, …], the server's),
+  // beside it; `caller`, the seat that named the trump, is marked.
+  setCalls(calls, caller = null) {
+    this.seats.forEach((s, seat) => {
+      const own = calls.filter((c) => c.seat === seat);
+      const parts = [];
+      own.forEach((c, i) => {
+        if (i) parts.push(" · ");
+        if (SYMBOL[c.call]) {
+          const sym = document.createElement("span");
+          sym.className = `suit-sym suit-${c.call}`;
+          sym.setAttribute("aria-hidden", "true");
+          sym.textContent = SYMBOL[c.call];
+          parts.push(sym, " ");
+        }
+        parts.push(callName(c.call));
+      });
+      s.said.replaceChildren(...parts);
+      s.said.hidden = !own.length;
+      s.said.classList.toggle("caller", seat === caller);
+    });
   }
 
   clearCalls() {
-    this.seats.forEach((_, i) => this.setCall(i, null));
+    this.setCalls([]);
   }
 
   setDealer(seat) {
