@@ -20,6 +20,7 @@ from rq import Queue, SimpleWorker
 
 from service.app import Services, create_app
 from service.config import QUEUE_NAME
+from service.redis_server import ClusterNode, free_cluster_port
 from service.store import raw_client
 
 from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
@@ -123,7 +124,7 @@ def test_the_crc16_slots_are_redis_clusters():
     assert key_slot(b"manille:{day:2026-12-02}:run:x") == key_slot(b"day:2026-12-02")  # the tag alone
 
 
-def test_every_script_and_transaction_touches_one_slot(spied):
+def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     client, work, recorder, spy = spied
     ops = {"Authorization": f"Bearer {OPS}", "X-Ops-User": "slots"}
 
@@ -192,6 +193,20 @@ def test_every_script_and_transaction_touches_one_slot(spied):
              and any(not k.startswith("rq:") for k in keys)]
     assert not mixed, f"RQ's keys and ours in one transaction: {mixed}"
     assert any(any(k.startswith("rq:") for k in keys) for keys in transactions)  # RQ's own were seen
+
+    # The slots computed above are the ones a real cluster node gives (CLUSTER KEYSLOT), key by key.
+    ours = sorted({k for _, _, keys in recorder.records for k in keys if not k.startswith("rq:")})
+    assert len(ours) > 20
+    node = ClusterNode(tmp_path / "node", free_cluster_port()).start()
+    try:
+        asked = redis.Redis(port=node.port, decode_responses=True)
+        pipe = asked.pipeline(transaction=False)
+        for key in ours:
+            pipe.execute_command("CLUSTER KEYSLOT", key)
+        assert pipe.execute() == [key_slot(k.encode()) for k in ours]
+        asked.close()
+    finally:
+        node.stop()
 
 
 def test_a_rebuild_clears_the_boards_of_the_layout_before_the_boards_tag(rclient):
