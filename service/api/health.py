@@ -41,7 +41,8 @@ class Ready(MethodView):
         cluster's ``state`` (``ok``, else ``redis`` is false), ``slots_ok`` (16384: every slot
         served), ``masters`` and ``masters_without_replica`` (not 0: the warning
         ``redis_unreplicated``, still 200: its writes are answered unreplicated, and one more
-        failure there loses slots).
+        failure there loses slots), ``masters_unreachable`` (masters this process knows that did
+        not answer: one lost and not yet failed over).
         ``pending`` verifications, ``oldest_queued_seconds`` since the oldest was accepted,
         ``failed`` jobs in RQ's failed registry of the queue (a delayed verification is one).
         ``analysis``: the analysis queue's ``workers`` and ``queued`` jobs; analyses queued with no
@@ -64,7 +65,8 @@ class Ready(MethodView):
                 c = state["cluster"]
                 out["redis_cluster"] = {"state": c.get("cluster_state"), "slots_ok": int(c.get("cluster_slots_ok", 0)),
                                         "masters": int(c.get("cluster_size", 0)),
-                                        "masters_without_replica": state["lonely_masters"]}
+                                        "masters_without_replica": state["lonely_masters"],
+                                        "masters_unreachable": state["masters_unreachable"]}
                 if c.get("cluster_state") != "ok":
                     out["redis"] = False
                 if state["lonely_masters"]:

@@ -26,6 +26,7 @@ import logging
 import os
 import time
 
+import redis
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, disable_created_metrics,
                                generate_latest)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
@@ -153,6 +154,9 @@ class RedisCollector:
             yield GaugeMetricFamily("manille_redis_cluster_masters_without_replica",
                                     "Masters with no replica connected (a failover there would lose the slots)",
                                     value=data["lonely_masters"])
+            yield GaugeMetricFamily("manille_redis_cluster_masters_unreachable",
+                                    "Masters (as this client knows them) that did not answer this scrape",
+                                    value=data["masters_unreachable"])
 
     def _read(self) -> dict:
         pipe = self.q.pipeline(transaction=False)
@@ -182,16 +186,37 @@ def state_health(client) -> dict:
 
     if not is_cluster(client):
         return {"memory": client.info("memory"), "persistence": client.info("persistence"), "cluster": None}
-    primaries = client.get_primaries()
-    memory = client.info("memory", target_nodes=primaries)
-    persistence = client.info("persistence", target_nodes=primaries)
-    replication = client.info("replication", target_nodes=primaries)
-    fullest = max(memory, key=lambda n: memory[n].get("used_memory", 0))
-    aof_ok = all(p.get("aof_enabled") == 1 and p.get("aof_last_write_status") == "ok" for p in persistence.values())
-    cluster = client.cluster_info(target_nodes=client.get_random_node())
-    return {"memory": memory[fullest], "persistence": {"aof_enabled": int(aof_ok), "aof_last_write_status": "ok"},
-            "cluster": cluster, "lonely_masters": sum(1 for r in replication.values()
-                                                      if int(r.get("connected_slaves", 0)) == 0)}
+    # The masters as the cluster says now: a process that served no key of a failed-over slot
+    # since would still list the dead master and not its promoted replica.  A scrape or a
+    # readiness check is rare: one CLUSTER SLOTS to a live node is cheap.
+    try:
+        client.nodes_manager.initialize()
+    except redis.RedisError:
+        pass  # the masters known before: the reads below say which answer
+    # Master by master: one lost (its replica not yet promoted) must not hide what the others
+    # and the cluster itself say (its slots failing) behind an unreadable scrape.
+    infos, last_error = [], None
+    for node in client.get_primaries():
+        try:
+            infos.append(client.info(target_nodes=node))  # memory, persistence, replication at once
+        except redis.RedisError as e:
+            last_error = e
+    if not infos:
+        raise last_error or redis.ConnectionError("no master of the cluster answered")
+    fullest = max(infos, key=lambda i: i.get("used_memory", 0))
+    aof_ok = all(i.get("aof_enabled") == 1 and i.get("aof_last_write_status") == "ok" for i in infos)
+    cluster = None
+    for node in client.get_primaries():
+        try:
+            cluster = client.cluster_info(target_nodes=node)
+            break
+        except redis.RedisError:
+            continue
+    return {"memory": {k: fullest.get(k, 0) for k in ("used_memory", "maxmemory")},
+            "persistence": {"aof_enabled": int(aof_ok), "aof_last_write_status": "ok"},
+            "cluster": cluster or {"cluster_state": "fail"},
+            "lonely_masters": sum(1 for i in infos if int(i.get("connected_slaves", 0)) == 0),
+            "masters_unreachable": len(client.get_primaries()) - len(infos)}
 
 
 def exposition(redis_collector: RedisCollector | None) -> tuple[bytes, str]:

@@ -193,6 +193,16 @@ def queue_of(state):
     return Settings.from_env({**os.environ, "MANILLE_SECRET": SECRET}).queue_connection(state)
 
 
+def state_client(url: str):
+    """A client of the service's state: the cluster when it is on one (MANILLE_REDIS_CLUSTER),
+    else the Redis at ``url``."""
+    from service.store import connect, connect_cluster
+
+    if os.environ.get("MANILLE_REDIS_CLUSTER"):
+        return connect_cluster(os.environ["MANILLE_REDIS_CLUSTER"])
+    return connect(url)
+
+
 def flush_state(url: str) -> None:
     """Empty the Redis at ``url`` and, when the state is on a cluster (MANILLE_REDIS_CLUSTER), it too."""
     from service.store import connect, connect_cluster

@@ -31,7 +31,7 @@ from service.store import connect, day_scope, key_for, raw_client
 from service.submissions import PENDING, Submissions
 from worker.__main__ import SweepingSimpleWorker
 
-from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, live_service, play_game, queue_of
+from svc_helpers import ROOT, SECRET, TEST_BOTS, flush_state, headers, live_service, play_game, queue_of, state_client
 
 OPS = "ops-token-for-the-fault-tests"
 BASE_ENV = {"MANILLE_OPS_TOKEN": OPS}
@@ -193,7 +193,10 @@ def test_a_lost_job_is_swept_to_delayed_and_a_verified_game_requeued_counts_once
 
 @pytest.fixture
 def own_redis(tmp_path):
+    """A Redis of the test's own (the queue's, and the state's unless it is on a cluster, which
+    is then emptied first)."""
     server = RedisServer(tmp_path / "redis", aof=True).start()  # the settings make run uses
+    flush_state(server.url)
     yield server
     if server.proc is not None:
         os.kill(server.proc.pid, signal.SIGCONT)
@@ -289,7 +292,7 @@ SLOW_FIRST = {"MANILLE_FLAG_ORACLE_FROM_TRICK": "1"}
 
 def test_a_work_horse_killed_mid_job_is_retried_and_once_out_of_retries_shows_delayed(own_redis, tmp_path):
     """``python -m worker --fork``: a work horse per job; the worker outlives it."""
-    rclient, conn = connect(own_redis.url), raw_client(connect(own_redis.url))
+    rclient, conn = state_client(own_redis.url), raw_client(connect(own_redis.url))
     with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url, "--fork"), MANILLE_VERIFY_RETRY="1",
                       MANILLE_READY_MAX_QUEUED_SECONDS="3", **BASE_ENV, **SLOW_FIRST) as base:
         api, accepted = Api(base), {}
@@ -338,7 +341,7 @@ def test_a_worker_killed_mid_job_has_it_run_again_by_the_next_worker_and_once_ou
     job with it.  The next worker started on this machine (``make run`` starts one at once) runs
     it again as it starts, not minutes later when RQ's cleanup finds it abandoned (its timeout +
     60 s); with no retry left, it shows delayed, with why, until ops requeue it."""
-    rclient, conn = connect(own_redis.url), raw_client(connect(own_redis.url))
+    rclient, conn = state_client(own_redis.url), raw_client(connect(own_redis.url))
     env = dict(MANILLE_VERIFY_RETRY="0", **BASE_ENV, **SLOW_FIRST)  # one retry, at once
     with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url), **env) as base:
         api, accepted, workers = Api(base), {}, []
@@ -376,7 +379,7 @@ def test_a_forking_worker_killed_outright_mid_job_leaves_the_job_to_rqs_cleanup_
     (a work horse may outlive its worker and finish it); it stays started until its execution
     lapses (its heartbeat, about 90 s); RQ's cleanup then retries it (here run with the clock of
     that moment)."""
-    rclient, conn = connect(own_redis.url), raw_client(connect(own_redis.url))
+    rclient, conn = state_client(own_redis.url), raw_client(connect(own_redis.url))
     with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url, "--fork"), MANILLE_VERIFY_RETRY="0",
                       **BASE_ENV, **SLOW_FIRST) as base:
         api, accepted = Api(base), {}
@@ -421,7 +424,7 @@ def test_a_job_past_its_timeout_is_stopped_in_the_worker_which_goes_on(own_redis
 def test_an_idle_worker_killed_with_kill_9_strands_no_job(own_redis, tmp_path):
     """Its RQ scheduler dies with it (PR_SET_PDEATHSIG): alive, it would hold the worker's Redis
     connection, still blocked in BLMOVE, and take the next job into a socket nobody reads."""
-    rclient, conn = connect(own_redis.url), raw_client(connect(own_redis.url))
+    rclient, conn = state_client(own_redis.url), raw_client(connect(own_redis.url))
     with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url), **BASE_ENV) as base:
         api, accepted = Api(base), {}
         parent = worker_pid(conn)
@@ -452,6 +455,7 @@ def wait_for_child(parent: int) -> int:
 
 # -- Redis stopped and restarted; Redis paused ----------------------------------------------------
 
+@pytest.mark.single_redis  # the one Redis's own faults; a cluster's: test_svc_cluster.py
 def test_redis_stopped_and_restarted_loses_nothing_and_counts_nothing_twice(own_redis, tmp_path):
     rclient = connect(own_redis.url)
     with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url), **BASE_ENV) as base:
@@ -486,6 +490,7 @@ def test_redis_stopped_and_restarted_loses_nothing_and_counts_nothing_twice(own_
         assert ready(api)[0] == 200
 
 
+@pytest.mark.single_redis  # the one Redis's own faults; a cluster's: test_svc_cluster.py
 def test_redis_paused_around_a_play_and_a_submission(own_redis, tmp_path):
     rclient = connect(own_redis.url)
     with live_service(own_redis.url, tmp_path, worker_argv(own_redis.url), MANILLE_REDIS_TIMEOUT="1",
@@ -575,6 +580,7 @@ class ReplyLoss:
                     pass
 
 
+@pytest.mark.single_redis  # the one Redis's own faults; a cluster's: test_svc_cluster.py
 def test_a_play_and_a_submission_applied_without_an_answer_say_so_and_a_retry_gets_the_stored_answer(
         rclient, redis_server, run_worker):
     relay = ReplyLoss(redis_server.port)

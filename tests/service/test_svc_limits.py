@@ -96,8 +96,8 @@ def test_forwarded_addresses_count_only_behind_trusted_proxies(redis_server):
 
 def rclient_ip(redis_server, run_id):
     from service.runs import Runs
-    from service.store import connect
-    return connect(redis_server.url).hget(Runs.key(run_id), "ip")
+    from svc_helpers import state_client
+    return state_client(redis_server.url).hget(Runs.key(run_id), "ip")
 
 
 def test_the_default_limits_stop_a_burst_from_one_address(client):

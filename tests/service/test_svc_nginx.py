@@ -23,9 +23,8 @@ import requests
 from service.config import QUEUE_NAME
 from service.redis_server import free_port
 from service.runs import Runs
-from service.store import connect
 
-from svc_helpers import ROOT, SlowClients, headers, live_service, timed_get, wait_up
+from svc_helpers import ROOT, SlowClients, flush_state, headers, live_service, state_client, timed_get, wait_up
 
 NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
 HEADER_TIMEOUT = 2  # deploy/nginx.conf says 10 s; shortened so that the test waits little
@@ -67,8 +66,8 @@ def proxy(redis_server, tmp_path_factory):
     """The service behind nginx; yields (nginx's port, the Redis client)."""
     tmp = tmp_path_factory.mktemp("nginx")
     (tmp / "logs").mkdir()
-    rclient = connect(redis_server.url)
-    rclient.flushall()
+    flush_state(redis_server.url)
+    rclient = state_client(redis_server.url)
     with live_service(redis_server.url, tmp / "logs",
                       [sys.executable, "-m", "worker", "--url", redis_server.url, QUEUE_NAME],
                       MANILLE_TRUSTED_PROXIES="1", MANILLE_LIMIT_RANKED_RUNS="1 per hour") as base:

@@ -15,10 +15,10 @@ from rq import Queue
 
 from service.config import QUEUE_NAME
 from service.seeds import DayClock, daily_seed
-from service.store import connect, key_for
+from service.store import key_for
 from service.telemetry.logs import REDACTED, Redactor
 
-from svc_helpers import SECRET, headers, play_game, queue_of, flush_state
+from svc_helpers import SECRET, headers, play_game, queue_of, flush_state, state_client
 from svc_helpers import live_service as svc_live_service
 
 METRICS_TOKEN = "metrics-token-for-tests-0123456789"
@@ -67,7 +67,7 @@ def live(redis_server, tmp_path_factory):
     with svc_live_service(redis_server.url, logs, [sys.executable, "-m", "worker", "--url", redis_server.url],
                           MANILLE_METRICS_TOKEN=METRICS_TOKEN, MANILLE_OPS_TOKEN=OPS_TOKEN,
                           MANILLE_LOG_FORMAT="json", PROMETHEUS_MULTIPROC_DIR=None) as base:
-        yield base, logs, connect(redis_server.url)
+        yield base, logs, state_client(redis_server.url)
 
 
 def scrape(base) -> dict:

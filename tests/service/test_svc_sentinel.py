@@ -65,6 +65,7 @@ def master_port(sentinel: SentinelServer) -> int:
     return int(redis.Redis(port=sentinel.port).sentinel_get_master_addr_by_name(SERVICE)[1])
 
 
+@pytest.mark.single_redis  # Sentinel serves one Redis; a cluster fails over by itself (test_svc_cluster.py)
 def test_the_service_finds_the_master_through_sentinel_and_keeps_working_after_a_failover(trio, tmp_path):
     master, replica, sentinels = trio
     addresses = ",".join(f"127.0.0.1:{s.port}" for s in sentinels)

@@ -124,6 +124,7 @@ def test_the_crc16_slots_are_redis_clusters():
     assert key_slot(b"manille:{day:2026-12-02}:run:x") == key_slot(b"day:2026-12-02")  # the tag alone
 
 
+@pytest.mark.single_redis  # it spies on a plain Redis client; a cluster refuses a cross-slot call by itself
 def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     client, work, recorder, spy = spied
     ops = {"Authorization": f"Bearer {OPS}", "X-Ops-User": "slots"}

@@ -11,7 +11,7 @@ class HealthSchema(ma.Schema):
     redis = fields.Boolean(metadata={"description": "the state's Redis answered (a cluster: every master, state ok)"})
     queue_redis = fields.Boolean(metadata={"description": "the queue's Redis answered"})
     redis_cluster = fields.Dict(allow_none=True, metadata={
-        "description": "the state's cluster: state, slots_ok, masters, masters_without_replica; null: one Redis"})
+        "description": "the state's cluster: state, slots_ok, masters, masters_without_replica, masters_unreachable; null: one Redis"})
     workers = fields.Integer()
     last_worker_seen_seconds = fields.Float(allow_none=True)
     pending = fields.Integer(allow_none=True, metadata={"description": "verifications without a verdict"})
