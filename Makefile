@@ -21,6 +21,8 @@ test: $(STAMP)
 	@test -x $(CHROMIUM) || echo "make test: no Chromium at $(CHROMIUM): the browser tests (tests/web) are SKIPPED; install Debian's chromium package to run them"
 	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || echo "make test: no nginx: the proxy test (tests/service/test_svc_nginx.py) is SKIPPED; install Debian's nginx package to run it"
 	$(PY) -m pytest -q
+	@echo "make test: the service tests again, with the state on a real Redis Cluster of 3 masters and 3 replicas (MANILLE_TEST_CLUSTER=1)"
+	MANILLE_TEST_CLUSTER=1 $(PY) -m pytest -q -p no:cacheprovider tests/service
 
 # Redis (embedded, AOF under ./var/, unless REDIS_URL is set), an RQ worker and gunicorn on
 # http://127.0.0.1:8000, supervised (service/run_local.py); Ctrl-C stops all three.

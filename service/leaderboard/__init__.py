@@ -193,7 +193,9 @@ class Leaderboard:
         return bool(counted)
 
     def record_many(self, day: date, entries, batch: int = 1000) -> None:
-        """``record`` for many (pid, nickname, score, submission id), pipelined (rebuilds, benchmarks)."""
+        """``record`` for many (pid, nickname, score, submission id), pipelined (benchmarks)."""
+        # loaded first (on every master of a cluster): a pipeline does not load a missing script
+        self.r.script_load(self._record.script)
         pipe = self.r.pipeline(transaction=False)
         for i, (pid, nickname, score, sub_id) in enumerate(entries, start=1):
             keys, args = self._record_call(day, pid, nickname, score, sub_id)

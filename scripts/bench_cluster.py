@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""The service on a Redis Cluster beside the service on one Redis, in one run on this machine (not
+a test; bounded, about two minutes; starts and stops everything it uses).
+
+    .venv/bin/python scripts/bench_cluster.py [--seconds 8] [--clients 8] [--board-size 20000]
+
+Started here, in a temporary directory: one redis-server (AOF on, as ``make run``) with a replica
+(as ``deploy/compose.yaml`` runs it: each master of the cluster has one too), and a real
+Redis Cluster of three masters and three replicas (``service.redis_server.LocalCluster``, AOF on)
+with a redis-server of its own for the queue (RQ cannot use a cluster).  Three gunicorns with
+``deploy/gunicorn.conf.py`` (gevent, cores + 1 processes): a hello-world route (the baseline), the
+service on the one Redis, the service with its state on the cluster (``MANILLE_REDIS_CLUSTER``,
+plays waiting for a replica as configured by default).  The loads are taken in turn in slices
+(hello, plays on one Redis, plays on the cluster, board on one Redis, board on the cluster, …) so
+that whatever else the machine does weighs alike on each:
+
+1. plays per second, ``--clients`` client processes each playing ranked games to the end, p50/p99
+   of a play; the cluster's over the one Redis's; a play's p99 over the hello route's p99;
+2. GET of a day board's top 20 (``--board-size`` entries) per second, the same way;
+3. the busiest slots at 10 M players a day: the Redis time (``INFO commandstats``) a play, a
+   submission and a score's board write cost on the master that holds them, read on the cluster
+   after rows 1-2 and a burst of verified games; what one shard's thread can serve of each.
+
+The clients are processes on the same cores as the servers: the figures are this machine's; the
+ratios are what compare across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench_speed import (BOARD_DAY, RAISED_LIMITS, Gunicorn, _get_loop, _play_loop, _post, load, ms,  # noqa: E402
+                         pct)
+from service.redis_server import LocalCluster, RedisServer  # noqa: E402
+
+SECRET = "bench-cluster: the same days, so the same games, in every run"
+
+
+def fill_board(client, size: int) -> None:
+    from service.leaderboard import Leaderboard
+
+    rng = random.Random(1)
+    Leaderboard(client).record_many(
+        BOARD_DAY, ((f"bench-{i:06d}", f"bench-{i:06d}", 1000 + 10 * rng.randint(-70, 70), f"bench{i}")
+                    for i in range(size)))
+
+
+def node_usec(client) -> dict[str, int]:
+    """Microseconds each master's thread has spent in commands (INFO commandstats, summed)."""
+    out = {}
+    for node in client.get_primaries():
+        stats = client.info("commandstats", target_nodes=node)
+        out[node.name] = sum(int(v["usec"]) for k, v in stats.items() if k.startswith("cmdstat_"))
+    return out
+
+
+def spent(before: dict, after: dict, node: str) -> int:
+    return after[node] - before.get(node, 0)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--seconds", type=float, default=8, help="length of each load, split in slices")
+    p.add_argument("--clients", type=int, default=8)
+    p.add_argument("--board-size", type=int, default=20_000)
+    p.add_argument("--slices", type=int, default=4)
+    p.add_argument("--wait-ms", type=int, default=None,
+                   help="MANILLE_REDIS_WAIT_MS of the cluster's service (default: the service's own, 200; 0: no WAIT)")
+    args = p.parse_args(argv)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    print(f"bench_cluster: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
+          f"commit {commit.stdout.strip() or '?'}")
+    from service.store import connect, connect_cluster
+
+    with tempfile.TemporaryDirectory(prefix="manille-bench-cluster-") as tmp:
+        tmp = Path(tmp)
+        single = RedisServer(tmp / "single", aof=True).start()
+        # as deployed (deploy/compose.yaml): the one Redis has its replica, as each master here has
+        single_replica = RedisServer(tmp / "single-replica", aof=True, replica_of=single.port).start()
+        queue = RedisServer(tmp / "queue", aof=True).start()
+        cluster = LocalCluster(tmp / "cluster", aof=True).start()
+        servers = []
+        try:
+            base = {k: v for k, v in os.environ.items() if not k.startswith("MANILLE_")}
+            base.update(MANILLE_SECRET=SECRET, MANILLE_LOG_LEVEL="warning", **RAISED_LIMITS)
+            env_single = dict(base, REDIS_URL=single.url)
+            env_cluster = dict(base, REDIS_URL=queue.url, MANILLE_REDIS_CLUSTER=cluster.seeds)
+            if args.wait_ms is not None:
+                env_cluster["MANILLE_REDIS_WAIT_MS"] = str(args.wait_ms)
+            state = connect_cluster(cluster.seeds)
+            fill_board(connect(single.url), args.board_size)
+            fill_board(state, args.board_size)
+            hello = Gunicorn("bench_speed:hello_app", env_single, tmp, "hello")
+            web1 = Gunicorn("service.app:create_app()", env_single, tmp, "web-single")
+            webc = Gunicorn("service.app:create_app()", env_cluster, tmp, "web-cluster")
+            servers = [hello, web1, webc]
+            hello.wait("/hello")
+            web1.wait("/api/v1/health/live")
+            webc.wait("/api/v1/health/live")
+            board = f"/api/v1/leaderboards/days/{BOARD_DAY}?limit=20"
+            n = args.clients
+            kinds = {
+                "hello": lambda t: load(_get_loop, [(hello.port, "/hello", t)] * n),
+                "plays, one Redis": lambda t: load(_play_loop, [(web1.port, t, random.randrange(1 << 30))] * n),
+                "plays, cluster": lambda t: load(_play_loop, [(webc.port, t, random.randrange(1 << 30))] * n),
+                "board, one Redis": lambda t: load(_get_loop, [(web1.port, board, t)] * n),
+                "board, cluster": lambda t: load(_get_loop, [(webc.port, board, t)] * n),
+            }
+            for run in kinds.values():
+                run(1.0)  # warm-up
+            before = node_usec(state)
+            got = {kind: [0.0, [], []] for kind in kinds}
+            for _ in range(args.slices):
+                for kind, run in kinds.items():
+                    wall, outs = run(args.seconds / args.slices)
+                    got[kind][0] += wall
+                    for out in outs:
+                        lat, fin = out if kind.startswith("plays") else (out, [])
+                        got[kind][1] += lat
+                        got[kind][2] += fin
+
+            def rate(kind):
+                wall, lat, _ = got[kind]
+                return len(lat) / wall, pct(lat, 50), pct(lat, 99)
+
+            h_rps, h50, h99 = rate("hello")
+            print(f"baseline: hello-world route, same gunicorn: {h_rps:.0f} req/s, p50 {ms(h50)}, p99 {ms(h99)} "
+                  f"({n} clients, {args.seconds:.0f} s each in {args.slices} slices taken in turn)")
+            for what in ("plays", "board"):
+                r1, a50, a99 = rate(f"{what}, one Redis")
+                rc, c50, c99 = rate(f"{what}, cluster")
+                unit = "plays/s" if what == "plays" else "req/s"
+                print(f"{'1' if what == 'plays' else '2'}. {what}: one Redis {r1:.0f} {unit} (p50 {ms(a50)}, p99 {ms(a99)}); "
+                      f"cluster {rc:.0f} {unit} (p50 {ms(c50)}, p99 {ms(c99)}); cluster/one Redis {rc / r1:.2f}x; "
+                      f"p99 over hello's p99: one Redis {a99 / h99:.1f}x, cluster {c99 / h99:.1f}x")
+            after = node_usec(state)
+            plays = len(got["plays, cluster"][1])
+            finished = got["plays, cluster"][2][:60]
+            import http.client
+
+            today = {"day": finished[0][0][:8]} if finished else {}
+            day_node = state.get_node_from_key(f"manille:{{day:{today['day'][:4]}-{today['day'][4:6]}-{today['day'][6:]}}}:x").name
+            boards_node = state.get_node_from_key("manille:{boards}:x").name
+            conn = http.client.HTTPConnection("127.0.0.1", webc.port, timeout=30)
+            subs0 = node_usec(state)
+            for i, (run_id, token) in enumerate(finished):
+                _post(conn, "/api/v1/submissions", {"run_id": run_id, "nickname": f"bench{i}"},
+                      {"X-Player-Token": token})
+            subs1 = node_usec(state)
+            verify = subprocess.run([sys.executable, "-m", "worker", "--burst", "--url", queue.url], cwd=ROOT,
+                                    env=dict(env_cluster, PYTHONPATH=str(ROOT)), capture_output=True,
+                                    text=True, timeout=600)
+            assert verify.returncode == 0, verify.stderr[-2000:]
+            subs2 = node_usec(state)
+            n = max(1, len(finished))
+            # the board reads of row 2 ran in the same slices: they read {boards}, never the day's slot
+            play_us = spent(before, after, day_node) / plays
+            sub_us = spent(subs0, subs1, day_node) / n
+            verdict_us = spent(subs1, subs2, day_node) / n
+            score_us = spent(subs1, subs2, boards_node) / n if boards_node != day_node else float("nan")
+            print(f"3. Redis time, INFO commandstats of the master holding each slot ({plays} plays, {n} games "
+                  f"submitted and verified): the day's slot (its runs, indexes, submissions): a play {play_us:.0f} µs, "
+                  f"a submission {sub_us:.0f} µs, a verification {verdict_us:.0f} µs; the boards' slot: "
+                  f"a verified score on the day's, week's, month's and all-time boards {score_us:.0f} µs"
+                  + ("" if boards_node != day_node else " (same master as the day's this run: not separated)"))
+            print(f"   what one master's thread serves at 100 %: {1e6 / play_us:,.0f} plays/s of one day; "
+                  f"{1e6 / score_us:,.0f} scores/s on the boards" if score_us == score_us else "")
+        finally:
+            for s in servers:
+                s.stop()
+            cluster.stop()
+            queue.stop()
+            single_replica.stop()
+            single.stop()
+    print(f"bench_cluster: done, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
