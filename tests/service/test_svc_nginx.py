@@ -6,6 +6,7 @@ installs it, .ci/run)."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -72,20 +73,28 @@ def proxy(redis_server, tmp_path_factory):
                       [sys.executable, "-m", "worker", "--url", redis_server.url, QUEUE_NAME],
                       MANILLE_TRUSTED_PROXIES="1", MANILLE_LIMIT_RANKED_RUNS="1 per hour") as base:
         port = free_port()
-        (tmp / "manille.conf").write_text(site_config(int(base.rsplit(":", 1)[1]), port))
-        # as root, nginx would hand its workers to "nobody", who may not enter this directory
-        user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
-        (tmp / "nginx.conf").write_text(MAIN.format(tmp=tmp, user=user))
-        nginx = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-e",
-                                  str(tmp / "logs" / "nginx-error.log")],
-                                 stdout=open(tmp / "logs" / "nginx.log", "w"), stderr=subprocess.STDOUT)
-        try:
+        with running_nginx(tmp, site_config(int(base.rsplit(":", 1)[1]), port)) as nginx:
             wait_up(f"http://127.0.0.1:{port}/api/v1/health/live", [nginx], tmp / "logs")
             yield port, rclient
-        finally:
-            nginx.terminate()
-            nginx.wait(15)
 
+
+@contextlib.contextmanager
+def running_nginx(tmp, site: str):
+    """Debian's nginx with ``site`` (deploy/nginx.conf made local) in the directory ``tmp``
+    (its logs in ``tmp/logs``); yields the process, stopped after."""
+    (tmp / "logs").mkdir(exist_ok=True)
+    (tmp / "manille.conf").write_text(site)
+    # as root, nginx would hand its workers to "nobody", who may not enter this directory
+    user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
+    (tmp / "nginx.conf").write_text(MAIN.format(tmp=tmp, user=user))
+    nginx = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-e",
+                              str(tmp / "logs" / "nginx-error.log")],
+                             stdout=open(tmp / "logs" / "nginx.log", "w"), stderr=subprocess.STDOUT)
+    try:
+        yield nginx
+    finally:
+        nginx.terminate()
+        nginx.wait(15)
 
 def call(port, method, path, source, body=None, hdrs=None):
     """One request to nginx from the loopback address ``source`` (127.0.0.x): (status, headers, JSON)."""

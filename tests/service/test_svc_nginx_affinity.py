@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pwd
 import re
 import subprocess
 import sys
@@ -21,7 +20,7 @@ import requests
 from service.redis_server import free_port
 
 from svc_helpers import BIN, LIMITS_OFF, ROOT, SECRET, TEST_BOTS, headers, play_game, wait_up
-from test_svc_nginx import MAIN, NGINX, site_config
+from test_svc_nginx import NGINX, running_nginx, site_config
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="no nginx (Debian: apt-get install nginx)")
 
@@ -73,20 +72,9 @@ def proxy(tmp, web_ports: list[int], hashed: bool):
     limit = "limit_req zone=manille_req burst=200 nodelay;"
     assert text.count(limit) == 1
     text = text.replace(limit, "")
-    (tmp / "logs").mkdir(exist_ok=True)
-    (tmp / "manille.conf").write_text(text)
-    user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
-    (tmp / "nginx.conf").write_text(MAIN.format(tmp=tmp, user=user))
-    nginx = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-e",
-                              str(tmp / "logs" / "nginx-error.log")],
-                             stdout=open(tmp / "logs" / "nginx.log", "w"), stderr=subprocess.STDOUT)
-    try:
+    with running_nginx(tmp, text) as nginx:
         wait_up(f"http://127.0.0.1:{port}/api/v1/health/live", [nginx], tmp / "logs")
         yield port
-    finally:
-        nginx.terminate()
-        nginx.wait(15)
-
 
 def cache_counts(web_ports: list[int]) -> tuple[int, int]:
     """Hits and misses of the games in play, summed over the processes."""
