@@ -293,7 +293,8 @@ def test_a_local_cluster_holds_the_state_and_stops_with_the_launcher(launch):
     assert connect(f"redis://127.0.0.1:{run.redis_port}/0").keys("manille:*") == []  # the queue's only
     ready = requests.get(f"{run.base}/api/v1/health/ready", timeout=10).json()
     assert ready["status"] == "ok", ready
+    assert ready["redis_cluster"]["state"] == "ok" and ready["redis_cluster"]["masters"] == 3, ready
     pids = run.all_pids()
-    run.proc.send_signal(signal.SIGTERM)
+    os.kill(run.launcher, signal.SIGTERM)  # as Ctrl-C does: the launcher stops all, make exits 0
     assert run.proc.wait(STOP_SECONDS + 20) == 0, run.output()
     assert_all_gone(pids)
