@@ -36,6 +36,7 @@ from service.runs import Runs, run_day
 from service.store import day_of_id, day_scope, key_for, load_script, run_replicated
 
 from . import codec
+from .hindsight import CHECKED_KEPT, HindsightNotes  # noqa: F401  (CHECKED_KEPT: importable from here as before)
 
 SUB_ID_RE = re.compile(r"([0-9]{8})-[0-9a-f]{20}")  # [0-9]: \d also takes other scripts' digits
 JOB = "worker.jobs.verify_submission"
@@ -44,8 +45,6 @@ ON_FAILURE = "worker.jobs.verification_failed"
 PENDING = key_for("pending", "all")
 #: Every user agent a submission names, once: digest -> text (``codec.agent_id``).
 AGENTS = key_for("agents", "all")
-#: A player's most recent checked games kept for ``service.flags.hindsight_player``.
-CHECKED_KEPT = 60
 PENDING_STATUSES = ("queued", "delayed")
 #: An index entry whose submission is not stored is taken out once this old (see ``_live``).
 ORPHAN_GRACE_SECONDS = 60
@@ -73,7 +72,7 @@ def _replayed_record(seed: bytes, bots: str, cards: str) -> str:
     return json.dumps(record, separators=(",", ":"))
 
 
-class Submissions:
+class Submissions(HindsightNotes):
     def __init__(self, client, settings: Settings, queue=None) -> None:
         self.r = client
         self.settings = settings
@@ -240,68 +239,6 @@ class Submissions:
         ops decide) or ``disqualified`` (by ops).  The record is not kept: ``record`` replays it."""
         self._mark(sub_id, now, status=status, score=score, reason="",
                    flags=json.dumps(flags or [], separators=(",", ":")))
-
-    def note_hindsight(self, sub_id: str, *, analysis_id: str, evidence: dict | None = None,
-                       flag: bool = False) -> None:
-        """The hidden-information check of a verified game (``service.flags.hindsight``): the
-        analysis it waits for, then its figures (``hindsight``, kept whether or not they flag)
-        and, when they do, the ``hindsight`` flag with them as evidence.  Idempotent."""
-        key = self.key(sub_id)
-        fields = {"hindsight_analysis": analysis_id}
-        if evidence is not None:
-            fields["hindsight"] = json.dumps(evidence, separators=(",", ":"))
-            fields["flags"] = self._with_flag(key, "hindsight", evidence if flag else None)
-        self.r.hset(key, mapping=fields)
-
-    def note_together(self, sub_id: str, together: dict, flag: bool) -> None:
-        """The player's checked games together, as of ``sub_id``'s check
-        (``service.flags.hindsight_player``): the figures, and the flag when they pass."""
-        key = self.key(sub_id)
-        self.r.hset(key, mapping={"hindsight_player": json.dumps(together, separators=(",", ":")),
-                                  "flags": self._with_flag(key, "hindsight_player", together if flag else None)})
-
-    def _with_flag(self, key: str, code: str, evidence: dict | None) -> str:
-        """The submission's flags with ``code``'s replaced by ``evidence`` (dropped when None)."""
-        flags = [f for f in json.loads(self.r.hget(key, "flags") or "[]") if f["code"] != code]
-        if evidence is not None:
-            flags.append({"code": code, "evidence": evidence})
-        return json.dumps(flags, separators=(",", ":"))
-
-    @staticmethod
-    def checked_key(pid: str) -> str:
-        """The player's checked games, by day (the player's own slot: ``service.players``)."""
-        return key_for("checked", f"player:{pid}")
-
-    def note_checked(self, pid: str, day: date, sub_id: str) -> None:
-        """``sub_id`` (of ``day``) is one of the player's games with a hidden-information check;
-        the most recent CHECKED_KEPT are kept."""
-        key = self.checked_key(pid)
-        with self.r.pipeline(transaction=True) as pipe:
-            pipe.zadd(key, {sub_id: day.toordinal()})
-            pipe.zremrangebyrank(key, 0, -CHECKED_KEPT - 1)
-            pipe.execute()
-
-    def checked_games(self, pid: str, limit: int) -> list[dict]:
-        """The check's figures of the player's ``limit`` most recent checked games, newest first
-        (a game whose figures are not there yet, or gone, is skipped)."""
-        ids = self.r.zrevrange(self.checked_key(pid), 0, limit * 2)
-        out = []
-        for sub_id, got in zip(ids, self.get_fields(ids, ["hindsight", "date"])):
-            if got.get("hindsight"):
-                out.append({**json.loads(got["hindsight"]), "submission_id": sub_id, "date": got["date"]})
-        return out[:limit]
-
-    @staticmethod
-    def strong_games_key(day: date) -> str:
-        return key_for("strong_games", day_scope(day))
-
-    def note_strong_game(self, day: date, pid: str, sub_id: str) -> None:
-        """A game of the day's best (the ones the hidden-information check looks at): the board
-        names its submission once the day has closed, so that anyone can open it in the analysis."""
-        self.r.hset(self.strong_games_key(day), pid, sub_id)
-
-    def strong_games(self, day: date, pids: list[str]) -> list[str | None]:
-        return self.r.hmget(self.strong_games_key(day), pids) if pids else []
 
     def mark_rejected(self, sub_id: str, rejection: dict, now: datetime) -> None:
         self._mark(sub_id, now, status="rejected", reason=json.dumps(rejection, separators=(",", ":")))

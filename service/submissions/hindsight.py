@@ -1,0 +1,80 @@
+"""What the hidden-information check notes on a submission and beside it (``service.flags``): the
+check's figures and flags on the submission, the player's checked games (in the player's own
+slot), the day's best games that the check looks at.  A part of ``Submissions``, apart from the
+storing, queueing and verdicts of a submission."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from service.store import day_scope, key_for
+
+#: A player's most recent checked games kept for ``service.flags.hindsight_player``.
+CHECKED_KEPT = 60
+
+
+class HindsightNotes:
+    """Mixed into ``Submissions``: uses its client ``r``, ``key`` and ``get_fields``."""
+
+    def note_hindsight(self, sub_id: str, *, analysis_id: str, evidence: dict | None = None,
+                       flag: bool = False) -> None:
+        """The hidden-information check of a verified game (``service.flags.hindsight``): the
+        analysis it waits for, then its figures (``hindsight``, kept whether or not they flag)
+        and, when they do, the ``hindsight`` flag with them as evidence.  Idempotent."""
+        key = self.key(sub_id)
+        fields = {"hindsight_analysis": analysis_id}
+        if evidence is not None:
+            fields["hindsight"] = json.dumps(evidence, separators=(",", ":"))
+            fields["flags"] = self._with_flag(key, "hindsight", evidence if flag else None)
+        self.r.hset(key, mapping=fields)
+
+    def note_together(self, sub_id: str, together: dict, flag: bool) -> None:
+        """The player's checked games together, as of ``sub_id``'s check
+        (``service.flags.hindsight_player``): the figures, and the flag when they pass."""
+        key = self.key(sub_id)
+        self.r.hset(key, mapping={"hindsight_player": json.dumps(together, separators=(",", ":")),
+                                  "flags": self._with_flag(key, "hindsight_player", together if flag else None)})
+
+    def _with_flag(self, key: str, code: str, evidence: dict | None) -> str:
+        """The submission's flags with ``code``'s replaced by ``evidence`` (dropped when None)."""
+        flags = [f for f in json.loads(self.r.hget(key, "flags") or "[]") if f["code"] != code]
+        if evidence is not None:
+            flags.append({"code": code, "evidence": evidence})
+        return json.dumps(flags, separators=(",", ":"))
+
+    @staticmethod
+    def checked_key(pid: str) -> str:
+        """The player's checked games, by day (the player's own slot: ``service.players``)."""
+        return key_for("checked", f"player:{pid}")
+
+    def note_checked(self, pid: str, day: date, sub_id: str) -> None:
+        """``sub_id`` (of ``day``) is one of the player's games with a hidden-information check;
+        the most recent CHECKED_KEPT are kept."""
+        key = self.checked_key(pid)
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.zadd(key, {sub_id: day.toordinal()})
+            pipe.zremrangebyrank(key, 0, -CHECKED_KEPT - 1)
+            pipe.execute()
+
+    def checked_games(self, pid: str, limit: int) -> list[dict]:
+        """The check's figures of the player's ``limit`` most recent checked games, newest first
+        (a game whose figures are not there yet, or gone, is skipped)."""
+        ids = self.r.zrevrange(self.checked_key(pid), 0, limit * 2)
+        out = []
+        for sub_id, got in zip(ids, self.get_fields(ids, ["hindsight", "date"])):
+            if got.get("hindsight"):
+                out.append({**json.loads(got["hindsight"]), "submission_id": sub_id, "date": got["date"]})
+        return out[:limit]
+
+    @staticmethod
+    def strong_games_key(day: date) -> str:
+        return key_for("strong_games", day_scope(day))
+
+    def note_strong_game(self, day: date, pid: str, sub_id: str) -> None:
+        """A game of the day's best (the ones the hidden-information check looks at): the board
+        names its submission once the day has closed, so that anyone can open it in the analysis."""
+        self.r.hset(self.strong_games_key(day), pid, sub_id)
+
+    def strong_games(self, day: date, pids: list[str]) -> list[str | None]:
+        return self.r.hmget(self.strong_games_key(day), pids) if pids else []
