@@ -57,6 +57,9 @@ export class Auction {
 
   focus() {
     const first = this.buttons.querySelector("button");
-    if (first) first.focus();
+    if (!first) return;
+    // no jump of the page: the contract line above stays in view (scrolled only if out of sight)
+    first.focus({ preventScroll: true });
+    first.scrollIntoView({ block: "nearest" });
   }
 }

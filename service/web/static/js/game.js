@@ -26,7 +26,8 @@ export class Game {
     this.rules = "muette-1";
     this.calls = []; // this deal's calls so far, [{seat, call}] as the server said them
     this.carry = 1; // ×2 per 30–30 deal just before this one (parlée)
-    this.seats = new Seats(document.getElementById("felt"));
+    this.felt = document.getElementById("felt");
+    this.seats = new Seats(this.felt);
     this.trick = new TrickArea(document.getElementById("trick"));
     this.banner = document.getElementById("banner");
     this.score = new Scoreboard(document.getElementById("scores"));
@@ -37,7 +38,7 @@ export class Game {
       });
     this.auction = new Auction(document.getElementById("auction"), { onCall: (call) => this.call(call) });
     this.picker = ctx.mode === "random"
-      ? new Picker(document.querySelector(".table-head"), { onStart: () => this.restart() }) : null;
+      ? new Picker(document.getElementById("play-area"), { onStart: () => this.restart() }) : null;
   }
 
   get storeKey() {
@@ -171,6 +172,7 @@ export class Game {
     const calling = this.calling(view);
     this.auction.show(calling ? view.legal_calls : [],
       calling ? promptFor(view.legal_calls, view.calls, this.rules, view.carry) : "");
+    this.inAuction(Boolean(view.calls) && !view.contract);
     if (view.calls) {
       this.calls = view.calls.slice();
       this.carry = view.carry || 1;
@@ -182,6 +184,12 @@ export class Game {
       deal: view.deal, dealer: view.dealer, turned: view.turned, holder: view.turned_holder,
       points: view.points.slice(), totals: view.totals.slice(), plays: view.trick.plays.slice(),
     };
+  }
+
+  // While the trump is being called no card is on the felt: on a phone the empty trick gives its
+  // room to the calls and the hand (css: .felt.in-auction).
+  inAuction(on) {
+    this.felt.classList.toggle("in-auction", on);
   }
 
   // The auction so far on the table: each seat's calls in order beside it, the caller's marked;
@@ -317,6 +325,7 @@ export class Game {
     this.banner.hidden = true;
     this.trick.clear();
     this.score.update({ points: [0, 0], totals: [0, 0] });
+    this.inAuction(false);
     this.auction.hide();
     this.seats.clearCalls();
     document.getElementById("end").hidden = true;

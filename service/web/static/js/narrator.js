@@ -30,6 +30,7 @@ export async function narrate(game, events, run, own = null) {
       game.seats.clearCalls();
       game.score.update({ deal: ev.deal, trump: ev.trump, points: st.points, totals: st.totals });
       if (ev.deal === run.view.deal) game.hand.render(run.view.hand);
+      game.inAuction(ev.turned === null);
       if (ev.turned === null) { // rules with an auction: the trump is called
         game.score.setContract(null);
         announce(t("dealStartsCalling", { n: num(ev.deal + 1), dealer: seatName(ev.dealer), you: ev.dealer === 0,
@@ -52,6 +53,7 @@ export async function narrate(game, events, run, own = null) {
       announce(t("says", { seat: seatName(ev.seat), call: callName(ev.call) }));
     } else if (ev.type === "contract") {
       game.seats.setTurn(null);
+      game.inAuction(false);
       game.showCalls(ev.contract, ev.factor);
       announce(t("contractIs", { text: contractText(ev.contract, ev.factor, game.rules) }));
     } else if (ev.type === "play") {

@@ -19,8 +19,9 @@ export function variantOf(run) {
 }
 
 export class Picker {
-  // Draws the picker into `parent`; `onStart(variant)` when "New game" is pressed.
-  constructor(parent, { onStart }) {
+  // Draws the picker just after `before` (below the table: on a phone the hand and the calls come
+  // first); `onStart(variant)` when "New game" is pressed.
+  constructor(before, { onStart }) {
     this.inputs = VARIANTS.map((v) => h("input", { type: "radio", name: "variant", value: v.value }));
     const saved = VARIANTS.find((v) => v.value === store.get(KEY)) || VARIANTS[0];
     this.inputs[VARIANTS.indexOf(saved)].checked = true;
@@ -38,7 +39,7 @@ export class Picker {
       store.set(KEY, this.chosen.value);
       onStart(this.chosen);
     });
-    parent.append(this.form);
+    before.after(this.form);
   }
 
   get chosen() {

@@ -1,0 +1,84 @@
+"""The auction on a phone, as a newcomer plays it (free play, the real page on the real server):
+at a call turn the whole hand, every call button and the prompt are on the screen without
+scrolling, and the contract line stays in view when focus moves to the calls; the eight cards fit
+one row at 360 px; after a call with the keyboard, focus goes to the hand at the card turn; a new
+game clears the old contract from the score panel."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from test_web_auction import NAMING, WORDS, call_group, deal_until, is_new_run, new_game, open_free
+from web_helpers import is_plays_answer, is_run_answer
+
+SIZES = [(360, 740), (390, 844), (430, 932)]
+
+#: What of the page lies outside the viewport (at the current scroll): the hand's cards, the call
+#: buttons, the prompt; and how many rows the hand's cards make.
+OUT_OF_VIEW = """() => {
+  const h = window.innerHeight, w = window.innerWidth;
+  const out = [];
+  const check = (name, el) => {
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > h || r.left < 0 || r.right > w) out.push([name, Math.round(r.top), Math.round(r.bottom)]);
+  };
+  document.querySelectorAll('#hand button').forEach((b) => check('card ' + b.dataset.card, b));
+  document.querySelectorAll('#auction button').forEach((b) => check('call ' + b.dataset.call, b));
+  const prompt = document.getElementById('call-prompt');
+  if (prompt && prompt.textContent) check('prompt', prompt);
+  const rows = new Set([...document.querySelectorAll('#hand button')].map((b) => Math.round(b.offsetTop)));
+  return { out, rows: rows.size, cards: document.querySelectorAll('#hand button').length };
+}"""
+
+
+def my_call(view):
+    """any call of the player's"""
+    return bool(view.get("legal_calls"))
+
+
+def expect_all_in_view(page, where):
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(50)
+    seen = page.evaluate(OUT_OF_VIEW)
+    assert seen["cards"] == 8 and not seen["out"], (where, seen)
+    assert seen["rows"] == 1, (where, "the hand wraps", seen)
+
+
+@pytest.mark.parametrize("lang, label", [("fr", "parlee101"), ("nl", "manillen"), ("en", "parlee101")])
+def test_at_a_call_turn_the_hand_the_calls_and_the_prompt_fit_a_phone(visitor, lang, label):
+    w = WORDS[lang]
+    page, run = deal_until(visitor, lang, w[label], my_call)
+    expect(call_group(page, lang).get_by_role("button")).to_have_count(len(run["view"]["legal_calls"]))
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        expect_all_in_view(page, (width, height))
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+def test_focus_on_the_calls_keeps_the_contract_line_in_view(visitor, lang):
+    w = WORDS[lang]
+    page, run = deal_until(visitor, lang, w["parlee101"], lambda v: v.get("legal_calls") in (
+        ["double", "pass"], ["redouble", "pass"]), per_context=50)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    with page.expect_response(is_run_answer):  # the page opened again on this run: focus to the calls
+        page.reload()
+    first = call_group(page, lang).get_by_role("button").first
+    expect(first).to_be_focused()
+    page.wait_for_timeout(100)
+    expect(page.locator("#scores .trump")).to_be_in_viewport(ratio=1)
+    expect(first).to_be_in_viewport(ratio=1)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_muette_on_a_small_phone_shows_the_whole_hand_on_one_row(visitor, lang):
+    page, run = open_free(visitor, lang, viewport={"width": 360, "height": 740})
+    expect(page.locator("#hand button")).to_have_count(8)
+    page.wait_for_timeout(200)
+    seen = page.evaluate(OUT_OF_VIEW)
+    assert not seen["out"] and seen["rows"] == 1, seen
+
