@@ -82,3 +82,27 @@ def test_muette_on_a_small_phone_shows_the_whole_hand_on_one_row(visitor, lang):
     seen = page.evaluate(OUT_OF_VIEW)
     assert not seen["out"] and seen["rows"] == 1, seen
 
+
+@pytest.mark.parametrize("lang", ["nl", "en"])
+def test_after_a_call_with_the_keyboard_focus_goes_to_the_hand(visitor, lang):
+    w = WORDS[lang]
+    page, run = open_free(visitor, lang)
+    page.get_by_role("radio", name=re.compile("^" + re.escape(w["parlee101"]))).check()
+    for _ in range(50):  # until the player's last call closes the auction on the player's lead
+        if run["status"] == "playing" and run["view"].get("legal_calls") and run["view"]["to_move"] == 0:
+            buttons = call_group(page, lang).get_by_role("button")
+            buttons.last.focus()  # pass, or the last trump
+            with page.expect_response(is_plays_answer) as info:
+                page.keyboard.press("Enter")
+            run = info.value.json()
+            view = run["view"]
+            if run["status"] == "playing" and view["to_move"] == 0 and not view.get("legal_calls"):
+                focused = page.locator("#hand button:focus")
+                expect(focused).to_have_count(1)
+                assert focused.get_attribute("data-card") in view["legal"], view["legal"]
+                return
+            if view.get("legal_calls") and view["to_move"] == 0:
+                continue
+        run = new_game(page, lang)
+    raise AssertionError("no call closed the auction on the player's lead")
+

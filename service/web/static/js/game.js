@@ -146,7 +146,11 @@ export class Game {
           || this.hand.el.contains(document.activeElement)) this.auction.focus();
     } else {
       announce(t("yourTurn"));
+      // the call button that had the focus is gone with the auction: the hand takes it (its first
+      // legal card), as at a card turn after a trick
+      if (this.afterCall && (!document.activeElement || document.activeElement === document.body)) this.hand.focus();
     }
+    this.afterCall = false;
   }
 
   // What the run is played under: its variant and target on the score panel and in the picker.
@@ -258,6 +262,7 @@ export class Game {
     this.busy = true;
     const turn = run.turn;
     this.auction.lock();
+    this.afterCall = this.auction.el.contains(document.activeElement);
     this.seats.setTurn(null);
     this.calls.push({ seat: 0, call });
     this.showCalls();
