@@ -106,3 +106,18 @@ def test_after_a_call_with_the_keyboard_focus_goes_to_the_hand(visitor, lang):
         run = new_game(page, lang)
     raise AssertionError("no call closed the auction on the player's lead")
 
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_new_game_clears_the_old_contract_at_once(visitor, lang):
+    w = WORDS[lang]
+    page, run = deal_until(visitor, lang, w["parlee101"], lambda v: v.get("legal_calls") in (
+        ["double", "pass"], ["redouble", "pass"]))
+    old = page.locator("#scores .trump").text_content()
+    naming = next(c["call"] for c in run["view"]["calls"] if c["call"] in ("C", "D", "H", "S", "NT"))
+    assert w["calls"][naming] in old, old
+    # what the panel says the moment "New game" is pressed, before the new run's answer comes
+    with page.expect_response(is_new_run):
+        now = page.get_by_role("button", name=w["new_game"]).evaluate(
+            "(b) => { b.click(); return document.querySelector('#scores .trump').textContent; }")
+    assert w["calls"][naming] not in now, (old, now)
+

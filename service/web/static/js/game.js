@@ -330,6 +330,7 @@ export class Game {
     this.banner.hidden = true;
     this.trick.clear();
     this.score.update({ points: [0, 0], totals: [0, 0] });
+    this.score.clearContract(); // no contract of the abandoned game beside the cleared bubbles
     this.inAuction(false);
     this.auction.hide();
     this.seats.clearCalls();

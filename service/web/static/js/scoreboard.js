@@ -65,6 +65,11 @@ export class Scoreboard {
     this.trump.append(contractText(contract, factor, this.rules));
   }
 
+  // A new game: nothing of the old one's contract or trump until its first deal starts.
+  clearContract() {
+    this.trump.textContent = "";
+  }
+
   update({ deal, trump, points, totals }) {
     if (deal !== undefined) this.dealLabel.textContent = t("dealN", { n: num(deal + 1) });
     if (trump) {
