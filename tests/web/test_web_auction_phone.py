@@ -121,3 +121,29 @@ def test_a_new_game_clears_the_old_contract_at_once(visitor, lang):
             "(b) => { b.click(); return document.querySelector('#scores .trump').textContent; }")
     assert w["calls"][naming] not in now, (old, now)
 
+
+CHOOSING = {"fr": "atout en cours de choix", "nl": "troef wordt gekozen", "en": "trump being chosen"}
+YOU_PASS = {"fr": "Vous passez", "nl": "U past", "en": "You pass"}
+PASSES = {"fr": "{seat} passe", "nl": "{seat} past", "en": "{seat} passes"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+def test_manillen_says_the_trump_is_being_chosen_and_a_pass_in_plain_words(visitor, lang):
+    w = WORDS[lang]
+    page, run = deal_until(visitor, lang, w["manillen"], lambda v: v.get("legal_calls") == [
+        "C", "D", "H", "S", "NT", "pass"] and not any(c["call"] in NAMING for c in v["calls"]))
+    expect(page.locator("#scores .trump")).to_contain_text(CHOOSING[lang])
+    with page.expect_response(is_plays_answer) as info:
+        call_group(page, lang).locator('button[data-call="pass"]').click()
+    after = info.value.json()
+    lines = page.locator("#log p").all_text_contents()
+    assert YOU_PASS[lang] in lines, lines
+    for e in after["events"]:
+        if e["type"] == "call" and e["seat"] and e["call"] == "pass":
+            assert PASSES[lang].format(seat=w["seats"][e["seat"]]) in lines, (e, lines)
+
+
+def test_french_keeps_the_colon_with_its_word(visitor):
+    page, run = open_free(visitor, "fr")  # muette: "Atout : …" in the score panel
+    expect(page.locator("#scores .trump")).to_contain_text("Atout")
+    assert "Atout\u00a0:" in page.locator("#scores .trump").text_content()  # no break before the colon

@@ -266,7 +266,7 @@ export class Game {
     this.seats.setTurn(null);
     this.calls.push({ seat: 0, call });
     this.showCalls();
-    announce(t("youSay", { call: callName(call) }));
+    announce(call === "pass" ? t("youPass") : t("youSay", { call: callName(call) }));
     let next;
     try {
       next = await this.send(turn, { call });

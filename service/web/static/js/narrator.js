@@ -50,7 +50,8 @@ export async function narrate(game, events, run, own = null) {
       waited = true;
       game.calls.push({ seat: ev.seat, call: ev.call });
       game.showCalls();
-      announce(t("says", { seat: seatName(ev.seat), call: callName(ev.call) }));
+      announce(ev.call === "pass" ? t("passes", { seat: seatName(ev.seat) })
+        : t("says", { seat: seatName(ev.seat), call: callName(ev.call) }));
     } else if (ev.type === "contract") {
       game.seats.setTurn(null);
       game.inAuction(false);

@@ -54,7 +54,8 @@ export class Scoreboard {
   setContract(contract, factor) {
     this.trump.textContent = "";
     if (!contract) {
-      this.trump.textContent = t("calling");
+      // parlée: the dealer names it, doubles follow; manillen: the seats choose it in turn
+      this.trump.textContent = t(this.rules === "manillen-1" ? "choosing" : "calling");
       return;
     }
     if (SYMBOL[contract.call]) {

@@ -151,10 +151,13 @@ export default {
   redoubled: "redoubled",
   factor: "×{n}",
   calling: "being called…",
+  choosing: "trump being chosen…",
   yourCallGroup: "Your call",
   yourCall: "Your call: choose a trump, no trump or another call from the buttons.",
   says: "{seat} says {call}",
   youSay: "You say {call}",
+  passes: "{seat} passes",
+  youPass: "You pass",
   contractIs: "Contract: {text}.",
   dealStartsCalling: ({ n, dealer, you, factor }) =>
     `Deal ${n}: ${dealer} ${you ? "deal" : "deals"}; the trump is called.${factor ? ` After 30–30, this deal counts ×${factor}.` : ""}`,
