@@ -147,3 +147,16 @@ def test_french_keeps_the_colon_with_its_word(visitor):
     page, run = open_free(visitor, "fr")  # muette: "Atout : …" in the score panel
     expect(page.locator("#scores .trump")).to_contain_text("Atout")
     assert "Atout\u00a0:" in page.locator("#scores .trump").text_content()  # no break before the colon
+
+
+MUETTE_ONLY = {"fr": "Manille muette\u00a0:", "nl": "Stille manille:", "en": "Manille muette:"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+def test_the_footer_does_not_say_muette_during_a_parlee_game(visitor, lang):
+    w = WORDS[lang]
+    page, run = open_free(visitor, lang, viewport={"width": 390, "height": 844})
+    page.get_by_role("radio", name=re.compile("^" + re.escape(w["parlee101"]))).check()
+    new_game(page, lang)
+    foot = page.locator("footer").text_content().replace(" :", "\u00a0:")
+    assert not foot.strip().startswith(MUETTE_ONLY[lang]), foot
