@@ -140,6 +140,21 @@ class Sweeping:
         finally:
             _forking_horse = False
 
+    #: Seconds the worker's pub/sub thread (RQ's commands to it: stop a job, kill its horse) waits
+    #: for a message before it looks again whether to go on.  RQ gives 60, and redis-py (8.x)
+    #: joins that thread when RQ stops it: a worker asked to stop waited up to a minute after
+    #: its last job (an idle one, one in three stops here), past the stop timeouts of systemd
+    #: and compose.  One second bounds that wait.
+    PUBSUB_SLEEP = 1.0
+
+    def subscribe(self):
+        """RQ's ``subscribe`` with the shorter wait above."""
+        self.log.info("Worker %s: subscribing to channel %s", self.name, self.pubsub_channel_name)
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        self.pubsub_thread = self.pubsub.run_in_thread(
+            sleep_time=self.PUBSUB_SLEEP, daemon=True, exception_handler=self._pubsub_exception_handler)
+
     def analysis_failed(self, analysis_id: str, why: str) -> None:
         """An analysis whose job died says so at once (asking again queues it anew)."""
         try:
