@@ -343,6 +343,9 @@ export class Game {
       analysis.replaceChildren();
     }
     document.getElementById("play-area").hidden = false;
+    // "New game" is below the table: bring the table back from its top (the score panel) on
+    const scores = this.score.info.closest("section");
+    if (scores.getBoundingClientRect().top < 0) scores.scrollIntoView({ block: "start" });
     try {
       await this.fresh();
       // the "Play again" button that had the focus is gone (a first call has taken it already)
