@@ -89,7 +89,7 @@ def cache_counts(web_ports: list[int]) -> tuple[int, int]:
     return hits, misses
 
 
-def hit_rate(port: int, web_ports: list[int], games: int = GAMES) -> tuple[float, int]:
+def hit_rate(port: int, web_ports: list[int], games: int = GAMES) -> tuple[float, int, int]:
     """Free games played whole through the proxy: the share of their plays whose game was held."""
     http = requests.Session()
     base = f"http://127.0.0.1:{port}"
@@ -108,7 +108,7 @@ def hit_rate(port: int, web_ports: list[int], games: int = GAMES) -> tuple[float
                         timeout=30).status_code == 200
     hits, misses = cache_counts(web_ports)
     hits, misses = hits - hits0, misses - misses0
-    return hits / (hits + misses), hits + misses
+    return hits / (hits + misses), hits + misses, misses
 
 
 def test_a_runs_plays_reach_the_process_that_holds_its_game(redis_server, tmp_path):
@@ -121,11 +121,11 @@ def test_a_runs_plays_reach_the_process_that_holds_its_game(redis_server, tmp_pa
             tmp.mkdir()
             with proxy(tmp, web_ports, hashed) as port:
                 rates[hashed] = hit_rate(port, web_ports)
-    (hashed_rate, plays), (rr_rate, rr_plays) = rates[True], rates[False]
+    (hashed_rate, plays, misses), (rr_rate, rr_plays, _) = rates[True], rates[False]
     print(f"\nplay cache hit rate through nginx, {PROCESSES} web processes, {GAMES} games each: "
           f"hash on the run id {hashed_rate:.1%} of {plays} plays, round robin {rr_rate:.1%} of {rr_plays}",
           file=sys.stderr)
-    assert plays >= GAMES * 30 and rr_plays >= GAMES * 30
+    assert plays >= GAMES * 8 and rr_plays >= GAMES * 8  # a game is 16 plays at the fewest
     # a run's first play may miss (its opening went round robin); every later one is held
-    assert hashed_rate >= 0.95
+    assert misses <= GAMES
     assert rr_rate <= 0.6  # the measure tells the two apart: round robin misses most plays
