@@ -195,28 +195,26 @@ def state_health(client) -> dict:
         pass  # the masters known before: the reads below say which answer
     # Master by master: one lost (its replica not yet promoted) must not hide what the others
     # and the cluster itself say (its slots failing) behind an unreadable scrape.
-    infos, last_error = [], None
-    for node in client.get_primaries():
+    primaries, infos, last_error, answering = client.get_primaries(), [], None, None
+    for node in primaries:
         try:
             infos.append(client.info(target_nodes=node))  # memory, persistence, replication at once
+            answering = answering or node
         except redis.RedisError as e:
             last_error = e
-    if not infos:
+    if answering is None:
         raise last_error or redis.ConnectionError("no master of the cluster answered")
+    try:
+        cluster = client.cluster_info(target_nodes=answering)
+    except redis.RedisError:
+        cluster = {"cluster_state": "fail"}
     fullest = max(infos, key=lambda i: i.get("used_memory", 0))
     aof_ok = all(i.get("aof_enabled") == 1 and i.get("aof_last_write_status") == "ok" for i in infos)
-    cluster = None
-    for node in client.get_primaries():
-        try:
-            cluster = client.cluster_info(target_nodes=node)
-            break
-        except redis.RedisError:
-            continue
     return {"memory": {k: fullest.get(k, 0) for k in ("used_memory", "maxmemory")},
             "persistence": {"aof_enabled": int(aof_ok), "aof_last_write_status": "ok"},
-            "cluster": cluster or {"cluster_state": "fail"},
+            "cluster": cluster,
             "lonely_masters": sum(1 for i in infos if int(i.get("connected_slaves", 0)) == 0),
-            "masters_unreachable": len(client.get_primaries()) - len(infos)}
+            "masters_unreachable": len(primaries) - len(infos)}
 
 
 def exposition(redis_collector: RedisCollector | None) -> tuple[bytes, str]:
