@@ -28,6 +28,7 @@ ratios are what compare across runs.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import subprocess
@@ -40,9 +41,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_speed import (BOARD_DAY, RAISED_LIMITS, Gunicorn, _get_loop, _play_loop, _post, load, ms,  # noqa: E402
+from bench_speed import (BOARD_DAY, RAISED_LIMITS, Gunicorn, _get_loop, _play_loop, _submit, load, ms,  # noqa: E402
                          pct)
+from service.leaderboard import EPOCH  # noqa: E402  (a key of the boards' slot)
 from service.redis_server import LocalCluster, RedisServer  # noqa: E402
+from service.runs import Runs  # noqa: E402
 
 SECRET = "bench-cluster: the same days, so the same games, in every run"
 
@@ -147,35 +150,30 @@ def main(argv=None) -> int:
             after = node_usec(state)
             plays = len(got["plays, cluster"][1])
             finished = got["plays, cluster"][2][:60]
-            import http.client
-
-            today = {"day": finished[0][0][:8]} if finished else {}
-            day_node = state.get_node_from_key(f"manille:{{day:{today['day'][:4]}-{today['day'][4:6]}-{today['day'][6:]}}}:x").name
-            boards_node = state.get_node_from_key("manille:{boards}:x").name
-            conn = http.client.HTTPConnection("127.0.0.1", webc.port, timeout=30)
+            assert finished, "no game finished on the cluster: give the loads more --seconds"
+            day_node = state.get_node_from_key(Runs.key(finished[0][0])).name
+            boards_node = state.get_node_from_key(EPOCH).name
             subs0 = node_usec(state)
-            for i, (run_id, token) in enumerate(finished):
-                _post(conn, "/api/v1/submissions", {"run_id": run_id, "nickname": f"bench{i}"},
-                      {"X-Player-Token": token})
+            _submit(webc.port, finished)
             subs1 = node_usec(state)
             verify = subprocess.run([sys.executable, "-m", "worker", "--burst", "--url", queue.url], cwd=ROOT,
                                     env=dict(env_cluster, PYTHONPATH=str(ROOT)), capture_output=True,
                                     text=True, timeout=600)
             assert verify.returncode == 0, verify.stderr[-2000:]
             subs2 = node_usec(state)
-            n = max(1, len(finished))
+            games = len(finished)
             # the board reads of row 2 ran in the same slices: they read {boards}, never the day's slot
             play_us = spent(before, after, day_node) / plays
-            sub_us = spent(subs0, subs1, day_node) / n
-            verdict_us = spent(subs1, subs2, day_node) / n
-            score_us = spent(subs1, subs2, boards_node) / n if boards_node != day_node else float("nan")
-            print(f"3. Redis time, INFO commandstats of the master holding each slot ({plays} plays, {n} games "
+            sub_us = spent(subs0, subs1, day_node) / games
+            verdict_us = spent(subs1, subs2, day_node) / games
+            score_us = spent(subs1, subs2, boards_node) / games if boards_node != day_node else float("nan")
+            print(f"3. Redis time, INFO commandstats of the master holding each slot ({plays} plays, {games} games "
                   f"submitted and verified): the day's slot (its runs, indexes, submissions): a play {play_us:.0f} µs, "
                   f"a submission {sub_us:.0f} µs, a verification {verdict_us:.0f} µs; the boards' slot: "
                   f"a verified score on the day's, week's, month's and all-time boards {score_us:.0f} µs"
                   + ("" if boards_node != day_node else " (same master as the day's this run: not separated)"))
-            print(f"   what one master's thread serves at 100 %: {1e6 / play_us:,.0f} plays/s of one day; "
-                  f"{1e6 / score_us:,.0f} scores/s on the boards" if score_us == score_us else "")
+            boards = "" if math.isnan(score_us) else f"; {1e6 / score_us:,.0f} scores/s on the boards"
+            print(f"   what one master's thread serves at 100 %: {1e6 / play_us:,.0f} plays/s of one day{boards}")
         finally:
             for s in servers:
                 s.stop()
