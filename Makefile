@@ -11,6 +11,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(PY) -m bots.native
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -46,4 +47,4 @@ load: $(STAMP)
 	$(PY) scripts/load_test.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis bots/native/_dds-*.so

@@ -1,0 +1,407 @@
+/* The double-dummy search of bots/alphabeta.py in C: the same question (team 0's card points
+ * from a position of one deal to its end, all hands open), the same exact answers, found
+ * some fifty times faster.  Loaded by bots/native/__init__.py with ctypes (no Python headers);
+ * bots/solver.py asks it and keeps the Python search as the reference the tests compare with.
+ *
+ * Cards are ids 8 * suit + rank, rank 0..7 = 7 8 9 J Q K A T (the ten highest), masks of 32
+ * bits.  Seats 0 and 2 (team 0) maximise, 1 and 3 minimise.  Every bound kept in the table is
+ * proven and every cut-off is alpha-beta's: the values never depend on the table, the order of
+ * the moves or the first guess, only the time does.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INF 1024
+#define EIGHTS 0x02020202u
+#define NINES 0x04040404u
+
+static const int RANK_POINTS[8] = {0, 0, 0, 1, 2, 3, 4, 5};
+
+typedef struct {
+    uint32_t h[4];
+    uint8_t leader, lo, hi, used;
+    int8_t best;
+} Entry;
+
+typedef struct {
+    int trump;
+    uint32_t h[4];
+    Entry *table;
+    uint32_t mask;
+    uint32_t history[4][32];
+    long nodes;
+} Ctx;
+
+static inline int pts(int c) { return RANK_POINTS[c & 7]; }
+
+static inline uint32_t suit_mask(int s) { return s < 4 ? 0xFFu << (8 * s) : 0u; }
+
+static inline uint32_t stronger(int c) {
+    return suit_mask(c >> 3) & (uint32_t)~(((uint64_t)2 << c) - 1);
+}
+
+static int mask_points(uint32_t m) {
+    int p = 0;
+    while (m) {
+        int c = __builtin_ctz(m);
+        p += pts(c);
+        m &= m - 1;
+    }
+    return p;
+}
+
+/* RULES §4 rules 2-3: service/replay/rules.py's legal_facing, line for line. */
+static uint32_t legal_facing(uint32_t hand, int led, int best, int best_seat, int seat, int trump) {
+    uint32_t follow = hand & suit_mask(led);
+    if (!((best_seat ^ seat) & 1)) return follow ? follow : hand;
+    if (follow) {
+        if (best >> 3 == led) {
+            uint32_t higher = follow & stronger(best);
+            if (higher) return higher;
+        }
+        return follow;
+    }
+    uint32_t trumps = hand & suit_mask(trump);
+    if (trumps) {
+        if (best >> 3 == trump) {
+            uint32_t higher = trumps & stronger(best);
+            if (higher) return higher;
+        }
+        return trumps;
+    }
+    return hand;
+}
+
+/* bots/move_order.py's reduce_equivalent: an 8 or 9 whose next lower card in play is in the
+ * same mask is not searched (no card in play separates them, neither is worth a point). */
+static inline uint32_t reduce_equivalent(uint32_t cards, uint32_t in_play) {
+    return cards & ~(cards & ((EIGHTS & (cards << 1)) | (NINES & ((cards << 1) | ((cards << 2) & ~(in_play << 1))))));
+}
+
+static inline int beats(int card, int best, int trump) {
+    if (card >> 3 == best >> 3) return card > best;
+    return card >> 3 == trump;
+}
+
+/* The cards of ``m`` by rising rank, suits in canonical order within a rank (``up``), or the
+ * reverse; returns how many. */
+static int order_cards(uint32_t m, int up, int *out) {
+    int n = 0;
+    if (!m) return 0;
+    int top = (31 - __builtin_clz(m)) >> 3;
+    if (!(m & ~suit_mask(top))) { /* one suit: by id */
+        if (up)
+            for (; m; m &= m - 1) out[n++] = __builtin_ctz(m);
+        else
+            for (; m; m ^= 1u << (31 - __builtin_clz(m))) out[n++] = 31 - __builtin_clz(m);
+        return n;
+    }
+    for (int r = 0; r < 8; r++)
+        for (int s = 0; s < 4; s++)
+            if (m >> (8 * s + r) & 1) out[n++] = 8 * s + r;
+    if (!up)
+        for (int i = 0, j = n - 1; i < j; i++, j--) {
+            int t = out[i];
+            out[i] = out[j];
+            out[j] = t;
+        }
+    return n;
+}
+
+static inline uint32_t slot_of(const Ctx *x, int leader) {
+    uint64_t a = ((uint64_t)x->h[0] << 32 | x->h[1]) * 0x9E3779B97F4A7C15ull;
+    uint64_t b = ((uint64_t)x->h[2] << 32 | x->h[3]) * 0xC2B2AE3D27D4EB4Full;
+    uint64_t k = (a ^ (b >> 7) ^ ((uint64_t)leader * 0x165667B19E3779F9ull));
+    return (uint32_t)(k >> 32) & x->mask;
+}
+
+static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta);
+
+/* Team 0's points from a trick in progress (``n`` cards played, ``w`` of seat ``ws`` holding
+ * it, ``p`` points in it, suit ``led``) to the end of the deal; ``rem`` = points in hands + 1,
+ * ``u`` = the cards in play when the trick began.  Fail-soft in (alpha, beta). */
+static int tail(Ctx *x, int leader, int n, int w, int ws, int led, int p, int tl, int rem, uint32_t u,
+                int alpha, int beta) {
+    if (n == 4) {
+        if (tl == 1) return (ws & 1) ? 0 : p + rem;
+        int g = (ws & 1) ? 0 : p;
+        if (g >= beta) return g;
+        if (g + rem <= alpha) return g + rem;
+        return g + boundary(x, ws, tl - 1, rem, alpha - g, beta - g);
+    }
+    int seat = (leader + n) & 3;
+    uint32_t hand = x->h[seat];
+    uint32_t legal = reduce_equivalent(legal_facing(hand, led, w, ws, seat, x->trump), u);
+    int cards[8];
+    int up = (ws ^ seat) & 1; /* an opponent holds it: cheapest first; the partner: dearest */
+    int k = order_cards(legal, up, cards);
+    int maximise = !(seat & 1);
+    int v = maximise ? -1 : INF;
+    for (int i = 0; i < k; i++) {
+        int c = cards[i];
+        x->h[seat] = hand ^ (1u << c);
+        int r;
+        if (beats(c, w, x->trump))
+            r = tail(x, leader, n + 1, c, seat, led, p + pts(c), tl, rem - pts(c), u, alpha, beta);
+        else
+            r = tail(x, leader, n + 1, w, ws, led, p + pts(c), tl, rem - pts(c), u, alpha, beta);
+        if (maximise) {
+            if (r > v) {
+                v = r;
+                if (r > alpha) alpha = r;
+            }
+        } else if (r < v) {
+            v = r;
+            if (r < beta) beta = r;
+        }
+        if (alpha >= beta) break;
+    }
+    x->h[seat] = hand;
+    return v;
+}
+
+static int last_trick_winner(const Ctx *x, int leader) {
+    int best = 31 - __builtin_clz(x->h[leader]);
+    int bs = leader;
+    for (int k = 1; k < 4; k++) {
+        int s = (leader + k) & 3;
+        int c = 31 - __builtin_clz(x->h[s]);
+        if ((c >> 3 == best >> 3 && c > best) || (c >> 3 == x->trump && best >> 3 != x->trump)) {
+            best = c;
+            bs = s;
+        }
+    }
+    return bs;
+}
+
+/* Team 0's points of the ``tl`` tricks left, ``leader`` to lead; ``rem`` = points in hands + 1. */
+static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta) {
+    if (tl == 1) return (last_trick_winner(x, leader) & 1) ? 0 : rem;
+    if (beta <= 0) return 0;
+    if (alpha >= rem) return rem;
+    Entry *e = &x->table[slot_of(x, leader)];
+    int lo = 0, hi = rem, mv = -1;
+    if (e->used && e->leader == leader && e->h[0] == x->h[0] && e->h[1] == x->h[1] && e->h[2] == x->h[2] &&
+        e->h[3] == x->h[3]) {
+        lo = e->lo;
+        hi = e->hi;
+        mv = e->best;
+        if (lo >= beta || lo == hi) return lo;
+        if (hi <= alpha) return hi;
+    }
+    int a = alpha > lo ? alpha : lo;
+    int b = beta < hi ? beta : hi;
+    int wa = a, wb = b;
+    uint32_t u = x->h[0] | x->h[1] | x->h[2] | x->h[3];
+    uint32_t hand = x->h[leader];
+    int moves[8];
+    int k = order_cards(reduce_equivalent(hand, u), 1, moves);
+    uint32_t *hist = x->history[leader];
+    /* stable sort by history score, highest first (insertion sort: at most 8) */
+    for (int i = 1; i < k; i++) {
+        int c = moves[i], j = i;
+        while (j > 0 && hist[moves[j - 1]] < hist[c]) {
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        moves[j] = c;
+    }
+    if (mv >= 0 && k > 1 && moves[0] != mv) {
+        int j = 0;
+        while (j < k && moves[j] != mv) j++;
+        if (j < k) {
+            for (; j > 0; j--) moves[j] = moves[j - 1];
+            moves[0] = mv;
+        }
+    }
+    int maximise = !(leader & 1);
+    int v = maximise ? -1 : INF;
+    int bm = -1;
+    for (int i = 0; i < k; i++) {
+        int c = moves[i];
+        x->h[leader] = hand ^ (1u << c);
+        int r = tail(x, leader, 1, c, leader, c >> 3, pts(c), tl, rem - pts(c), u, a, b);
+        if (maximise) {
+            if (r > v) {
+                v = r;
+                bm = c;
+                if (r > a) a = r;
+            }
+        } else if (r < v) {
+            v = r;
+            bm = c;
+            if (r < b) b = r;
+        }
+        if (a >= b) {
+            hist[c] += 1u << tl;
+            break;
+        }
+    }
+    x->h[leader] = hand;
+    if (v <= wa) {
+        if (v < hi) hi = v;
+    } else if (v >= wb) {
+        if (v > lo) lo = v;
+    } else {
+        lo = hi = v;
+    }
+    e = &x->table[slot_of(x, leader)];
+    memcpy(e->h, x->h, sizeof e->h);
+    e->leader = (uint8_t)leader;
+    e->lo = (uint8_t)lo;
+    e->hi = (uint8_t)hi;
+    e->best = (int8_t)bm;
+    e->used = 1;
+    x->nodes++;
+    return v;
+}
+
+/* -- the API ------------------------------------------------------------------------------- */
+
+Ctx *dds_new(int trump, int log2_entries) {
+    Ctx *x = calloc(1, sizeof *x);
+    if (!x) return NULL;
+    x->trump = trump;
+    x->mask = (1u << log2_entries) - 1;
+    x->table = calloc((size_t)x->mask + 1, sizeof(Entry));
+    if (!x->table) {
+        free(x);
+        return NULL;
+    }
+    return x;
+}
+
+void dds_free(Ctx *x) {
+    if (x) {
+        free(x->table);
+        free(x);
+    }
+}
+
+long dds_nodes(const Ctx *x) { return x->nodes; }
+
+void dds_clear(Ctx *x) { memset(x->table, 0, ((size_t)x->mask + 1) * sizeof(Entry)); }
+
+typedef struct {
+    Ctx *x;
+    int leader, n, w, ws, led, p, tl, total, mover;
+    uint32_t u;
+    int card;
+} Root;
+
+/* Team 0's points when the mover plays ``card`` (fail-soft in the window). */
+static int child(Root *r, int alpha, int beta) {
+    Ctx *x = r->x;
+    int c = r->card;
+    uint32_t hand = x->h[r->mover];
+    x->h[r->mover] = hand ^ (1u << c);
+    int v;
+    if (r->n == 0) {
+        v = tail(x, r->mover, 1, c, r->mover, c >> 3, pts(c), r->tl, r->total - pts(c), r->u, alpha, beta);
+    } else {
+        int w = r->w, ws = r->ws;
+        if (beats(c, w, x->trump)) {
+            w = c;
+            ws = r->mover;
+        }
+        int p = r->p + pts(c);
+        v = tail(x, r->leader, r->n + 1, w, ws, r->led, p, r->tl, r->total - p, r->u, alpha, beta);
+    }
+    x->h[r->mover] = hand;
+    return v;
+}
+
+/* Team 0's points from the root position (fail-soft in the window). */
+static int root_search(Root *r, int alpha, int beta) {
+    Ctx *x = r->x;
+    if (r->n == 0) return boundary(x, r->leader, r->tl, r->total, alpha, beta);
+    return tail(x, r->leader, r->n, r->w, r->ws, r->led, r->p, r->tl, r->total - r->p, r->u, alpha, beta);
+}
+
+/* bots/solver.py's _exact: the value known to lie in [lo, hi] by null-window probes of
+ * ``search``: at the guess, beside it, then by halves. */
+static int exact(Root *r, int (*search)(Root *, int, int), int lo, int hi, int guess) {
+    int b = guess, probes = 0;
+    while (lo < hi) {
+        if (b <= lo)
+            b = lo + 1;
+        else if (b > hi)
+            b = hi;
+        int v = search(r, b - 1, b);
+        probes++;
+        if (v < b) {
+            hi = v;
+            b = probes == 1 ? hi : (lo + hi + 1) / 2;
+        } else {
+            lo = v;
+            b = probes == 1 ? lo + 1 : (lo + hi + 1) / 2;
+        }
+    }
+    return lo;
+}
+
+/* The exact points the mover's team takes from here for each legal card: ``out[c]`` for every
+ * legal card id c, -1 for the others.  ``hands``: the four hands; the trick in progress has
+ * ``n`` cards ``trick`` led by ``leader``; ``guess``: of team 0's points, a hint.  The caller
+ * (bots/solver.py) has checked that the position is a legal one.  Returns the mover's best. */
+int dds_card_values(Ctx *x, const uint32_t *hands, int leader, int n, const int *trick, int guess, int *out) {
+    Root r;
+    memcpy(x->h, hands, sizeof x->h);
+    r.x = x;
+    r.leader = leader;
+    r.n = n;
+    r.mover = (leader + n) & 3;
+    r.tl = __builtin_popcount(hands[r.mover]);
+    uint32_t u = hands[0] | hands[1] | hands[2] | hands[3];
+    int p = 0, w = -1, ws = -1, led = -1;
+    for (int i = 0; i < n; i++) {
+        int c = trick[i];
+        u |= 1u << c;
+        p += pts(c);
+        if (i == 0) {
+            w = c;
+            ws = leader;
+            led = c >> 3;
+        } else if (beats(c, w, x->trump)) {
+            w = c;
+            ws = (leader + i) & 3;
+        }
+    }
+    r.u = u;
+    r.total = mask_points(u) + 1;
+    r.w = w;
+    r.ws = ws;
+    r.led = led;
+    r.p = p;
+    uint32_t hand = hands[r.mover];
+    uint32_t legal = n ? legal_facing(hand, led, w, ws, r.mover, x->trump) : hand;
+    uint32_t reps = reduce_equivalent(legal, u);
+    int maximise = !(r.mover & 1);
+    for (int c = 0; c < 32; c++) out[c] = -1;
+    /* the best value first (team 0's points), then each card tested against it with a null
+     * window: the optimal ones pass, the others leave a bound from which their exact value is
+     * searched (bots/solver.py's _Root.best and child_exact) */
+    int v = exact(&r, root_search, 0, r.total, guess);
+    for (int c = 0; c < 32; c++) {
+        if (!(reps >> c & 1)) continue;
+        r.card = c;
+        int team0;
+        if (maximise) {
+            int b = child(&r, v - 1, v);
+            team0 = b >= v ? v : exact(&r, child, 0, b, b);
+        } else {
+            int b = child(&r, v, v + 1);
+            team0 = b <= v ? v : exact(&r, child, b, r.total, b);
+        }
+        out[c] = maximise ? team0 : r.total - team0;
+    }
+    int best = maximise ? v : r.total - v;
+    for (int c = 0; c < 32; c++) { /* an 8 or 9 left out: the value of the next lower card in play */
+        if (!(legal >> c & 1) || out[c] >= 0) continue;
+        int d = c - 1;
+        while (!(u >> d & 1)) d--;
+        out[c] = out[d];
+    }
+    return best;
+}
