@@ -51,31 +51,33 @@ MARGIN_TENTHS = 3
 MODEL_FROM = 4
 
 
+#: Every setting and its frozen value (other values, for tuning on seeds apart, make another id).
+SETTINGS = {"search_from": SEARCH_FROM, "worlds": WORLDS, "worlds6": WORLDS_AT_SIX, "proposals": PROPOSALS,
+            "margin_tenths": MARGIN_TENTHS, "model_from": MODEL_FROM, "infer": True, "lead6": LEAD_AT_SIX}
+
+
 class Expert2Bot:
     """Frozen behaviour ``expert-2`` (with the module's constants; other values, for tuning on
-    seeds apart, make a bot with another id)."""
+    seeds apart, make a bot with another id).  A later bot of the same family is a subclass with
+    its own ``name`` and ``settings``."""
+
+    name = "expert-2"
+    settings = SETTINGS
 
     #: Its choice never reads the game's score before the deal (nor does expert-1's): one deal's
     #: positions are the same decisions whatever the earlier deals gave (service.botcache).
     reads_totals = False
 
     def __init__(self, **tuning) -> None:
-        self.search_from = tuning.pop("search_from", SEARCH_FROM)
-        self.worlds = tuning.pop("worlds", WORLDS)
-        self.worlds6 = tuning.pop("worlds6", WORLDS_AT_SIX)
-        self.proposals = tuning.pop("proposals", PROPOSALS)
-        self.margin_tenths = tuning.pop("margin_tenths", MARGIN_TENTHS)
-        self.model_from = tuning.pop("model_from", MODEL_FROM)
-        self.infer = tuning.pop("infer", True)
-        self.lead6 = tuning.pop("lead6", LEAD_AT_SIX)
-        if tuning:
-            raise TypeError(f"unknown expert-2 settings: {', '.join(sorted(tuning))}")
-        changed = {k: v for k, v in (("search_from", self.search_from), ("worlds", self.worlds), ("worlds6", self.worlds6),
-                                      ("proposals", self.proposals), ("margin_tenths", self.margin_tenths),
-                                      ("model_from", self.model_from), ("infer", self.infer), ("lead6", self.lead6))
-                   if v != {"search_from": SEARCH_FROM, "worlds": WORLDS, "worlds6": WORLDS_AT_SIX, "proposals": PROPOSALS,
-                            "margin_tenths": MARGIN_TENTHS, "model_from": MODEL_FROM, "infer": True, "lead6": LEAD_AT_SIX}[k]}
-        self.id = "expert-2" + ("[" + ",".join(f"{k}={v}" for k, v in changed.items()) + "]" if changed else "")
+        unknown = set(tuning) - set(self.settings)
+        if unknown:
+            raise TypeError(f"unknown {self.name} settings: {', '.join(sorted(unknown))}")
+        values = {**self.settings, **tuning}
+        self.search_from, self.worlds, self.worlds6 = values["search_from"], values["worlds"], values["worlds6"]
+        self.proposals, self.margin_tenths = values["proposals"], values["margin_tenths"]
+        self.model_from, self.infer, self.lead6 = values["model_from"], values["infer"], values["lead6"]
+        changed = {k: v for k, v in values.items() if k in tuning and v != self.settings[k]}
+        self.id = self.name + ("[" + ",".join(f"{k}={v}" for k, v in changed.items()) + "]" if changed else "")
         self._expert = ExpertBot()
         self._model = PlayModel(self._expert, b"expert-2 model\x00")
 

@@ -103,12 +103,20 @@ class PlayModel:
         rng = HashStream(self.tag + u32be(b.deal_index) + u32be(past.seat) + u32be(len(b.tricks)))
         return self.bot.choose(obs, rng).id == past.card
 
-    def misses(self, pasts: list[Past], world: World, stop: int) -> int:
+    def misses(self, pasts: list[Past], world: World, stop: int, memo: dict | None = None) -> int:
         """How many of ``pasts`` the model would not have played in ``world`` (counting stops at
-        ``stop``)."""
+        ``stop``).  ``memo``: answers of ``chooses`` kept by (card's index, that seat's cards then),
+        all it depends on: deals drawn for one decision often give a seat the same cards."""
         n = 0
-        for p in pasts:
-            if not self.chooses(p, world):
+        for i, p in enumerate(pasts):
+            if memo is None:
+                chosen = self.chooses(p, world)
+            else:
+                key = (i, world[p.seat] | p.since)
+                chosen = memo.get(key)
+                if chosen is None:
+                    chosen = memo[key] = self.chooses(p, world)
+            if not chosen:
                 n += 1
                 if n >= stop:
                     break
@@ -129,16 +137,17 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
     if model is None:
         return constraints.every() if count <= enumerate_up_to else [constraints.draw(rng) for _ in range(n)]
     pasts = past_plays(obs, min_hand)
+    memo: dict = {}
     if count <= enumerate_up_to:
         every = constraints.every()
-        ranked = [(model.misses(pasts, w, len(pasts) + 1), i) for i, w in enumerate(every)]
+        ranked = [(model.misses(pasts, w, len(pasts) + 1, memo), i) for i, w in enumerate(every)]
         least = min(m for m, _ in ranked)
         return [every[i] for m, i in ranked if m == least]
     kept: list[World] = []
     spare: list[tuple[int, int, World]] = []
     for i in range(proposals):
         w = constraints.draw(rng)
-        m = model.misses(pasts, w, 2)  # one miss or more: only the first two are told apart
+        m = model.misses(pasts, w, 2, memo)  # one miss or more: only the first two are told apart
         if m == 0:
             kept.append(w)
             if len(kept) == n:

@@ -23,8 +23,9 @@ from pathlib import Path
 
 SOURCE = Path(__file__).with_name("dds.c")
 CFLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
-#: Entries of a solver's table (2 ** this, 24 bytes each; pages are only touched as used).
-TABLE_LOG2 = 19
+#: Entries of a table (2 ** this, 24 bytes each: 1.5 MiB), in buckets of 4.  Larger tables keep
+#: a few more positions of a whole deal but lose more to the memory than they save in nodes.
+TABLE_LOG2 = 16
 
 
 def _library_name() -> str:
@@ -95,23 +96,24 @@ LIB = _load()
 
 
 class NativeSearch:
-    """One solver's table in C (for one trump suit)."""
+    """One solver's table in C, for one trump suit.  A new table each time: its zeroed pages cost
+    nothing until written, where a table handed on from an earlier solver (tried) was slower."""
 
-    __slots__ = ("_ctx", "_free")
+    __slots__ = ("_ctx",)
 
     def __init__(self, trump: int) -> None:
         self._ctx = LIB.dds_new(int(trump), TABLE_LOG2)
         if not self._ctx:
             raise MemoryError("the compiled solver could not allocate its table")
-        self._free = LIB.dds_free
 
     def __del__(self) -> None:
         ctx, self._ctx = getattr(self, "_ctx", None), None
         if ctx:
-            self._free(ctx)
+            LIB.dds_free(ctx)
 
     @property
     def nodes(self) -> int:
+        """Positions searched (not found in the table)."""
         return LIB.dds_nodes(self._ctx)
 
     def clear(self) -> None:

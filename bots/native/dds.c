@@ -18,11 +18,15 @@
 
 static const int RANK_POINTS[8] = {0, 0, 0, 1, 2, 3, 4, 5};
 
+/* A table entry: the four hands and the leader (the whole key: a bound is never read for
+ * another position), team 0's proven bounds, the best lead found and the tricks left (0: empty). */
 typedef struct {
     uint32_t h[4];
-    uint8_t leader, lo, hi, used;
+    uint8_t leader, lo, hi, tl;
     int8_t best;
 } Entry;
+
+#define WAYS 4 /* entries a key may sit in, side by side: the one with the fewest tricks left goes */
 
 typedef struct {
     int trump;
@@ -109,11 +113,23 @@ static int order_cards(uint32_t m, int up, int *out) {
     return n;
 }
 
-static inline uint32_t slot_of(const Ctx *x, int leader) {
-    uint64_t a = ((uint64_t)x->h[0] << 32 | x->h[1]) * 0x9E3779B97F4A7C15ull;
-    uint64_t b = ((uint64_t)x->h[2] << 32 | x->h[3]) * 0xC2B2AE3D27D4EB4Full;
-    uint64_t k = (a ^ (b >> 7) ^ ((uint64_t)leader * 0x165667B19E3779F9ull));
-    return (uint32_t)(k >> 32) & x->mask;
+static inline Entry *bucket_of(const Ctx *x, int leader) {
+    uint64_t k = ((uint64_t)x->h[0] << 32 | x->h[1]) * 0x9E3779B97F4A7C15ull;
+    k ^= k >> 29;
+    k += ((uint64_t)x->h[2] << 32 | x->h[3]) * 0xC2B2AE3D27D4EB4Full + (uint64_t)leader;
+    k ^= k >> 32;
+    k *= 0xD6E8FEB86659FD93ull;
+    k ^= k >> 32;
+    return &x->table[(k & x->mask) * WAYS];
+}
+
+static inline Entry *find(Entry *b, const uint32_t *h, int leader) {
+    for (int i = 0; i < WAYS; i++) {
+        Entry *e = &b[i];
+        if (e->tl && e->leader == leader && e->h[0] == h[0] && e->h[1] == h[1] && e->h[2] == h[2] && e->h[3] == h[3])
+            return e;
+    }
+    return NULL;
 }
 
 static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta);
@@ -180,10 +196,9 @@ static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta) {
     if (tl == 1) return (last_trick_winner(x, leader) & 1) ? 0 : rem;
     if (beta <= 0) return 0;
     if (alpha >= rem) return rem;
-    Entry *e = &x->table[slot_of(x, leader)];
+    Entry *e = find(bucket_of(x, leader), x->h, leader);
     int lo = 0, hi = rem, mv = -1;
-    if (e->used && e->leader == leader && e->h[0] == x->h[0] && e->h[1] == x->h[1] && e->h[2] == x->h[2] &&
-        e->h[3] == x->h[3]) {
+    if (e) {
         lo = e->lo;
         hi = e->hi;
         mv = e->best;
@@ -246,13 +261,19 @@ static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta) {
     } else {
         lo = hi = v;
     }
-    e = &x->table[slot_of(x, leader)];
+    Entry *bucket = bucket_of(x, leader);
+    e = find(bucket, x->h, leader);
+    if (!e) { /* an empty entry, else the one with the fewest tricks left (the cheapest to redo) */
+        e = &bucket[0];
+        for (int i = 1; i < WAYS && e->tl; i++)
+            if (bucket[i].tl < e->tl) e = &bucket[i];
+    }
     memcpy(e->h, x->h, sizeof e->h);
     e->leader = (uint8_t)leader;
     e->lo = (uint8_t)lo;
     e->hi = (uint8_t)hi;
     e->best = (int8_t)bm;
-    e->used = 1;
+    e->tl = (uint8_t)tl;
     x->nodes++;
     return v;
 }
@@ -263,8 +284,8 @@ Ctx *dds_new(int trump, int log2_entries) {
     Ctx *x = calloc(1, sizeof *x);
     if (!x) return NULL;
     x->trump = trump;
-    x->mask = (1u << log2_entries) - 1;
-    x->table = calloc((size_t)x->mask + 1, sizeof(Entry));
+    x->mask = (1u << log2_entries) / WAYS - 1; /* buckets */
+    x->table = calloc((size_t)(x->mask + 1) * WAYS, sizeof(Entry));
     if (!x->table) {
         free(x);
         return NULL;
@@ -281,7 +302,7 @@ void dds_free(Ctx *x) {
 
 long dds_nodes(const Ctx *x) { return x->nodes; }
 
-void dds_clear(Ctx *x) { memset(x->table, 0, ((size_t)x->mask + 1) * sizeof(Entry)); }
+void dds_clear(Ctx *x) { memset(x->table, 0, (size_t)(x->mask + 1) * WAYS * sizeof(Entry)); }
 
 typedef struct {
     Ctx *x;
