@@ -53,7 +53,8 @@ MODEL_FROM = 4
 
 #: Every setting and its frozen value (other values, for tuning on seeds apart, make another id).
 SETTINGS = {"search_from": SEARCH_FROM, "worlds": WORLDS, "worlds6": WORLDS_AT_SIX, "proposals": PROPOSALS,
-            "margin_tenths": MARGIN_TENTHS, "model_from": MODEL_FROM, "infer": True, "lead6": LEAD_AT_SIX}
+            "margin_tenths": MARGIN_TENTHS, "model_from": MODEL_FROM, "infer": True, "lead6": LEAD_AT_SIX,
+            "worlds8": None, "lead8": True, "card_worlds": None}
 
 
 class Expert2Bot:
@@ -76,6 +77,12 @@ class Expert2Bot:
         self.search_from, self.worlds, self.worlds6 = values["search_from"], values["worlds"], values["worlds6"]
         self.proposals, self.margin_tenths = values["proposals"], values["margin_tenths"]
         self.model_from, self.infer, self.lead6 = values["model_from"], values["infer"], values["lead6"]
+        #: deals solved with eight cards in hand (a whole deal each), when searched: None, worlds6
+        self.worlds8 = values["worlds8"] if values["worlds8"] is not None else self.worlds6
+        self.lead8 = values["lead8"]  # whether a deal's first lead (eight cards) is searched
+        #: at most this many (deal, legal card) solves a decision: fewer deals when many cards are
+        #: legal (None: no cap); a count, not a clock, so every machine draws as many
+        self.card_worlds = values["card_worlds"]
         changed = {k: v for k, v in values.items() if k in tuning and v != self.settings[k]}
         self.id = self.name + ("[" + ",".join(f"{k}={v}" for k, v in changed.items()) + "]" if changed else "")
         self._expert = ExpertBot()
@@ -85,8 +92,9 @@ class Expert2Bot:
         """Whether this decision is a search (the dear ones, worth keeping: service.botcache)."""
         legal = obs.legal_mask
         size = obs.hand_mask.bit_count()
+        lead = not obs.trick.plays
         return bool(legal & (legal - 1)) and obs.rules == "muette-1" and size <= self.search_from and not (
-            size == 6 and not obs.trick.plays and not self.lead6)
+            lead and (size == 6 and not self.lead6 or size == 8 and not self.lead8))
 
     def choose(self, obs: Observation, rng: HashStream) -> Card:
         legal = obs.legal_mask
@@ -96,7 +104,10 @@ class Expert2Bot:
             return self._expert.choose(obs, rng)
         k = Knowledge(obs)
         order = _preference(k, legal)
-        n = self.worlds6 if obs.hand_mask.bit_count() >= 6 else self.worlds
+        size = obs.hand_mask.bit_count()
+        n = self.worlds8 if size >= 8 else self.worlds6 if size >= 6 else self.worlds
+        if self.card_worlds is not None:
+            n = max(1, min(n, self.card_worlds // legal.bit_count()))
         worlds = inferred_worlds(obs, self._model if self.infer else None, rng, n, self.proposals,
                                  enumerate_up_to=ENUMERATE_UP_TO, min_hand=self.model_from, k=k)
         solver = Solver(int(obs.trick.trump))

@@ -6,17 +6,18 @@
 
 On the fixed seeds ``SHA-256("manille-bots-bench" ‖ uint32be(i))``, seat 0 played by expert-1
 (a player who is not the bot), the other seats by the bot measured.  One process, so that the
-figures are per core.  Prints, for expert-1 and expert-2 in the same run:
+figures are per core.  Prints, for each of ``--bots`` (expert-1, expert-2, expert-3) in the same run:
 
 1. each bot's time per decision (``choose``, the three bot seats, forced cards included):
    p50/p90/p99/max over the games' decisions;
 2. the worker's verification of a whole game (``service.replay.verify``): cold (every decision
-   computed) p50/p90, and for expert-2, warm: through its decision cache (``service.botcache``) in
+   computed) p50/p90, and for a bot that searches, warm: through its decision cache (``service.botcache``) in
    a real Redis (an embedded redis-server) that the play path filled, as it does for a day;
 3. the cache's hit rate over a realistic day: ``--players`` players of one seed, each expert-1
    with a uniform legal card instead one time in six (its own stream), arriving one after the
-   other; each game is verified through the cache, and the share of expert-2's searches found
-   there is printed as the day fills, with the day's verification time per game.
+   other; each game is verified through the cache, and the share of the bot's searches found
+   there is printed as the day fills, with the day's verification time per game (for each of
+   ``--day-bots``: expert-2, expert-3).
 
 Nothing here is a test: it only measures.
 """
@@ -80,10 +81,33 @@ def q(xs, p):
     return xs[min(len(xs) - 1, int(p * len(xs)))]
 
 
+def day(client, bot, seed: bytes, players: int) -> None:
+    client.flushall()
+    print(f"\n3. a day of {players} players of one seed (expert-1, a uniform card one time in "
+          f"{NOISE}), verified through {bot.id}'s cache as they come")
+    hits = misses = 0
+    spent = []
+    for i in range(players):
+        cards = player_game(seed, bot, HashStream(b"bench player" + i.to_bytes(4, "big")))
+        cache = DecisionCache(client, seed)
+        t0 = time.perf_counter()
+        verify(seed, cards, CachedBot(bot, cache))
+        spent.append(time.perf_counter() - t0)
+        hits += cache.hits
+        misses += cache.misses
+        if i + 1 in (1, 10, players // 2, players):
+            print(f"  after {i + 1:4d} players: {100 * hits / max(1, hits + misses):5.1f}% of searches "
+                  f"found; verification p50 {q(spent, .5):.3f} s a game so far")
+    print(f"  the day's cache: {client.hlen(DecisionCache(client, seed).key)} decisions, "
+          f"{client.memory_usage(DecisionCache(client, seed).key) / 1024:.0f} KiB")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--players", type=int, default=100)
+    ap.add_argument("--bots", default="expert-1,expert-2,expert-3")
+    ap.add_argument("--day-bots", default="expert-2,expert-3")
     args = ap.parse_args(argv)
     load = os.getloadavg()[0]
     print(f"bench_bots: Python {sys.version.split()[0]}, load average {load:.2f} at start; one process")
@@ -94,7 +118,7 @@ def main(argv=None) -> int:
         try:
             client = connect(server.url)
             print(f"\n1-2. {args.games} games, seat 0 expert-1, the bot in seats 1-3")
-            for bot_id in ("expert-1", "expert-2"):
+            for bot_id in args.bots.split(","):
                 bot = get_bot(bot_id)
                 timed = Timed(bot)
                 cold, warm = [], []
@@ -115,26 +139,8 @@ def main(argv=None) -> int:
                 print(f"  {bot_id}: verifying a game, cold: p50 {q(cold, .5):.3f} s, p90 {q(cold, .9):.3f} s"
                       + (f"; through a filled cache: p50 {q(warm, .5):.3f} s, p90 {q(warm, .9):.3f} s" if warm else ""))
 
-            bot = get_bot("expert-2")
-            seed = seeds[0]
-            client.flushall()
-            print(f"\n3. a day of {args.players} players of one seed (expert-1, a uniform card one time in "
-                  f"{NOISE}), verified through expert-2's cache as they come")
-            hits = misses = 0
-            spent = []
-            for i in range(args.players):
-                cards = player_game(seed, bot, HashStream(b"bench player" + i.to_bytes(4, "big")))
-                cache = DecisionCache(client, seed)
-                t0 = time.perf_counter()
-                verify(seed, cards, CachedBot(bot, cache))
-                spent.append(time.perf_counter() - t0)
-                hits += cache.hits
-                misses += cache.misses
-                if i + 1 in (1, 10, args.players // 2, args.players):
-                    print(f"  after {i + 1:4d} players: {100 * hits / max(1, hits + misses):5.1f}% of searches "
-                          f"found; verification p50 {q(spent, .5):.3f} s a game so far")
-            print(f"  the day's cache: {client.hlen(DecisionCache(client, seed).key)} decisions, "
-                  f"{client.memory_usage(DecisionCache(client, seed).key) / 1024:.0f} KiB")
+            for bot_id in filter(None, args.day_bots.split(",")):
+                day(client, get_bot(bot_id), seeds[0], args.players)
         finally:
             server.stop()
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end")

@@ -9,7 +9,8 @@ Prints:
 1. the solver's time per position, p50/p90/p99/max, from the first trick (the deal's first lead,
    32 cards) and from the fourth trick (its lead, 20 cards): ``best_cards`` (the exact value and
    the set of optimal cards: what oracle-1 and the anti-cheat comparison ask) and ``solve`` (the
-   exact value of every legal card), each with a fresh solver (empty table).  The positions are
+   exact value of every legal card), each with a fresh solver (empty table), with the compiled
+   search (``bots.native``) and with the Python one it is held to, and their ratio.  The positions are
    deals of fixed seeds ``SHA-256("manille-oracle-bench" ‖ uint32be(i))`` played by expert-1 in
    every seat up to there.  One process, so that the figures are per core;
 2. a tournament expert-1 (team A) against oracle-1 (team B) on the tournament's fixed seeds, each
@@ -68,13 +69,14 @@ def positions(trick: int, n: int) -> list[GameState]:
     return out
 
 
-def time_solver(states: list[GameState]) -> dict:
-    """Wall and CPU seconds of each question on each position, and the mean nodes searched."""
+def time_solver(states: list[GameState], compiled: bool = True) -> dict:
+    """Wall and CPU seconds of each question on each position, and the mean nodes searched, with
+    the compiled search (``bots.native``) or the Python one it is held to."""
     rows = {"best_cards": ([], []), "solve": ([], [])}
     nodes = {"best_cards": 0, "solve": 0}
     for state in states:
         for name, fn in (("best_cards", oracle.best_cards), ("solve", oracle.solve)):
-            solver = oracle.Solver(int(state.trick.trump))
+            solver = oracle.Solver(int(state.trick.trump), compiled=compiled)
             gc.collect()
             t0, c0 = time.perf_counter(), time.process_time()
             fn(state, solver)
@@ -88,7 +90,7 @@ def print_times(label: str, result: dict) -> None:
     for name, (wall, cpu, nodes) in result.items():
         for kind, times in (("wall", wall), ("cpu", cpu)):
             ms = [t * 1000 for t in times]
-            print(f"  {label:<18} {name:<10} {kind:<4} p50 {quantile(ms, .5):7.1f} ms  p90 {quantile(ms, .9):7.1f}  "
+            print(f"  {label:<28} {name:<10} {kind:<4} p50 {quantile(ms, .5):7.1f} ms  p90 {quantile(ms, .9):7.1f}  "
                   f"p99 {quantile(ms, .99):7.1f}  max {max(ms):7.1f}  mean {statistics.fmean(ms):7.1f}"
                   + (f"  ({len(ms)} positions, {nodes:,.0f} nodes on average)" if kind == "wall" else ""))
 
@@ -259,7 +261,15 @@ def main(argv=None) -> int:
     for trick in (0, 3) if args.positions else ():
         states = positions(trick, args.positions)
         cards = 32 - 4 * trick
-        print_times(f"trick {trick} ({cards} cards)", time_solver(states))
+        compiled = time_solver(states) if oracle.Solver(0).compiled else None
+        python = time_solver(states, compiled=False)
+        if compiled:
+            print_times(f"trick {trick} ({cards} cards) compiled", compiled)
+        print_times(f"trick {trick} ({cards} cards) Python", python)
+        if compiled:
+            for name in ("best_cards", "solve"):
+                ratio = statistics.median(python[name][1]) / statistics.median(compiled[name][1])
+                print(f"  trick {trick} {name}: the compiled search {ratio:.0f}x sooner at the median (cpu)")
     if args.games:
         run_tournament(args.games, args.jobs)
     load = os.getloadavg() if hasattr(os, "getloadavg") else None

@@ -4,6 +4,7 @@ that it is expert-1 where it does not search."""
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 import sys
 
@@ -102,15 +103,53 @@ FROZEN_SEED = hashlib.sha256(b"expert-2 frozen").digest()
 FROZEN = "604c9fd00794b0a294084b781493b6af50fcdab072b8a435b0e64598854f4f66"
 
 
-def _record_digest_in_a_fresh_process() -> str:
+def _record_digest_in_a_fresh_process(bot_id: str = "expert-2", seed: bytes = FROZEN_SEED, **env) -> str:
     code = ("import hashlib,sys; from bots import get_bot; from service.replay import simulate, dumps; "
-            f"print(hashlib.sha256(dumps(simulate(bytes.fromhex('{FROZEN_SEED.hex()}'), get_bot('expert-2'))).encode()).hexdigest())")
-    return subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.strip()
+            f"print(hashlib.sha256(dumps(simulate(bytes.fromhex('{seed.hex()}'), get_bot('{bot_id}'))).encode()).hexdigest())")
+    return subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
+                          env=dict(os.environ, **env)).stdout.strip()
 
 
 def test_the_same_game_gives_the_same_bytes_in_two_fresh_processes_and_forever():
     first, second = _record_digest_in_a_fresh_process(), _record_digest_in_a_fresh_process()
     assert first == second == FROZEN
+
+
+def test_the_compiled_search_changes_no_card():
+    """bots.native off (the Python search, as on a machine without a compiler): the same game."""
+    assert _record_digest_in_a_fresh_process(MANILLE_NATIVE="0") == FROZEN
+
+
+#: expert-3's game of this seed, all four seats: frozen behaviour too.
+FROZEN3_SEED = hashlib.sha256(b"expert-3 frozen").digest()
+FROZEN3 = "a0501f60b2813c610bfcaeb794ccc5862f317c340d93f1b3d1fb940e8f09b570"
+
+
+def test_expert_3_is_frozen_and_deterministic():
+    first = _record_digest_in_a_fresh_process("expert-3", FROZEN3_SEED)
+    assert first == _record_digest_in_a_fresh_process("expert-3", FROZEN3_SEED) == FROZEN3
+
+
+def test_expert_3_searches_from_the_first_card_and_is_expert_2s_family():
+    from bots.expert3 import Expert3Bot
+    bot = get_bot("expert-3")
+    assert isinstance(bot, Expert3Bot) and isinstance(bot, Expert2Bot) and bot.id == "expert-3"
+    assert Expert3Bot(worlds=8).id == "expert-3[worlds=8]"
+    searched = 0
+    for seed in _seeds(4, b"expert-3-first"):
+        state = GameState(seed)
+        opening = state.observation(state.trick.next_seat)
+        assert opening.hand_mask.bit_count() == 8 and not bot.searches(opening)  # the opening lead: expert-1's
+        state.apply(EXPERT.choose(opening, decision_stream(seed, 0, opening.seat, 0)))
+        obs = state.observation(state.trick.next_seat)  # the first follow, eight cards in hand
+        assert not EXPERT2.searches(obs)
+        searched += bot.searches(obs)  # unless it has one legal card
+    assert searched >= 2
+    for rules in ("parlee-1", "manillen-1"):
+        seed = _seeds(1, rules.encode())[0]
+        bidder = get_bidder("bidder-1")
+        assert (player_cards(simulate(seed, bot, rules=rules, bidder=bidder))
+                == player_cards(simulate(seed, EXPERT, rules=rules, bidder=bidder)))
 
 
 def test_the_score_before_the_deal_changes_no_card():
