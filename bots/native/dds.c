@@ -149,7 +149,7 @@ static int tail(Ctx *x, int leader, int n, int w, int ws, int led, int p, int tl
     int seat = (leader + n) & 3;
     uint32_t hand = x->h[seat];
     uint32_t legal = reduce_equivalent(legal_facing(hand, led, w, ws, seat, x->trump), u);
-    int cards[8];
+    int cards[32]; /* a hand holds 8 in a real deal; 32 keeps any mask in bounds */
     int up = (ws ^ seat) & 1; /* an opponent holds it: cheapest first; the partner: dearest */
     int k = order_cards(legal, up, cards);
     int maximise = !(seat & 1);
@@ -210,7 +210,7 @@ static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta) {
     int wa = a, wb = b;
     uint32_t u = x->h[0] | x->h[1] | x->h[2] | x->h[3];
     uint32_t hand = x->h[leader];
-    int moves[8];
+    int moves[32];
     int k = order_cards(reduce_equivalent(hand, u), 1, moves);
     uint32_t *hist = x->history[leader];
     /* stable sort by history score, highest first (insertion sort: at most 8) */
