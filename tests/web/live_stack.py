@@ -80,8 +80,11 @@ class LiveStack:
         self.procs.append(subprocess.Popen(
             [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME], env=env, cwd=ROOT,
             stdout=open(self.dir / "worker.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
+        # The analyst searches with the Python solver (the same values as the compiled one, bots.native):
+        # a game then takes seconds, not half of one, and the page's progress is seen moving.
         self.procs.append(subprocess.Popen(
-            [sys.executable, "-m", "worker", "--url", self.redis.url, ANALYSIS_QUEUE], env=env, cwd=ROOT,
+            [sys.executable, "-m", "worker", "--url", self.redis.url, ANALYSIS_QUEUE],
+            env=dict(env, MANILLE_NATIVE="0"), cwd=ROOT,
             stdout=open(self.dir / "analyst.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         self.procs.append(subprocess.Popen(
             [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "service.app:create_app()"],
