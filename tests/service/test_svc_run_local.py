@@ -186,7 +186,8 @@ def test_a_worker_killed_with_kill_9_is_started_again_and_verification_goes_on(l
 def test_a_worker_killed_in_the_middle_of_a_job_is_started_again_and_runs_it_again(launch):
     """The worker runs jobs in its own process: killed mid-job it takes the job with it; the one
     make run starts in its place runs it again as it starts (``python -m worker``)."""
-    run = launch(MANILLE_FLAG_ORACLE_FROM_TRICK="1", MANILLE_VERIFY_RETRY="0")  # a slow first job
+    # a slow first job: the oracle flag's solve from trick 1, with the Python solver (see test_svc_faults)
+    run = launch(MANILLE_FLAG_ORACLE_FROM_TRICK="1", MANILLE_VERIFY_RETRY="0", MANILLE_NATIVE="0")
     conn = raw_client(connect(f"redis://127.0.0.1:{run.redis_port}/0"))
     s = requests.Session()
     r = s.post(run.base + "/api/v1/runs", json={}, timeout=20)
