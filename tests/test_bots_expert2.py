@@ -91,10 +91,14 @@ def test_it_is_expert_1_until_it_searches():
             if size > SEARCH_FROM or (size == SEARCH_FROM and not obs.trick.plays):
                 assert EXPERT2.choose(obs, decision_stream(*stream)) == EXPERT.choose(obs, decision_stream(*stream))
             state.apply(EXPERT2.choose(obs, decision_stream(*stream)))
+    _plays_as_expert_1_under_the_rules_with_an_auction(EXPERT2)
+
+
+def _plays_as_expert_1_under_the_rules_with_an_auction(bot) -> None:
     for rules in ("parlee-1", "manillen-1"):
         seed = _seeds(1, rules.encode())[0]
         bidder = get_bidder("bidder-1")
-        assert (player_cards(simulate(seed, EXPERT2, rules=rules, bidder=bidder))
+        assert (player_cards(simulate(seed, bot, rules=rules, bidder=bidder))
                 == player_cards(simulate(seed, EXPERT, rules=rules, bidder=bidder)))
 
 
@@ -130,7 +134,7 @@ def test_expert_3_is_frozen_and_deterministic():
     assert first == _record_digest_in_a_fresh_process("expert-3", FROZEN3_SEED) == FROZEN3
 
 
-def test_expert_3_searches_from_the_first_card_and_is_expert_2s_family():
+def test_expert_3_searches_from_the_first_follow_and_is_expert_2s_family():
     from bots.expert3 import Expert3Bot
     bot = get_bot("expert-3")
     assert isinstance(bot, Expert3Bot) and isinstance(bot, Expert2Bot) and bot.id == "expert-3"
@@ -145,11 +149,7 @@ def test_expert_3_searches_from_the_first_card_and_is_expert_2s_family():
         assert not EXPERT2.searches(obs)
         searched += bot.searches(obs)  # unless it has one legal card
     assert searched >= 2
-    for rules in ("parlee-1", "manillen-1"):
-        seed = _seeds(1, rules.encode())[0]
-        bidder = get_bidder("bidder-1")
-        assert (player_cards(simulate(seed, bot, rules=rules, bidder=bidder))
-                == player_cards(simulate(seed, EXPERT, rules=rules, bidder=bidder)))
+    _plays_as_expert_1_under_the_rules_with_an_auction(bot)
 
 
 def test_the_score_before_the_deal_changes_no_card():

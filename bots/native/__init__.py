@@ -1,7 +1,7 @@
 """The compiled double-dummy search (``dds.c``), loaded with ctypes; None where it cannot be.
 
 It answers exactly what the Python search of ``bots.alphabeta`` answers (tests compare the two on
-thousands of positions), only faster, so a bot or an analysis gives the same bytes with it or
+hundreds of positions), only faster, so a bot or an analysis gives the same bytes with it or
 without it: where no C compiler is found the solver falls back to Python and is merely slower.
 
 The library is built once per source text (its name carries the source's digest, so an edited
