@@ -17,9 +17,10 @@ that whatever else the machine does weighs alike on each:
 1. plays per second, ``--clients`` client processes each playing ranked games to the end, p50/p99
    of a play; the cluster's over the one Redis's; a play's p99 over the hello route's p99;
 2. GET of a day board's top 20 (``--board-size`` entries) per second, the same way;
-3. the busiest slots at 10 M players a day: the Redis time (``INFO commandstats``) a play, a
-   submission and a score's board write cost on the master that holds them, read on the cluster
-   after rows 1-2 and a burst of verified games; what one shard's thread can serve of each.
+3. the busiest slots at 10 M players a day: the Redis time (``INFO commandstats``, every master)
+   that a play, a submission and its verification cost, each load alone after rows 1-2, with
+   each master's share of the plays (a day's runs are spread over ``DAY_SHARDS`` slots by
+   player); and a score's write to the boards, which share one slot (2,000 recorded directly).
 
 The clients are processes on the same cores as the servers: the figures are this machine's; the
 ratios are what compare across runs.
@@ -45,7 +46,7 @@ from bench_speed import (BOARD_DAY, RAISED_LIMITS, Gunicorn, _get_loop, _play_lo
                          pct)
 from service.leaderboard import EPOCH  # noqa: E402  (a key of the boards' slot)
 from service.redis_server import LocalCluster, RedisServer  # noqa: E402
-from service.runs import Runs  # noqa: E402
+from service.store import DAY_SHARDS  # noqa: E402
 
 SECRET = "bench-cluster: the same days, so the same games, in every run"
 
@@ -57,6 +58,17 @@ def fill_board(client, size: int) -> None:
     Leaderboard(client).record_many(
         BOARD_DAY, ((f"bench-{i:06d}", f"bench-{i:06d}", 1000 + 10 * rng.randint(-70, 70), f"bench{i}")
                     for i in range(size)))
+
+
+def record_scores(client, count: int) -> None:
+    """``count`` verified scores of another bench day recorded one by one, as verifications do."""
+    from datetime import timedelta
+
+    from service.leaderboard import Leaderboard
+
+    boards, day = Leaderboard(client), BOARD_DAY + timedelta(days=1)
+    for i in range(count):
+        boards.record(day, f"score-{i:06d}", f"score{i}", 1000 + 10 * (i % 141 - 70), f"bench-score-{i:06d}")
 
 
 def node_usec(client) -> dict[str, int]:
@@ -147,12 +159,14 @@ def main(argv=None) -> int:
                 print(f"{'1' if what == 'plays' else '2'}. {what}: one Redis {r1:.0f} {unit} (p50 {ms(a50)}, p99 {ms(a99)}); "
                       f"cluster {rc:.0f} {unit} (p50 {ms(c50)}, p99 {ms(c99)}); cluster/one Redis {rc / r1:.2f}x; "
                       f"p99 over hello's p99: one Redis {a99 / h99:.1f}x, cluster {c99 / h99:.1f}x")
+            # 3. Redis time, each load alone: plays, then submissions, verifications, scores
+            before = node_usec(state)
+            wall, outs = load(_play_loop, [(webc.port, 2.0, random.randrange(1 << 30))] * n)
             after = node_usec(state)
-            plays = len(got["plays, cluster"][1])
-            finished = got["plays, cluster"][2][:60]
+            plays = sum(len(lat) for lat, _fin in outs)
+            finished = (got["plays, cluster"][2] + [f for _lat, fin in outs for f in fin])[:60]
             assert finished, "no game finished on the cluster: give the loads more --seconds"
-            day_node = state.get_node_from_key(Runs.key(finished[0][0])).name
-            boards_node = state.get_node_from_key(EPOCH).name
+            per_node = {node: spent(before, after, node) / plays for node in after}
             subs0 = node_usec(state)
             _submit(webc.port, finished)
             subs1 = node_usec(state)
@@ -162,18 +176,25 @@ def main(argv=None) -> int:
             assert verify.returncode == 0, verify.stderr[-2000:]
             subs2 = node_usec(state)
             games = len(finished)
-            # the board reads of row 2 ran in the same slices: they read {boards}, never the day's slot
-            play_us = spent(before, after, day_node) / plays
-            sub_us = spent(subs0, subs1, day_node) / games
-            verdict_us = spent(subs1, subs2, day_node) / games
-            score_us = spent(subs1, subs2, boards_node) / games if boards_node != day_node else float("nan")
-            print(f"3. Redis time, INFO commandstats of the master holding each slot ({plays} plays, {games} games "
-                  f"submitted and verified): the day's slot (its runs, indexes, submissions): a play {play_us:.0f} µs, "
-                  f"a submission {sub_us:.0f} µs, a verification {verdict_us:.0f} µs; the boards' slot: "
-                  f"a verified score on the day's, week's, month's and all-time boards {score_us:.0f} µs"
-                  + ("" if boards_node != day_node else " (same master as the day's this run: not separated)"))
-            boards = "" if math.isnan(score_us) else f"; {1e6 / score_us:,.0f} scores/s on the boards"
-            print(f"   what one master's thread serves at 100 %: {1e6 / play_us:,.0f} plays/s of one day{boards}")
+            boards_node = state.get_node_from_key(EPOCH).name
+            scores = 2000
+            b0 = node_usec(state)
+            record_scores(state, scores)
+            b1 = node_usec(state)
+            play_us = sum(per_node.values())
+            sub_us = sum(spent(subs0, subs1, node) for node in subs1) / games
+            verdict_us = sum(spent(subs1, subs2, node) for node in subs2) / games
+            score_us = spent(b0, b1, boards_node) / scores
+            spread = ", ".join(f"{100 * v / play_us:.0f} %" for v in sorted(per_node.values(), reverse=True))
+            print(f"3. Redis time, INFO commandstats of every master, each load alone ({plays} plays, {games} games "
+                  f"submitted and verified, {scores} scores recorded): a play {play_us:.0f} µs over the cluster "
+                  f"(the masters' shares {spread}: the day's {DAY_SHARDS} shards, the players' and the limits' slots), "
+                  f"a submission {sub_us:.0f} µs, a verification {verdict_us:.0f} µs (its score on the boards "
+                  f"included); the boards' slot, one master: a score on the day's, week's, month's and all-time "
+                  f"boards {score_us:.0f} µs")
+            print(f"   what one master's thread serves at 100 %: {1e6 / play_us:,.0f} plays/s of the cluster's whole "
+                  f"work a play, {1e6 / play_us * DAY_SHARDS:,.0f} plays/s over the day's {DAY_SHARDS} shards "
+                  f"(one thread a shard); {1e6 / score_us:,.0f} scores/s on the boards' slot")
         finally:
             for s in servers:
                 s.stop()

@@ -58,12 +58,12 @@ ONCE_A_PLAYER = ("manille:{player:", "manille:{nicks}")
 FIRST_DAY = datetime(2027, 3, 10, 11, 0, tzinfo=timezone.utc)
 
 FAMILY = [
-    (re.compile(r"\{day:[0-9-]+\}"), "{day:D}"),
+    (re.compile(r"\{day:[0-9-]+(/[0-9]+)?\}"), "{day:D}"),  # a day's own tag and its shards' alike
     (re.compile(r"(?<=:day:)[0-9]{4}-[0-9]{2}-[0-9]{2}"), "D"),
     (re.compile(r"\{player:[0-9a-f]+\}"), "{player:*}"),
     (re.compile(r"\{nick:[0-9a-f]+\}"), "{nick:*}"),
-    (re.compile(r"[0-9]{8}-[0-9a-f]{20}"), "<sub>"),
-    (re.compile(r"[0-9]{8}-[A-Za-z0-9_-]{16}"), "<run>"),
+    (re.compile(r"[0-9]{8}-(?:[0-9]{2}-[0-9a-f]{8})?[0-9a-f]{20}"), "<sub>"),
+    (re.compile(r"[0-9]{8}-(?:[0-9]{2}-)?[A-Za-z0-9_-]{16}"), "<run>"),
     (re.compile(r"(?<=addr:)[0-9a-f]+"), "*"),
     (re.compile(r"(?<=ranked:)[0-9a-f]+"), "*"),
     (re.compile(r"manille-limits.*"), "manille-limits:…"),
@@ -180,7 +180,7 @@ def verify_all(r, day) -> None:
     raw = raw_client(r)
     SimpleWorker([Queue(QUEUE_NAME, connection=raw)], connection=raw).work(burst=True, logging_level="WARNING")
     statuses = defaultdict(int)
-    for key in r.scan_iter(match=f"manille:{{day:{day}}}:submission:*", count=1000):
+    for key in r.scan_iter(match=f"manille:{{day:{day}*}}:submission:*", count=1000):
         statuses[r.hget(key, "status")] += 1
     print(f"  {day}: verified in {wall() - t0:.0f} s: {dict(statuses)}", file=sys.stderr)
 

@@ -83,7 +83,7 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
     boards = Leaderboard(client, wait_ms=settings.redis_wait_ms)
     # Flags are computed once, when first verified, and kept: runs opened later change nothing.
     flags = json.loads(sub["flags"]) if sub.get("flags") else _flags(settings, client, sub, record, boards)
-    Runs(client, settings).retire_path(day, cards, submission_id)
+    Runs(client, settings).retire_path(sub["run_id"], cards, submission_id)
     decision = sub.get("ops_decision", "")
     if decision == "disqualified" or (decision != "restored" and suspicion.held(flags, settings.flags)):
         status = "disqualified" if decision == "disqualified" else "held"

@@ -33,13 +33,13 @@ from service.replay import (RULES, Call, Card, GameOverError, GameState, Illegal
                             InvalidCallError, InvalidCardError, UnknownRulesError, build_record, rules_for,
                             verify)
 from service.seeds import free_play_seed
-from service.store import run_replicated
+from service.store import run_replicated, shard_of
 
 from . import table as tbl
 from .cache import GameCache
 
 # The storage's names stay importable from here, where the service, the worker and the tests find them.
-from .store import PLAY_FIELDS, RUN_ID_RE, RUN_KEY_KINDS, RunStore, path_hash, run_day  # noqa: F401
+from .store import PLAY_FIELDS, RUN_ID_RE, RUN_KEY_KINDS, RunStore, path_hash, run_day, run_shard  # noqa: F401
 
 
 def game_terms(run: dict) -> dict:
@@ -160,7 +160,8 @@ class Runs(RunStore):
         ranked = kind == "ranked"
         challenge = self.challenges.get(day, create=True, now=now)
         terms = terms or {"rules": challenge.rules, "bots": challenge.bots}
-        run_id = f"{day:%Y%m%d}-{secrets.token_urlsafe(12)}"
+        shard = shard_of(pid)
+        run_id = f"{day:%Y%m%d}-{shard:02d}-{secrets.token_urlsafe(12)}"
         table = tbl.replay(seed, [], deal_start=True, **game_terms(terms))
         plays = tbl.bots_until_player(table, cached(get_bot(terms["bots"]), self.r, seed), bidder_of(terms))
         run = {
@@ -176,10 +177,14 @@ class Runs(RunStore):
         args = ["1" if ranked else "0", run_id, ttl, path_hash("")]
         for k, v in run.items():
             args += [k, v]
-        (created, existing), _acked = run_replicated(
-            self.r, self._open, [self.key(run_id), self.ranked_key(day, pid), self.address_runs_key(day, ip[:64]),
-                                 self.paths_key(day)], args, self.settings.redis_wait_ms)
-        if not created:
+        existing = self.r.get(self.ranked_key(day, pid, sharded=False)) if ranked else None
+        if not existing:  # else a ranked run of the day made before the days were sharded
+            (created, got), _acked = run_replicated(
+                self.r, self._open, [self.key(run_id), self.ranked_key(day, pid),
+                                     self.address_runs_key(day, ip[:64], shard), self.paths_key(day, shard)],
+                args, self.settings.redis_wait_ms)
+            existing = None if created else got
+        if existing:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
                            code="already_played", run_id=existing)
         self.games.put(run_id, seed, run["plays"], table.state)
@@ -288,7 +293,7 @@ class Runs(RunStore):
         new_plays = run["plays"] + code + tbl.format_plays(bots)
         new_cards = run["cards"] + code
         over = state.is_over
-        keys = [self.key(run_id), self.paths_key(day)]
+        keys = [self.key(run_id), self.paths_key(day, run_shard(run_id))]
         args = [len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
                 now.isoformat() if over else "", run["ranked"],
                 0 if run["ranked"] == "1" else self.practice_ttl()]

@@ -2,7 +2,9 @@
 on it and retire its path, how long runs are kept, and the reads a play makes.  ``Runs`` (this
 package) opens and plays runs by the rules on top of it.
 
-Stored in a Redis hash per run (``manille:{day:D}:run:<id>``): the day, its kind, the bot id,
+Stored in a Redis hash per run (``manille:{day:D/KK}:run:<id>``, in the shard ``KK`` of the day
+that the run's player falls in, which the id names: ``YYYYMMDD-KK-…``; runs made before the days
+were sharded, ``YYYYMMDD-…``, are under the day's own tag): the day, its kind, the bot id,
 the player's cards (append-only), every card at the table (see ``table``), the time of each
 play, the client's address and user agent.
 
@@ -27,7 +29,7 @@ from service.config import Settings
 from service.errors import NotFound, ServiceError
 from service.limits import Gate, Limits
 from service.players import Players
-from service.store import day_of_id, day_scope, key_for, load_script, pipelined
+from service.store import day_of_id, day_scope, day_shards, key_for, load_script, pipelined, shard_of, shard_of_id
 
 
 def path_hash(text: str) -> str:
@@ -38,7 +40,8 @@ def path_hash(text: str) -> str:
 #: The kinds of a day's keys that go with its ranked runs (``open_run.lua`` gives them their TTL;
 #: ``paths:counted`` is ``retire_path``'s, ``paths:submitted`` written before issue 11).
 RUN_KEY_KINDS = ("run:*", "ranked:*", "runs:addr:*", "paths", "paths:counted", "paths:submitted")
-RUN_ID_RE = re.compile(r"([0-9]{8})-[A-Za-z0-9_-]{16}")  # [0-9]: \d also takes other scripts' digits
+#: ``YYYYMMDD-KK-<16>``: the day, its shard (``store.shard_of``), random; ``YYYYMMDD-<16>`` before.
+RUN_ID_RE = re.compile(r"([0-9]{8})-(?:([0-9]{2})-)?[A-Za-z0-9_-]{16}")  # [0-9]: \d takes other digits
 #: What a play reads of its run (``Runs.play`` and the answer, ``run_json``): not the play times,
 #: the client's address and agent or the opening time, which grow or weigh and are only written.
 PLAY_FIELDS = ("id", "pid", "date", "ranked", "kind", "rules", "target", "bidder", "bots", "status", "cards",
@@ -47,6 +50,11 @@ PLAY_FIELDS = ("id", "pid", "date", "ranked", "kind", "rules", "target", "bidder
 
 def run_day(run_id: str) -> date | None:
     return day_of_id(RUN_ID_RE, run_id)
+
+
+def run_shard(run_id: str) -> int | None:
+    """The shard of its day a run's keys are in; None for a run made before the days were sharded."""
+    return shard_of_id(RUN_ID_RE, run_id)
 
 
 class RunStore:
@@ -62,26 +70,38 @@ class RunStore:
 
     @staticmethod
     def key(run_id: str) -> str:
-        return key_for("run", day_scope(run_day(run_id)), run_id)
+        return key_for("run", day_scope(run_day(run_id), run_shard(run_id)), run_id)
 
     @staticmethod
-    def ranked_key(day: date, pid: str) -> str:
-        return key_for("ranked", day_scope(day), pid)
+    def ranked_key(day: date, pid: str, *, sharded: bool = True) -> str:
+        """The id of the player's ranked run of the day, in the player's shard (``sharded``) or
+        where it was before the days were sharded."""
+        return key_for("ranked", day_scope(day, shard_of(pid) if sharded else None), pid)
 
     @staticmethod
-    def address_runs_key(day: date, ip: str) -> str:
-        """The day's ranked runs opened from one client address (hashed: a key is no log)."""
-        return key_for("runs", day_scope(day), "addr", path_hash(ip))
+    def address_runs_key(day: date, ip: str, shard: int | None = None) -> str:
+        """The day's ranked runs opened from one client address (hashed: a key is no log), of the
+        players of one shard (None: before the days were sharded)."""
+        return key_for("runs", day_scope(day, shard), "addr", path_hash(ip))
 
     @staticmethod
-    def paths_key(day: date) -> str:
-        """How many ranked runs of the day, not submitted, played each sequence of first cards
-        (play.lua counts a run in, ``retire_path`` a verified one out; the empty sequence, set at
-        opening, is every ranked run opened, and makes the key with its TTL)."""
-        return key_for("paths", day_scope(day))
+    def paths_key(day: date, shard: int | None = None) -> str:
+        """How many ranked runs of the day's ``shard``, not submitted, played each sequence of
+        first cards (play.lua counts a run in, ``retire_path`` a verified one out; the empty
+        sequence, set at opening, is every ranked run opened, and makes the key with its TTL).
+        The day's tree is the sum over its shards (``path_counts``)."""
+        return key_for("paths", day_scope(day, shard))
+
+    def _over_shards(self, day: date, read) -> list:
+        """``read(pipe, scope)`` queued for every scope of the day (``store.day_shards``), in one
+        round trip; the replies in that order."""
+        return pipelined(self.r, lambda pipe: [read(pipe, scope) for scope in day_shards(day)])
 
     def address_runs(self, day: date, ip: str) -> list[str]:
-        return self.r.lrange(self.address_runs_key(day, ip), 0, -1)
+        """The day's ranked runs opened from ``ip``, over every shard."""
+        lists = self._over_shards(day, lambda pipe, scope: pipe.lrange(
+            key_for("runs", scope, "addr", path_hash(ip)), 0, -1))
+        return [run_id for ids in lists for run_id in ids]
 
     def unsubmitted_cards(self, run_ids: list[str]) -> dict[str, list[str]]:
         """The player's cards of each run not submitted, by run id."""
@@ -97,30 +117,34 @@ class RunStore:
         ``submitted`` ones counted apart on days verified before that (0 on later days)."""
         if not prefixes:
             return []
-        key = {"runs": self.paths_key, "submitted": self.submitted_paths_key}[of](day)
-        got = self.r.hmget(key, [path_hash(p) for p in prefixes])
-        return [int(v or 0) for v in got]
+        fields = [path_hash(p) for p in prefixes]
+        if of == "submitted":
+            return [int(v or 0) for v in self.r.hmget(self.submitted_paths_key(day), fields)]
+        counts = self._over_shards(day, lambda pipe, scope: pipe.hmget(key_for("paths", scope), fields))
+        return [sum(int(v or 0) for v in column) for column in zip(*counts)]
 
     @staticmethod
     def submitted_paths_key(day: date) -> str:
         """Days verified before issue 11 counted the submitted games' paths here, apart (read only)."""
         return key_for("paths", day_scope(day), "submitted")
 
-    def retire_path(self, day: date, cards: list[str], submission_id: str) -> bool:
-        """Take a verified game's path out of the day's tree, once per submission, so that the tree
-        counts only runs not (yet) submitted, which is what ``explored`` looks for; a prefix left at
-        0 goes.  Nothing once the day's tree has expired (a re-verification after the keep)."""
+    def retire_path(self, run_id: str, cards: list[str], submission_id: str) -> bool:
+        """Take a verified game's path (its run's) out of the day's tree, once per submission, so
+        that the tree counts only runs not (yet) submitted, which is what ``explored`` looks for;
+        a prefix left at 0 goes.  Nothing once the day's tree has expired (a re-verification
+        after the keep)."""
+        day, shard = run_day(run_id), run_shard(run_id)
         ttl = self.ranked_ttl(day)
         if ttl <= 0:  # the keep is over: the tree is gone, or goes with the next compaction
             return False
-        return bool(self._retire(keys=[self.paths_key(day), self.retired_key(day)],
+        return bool(self._retire(keys=[self.paths_key(day, shard), self.retired_key(day, shard)],
                                  args=[submission_id, ttl]
                                  + [path_hash("".join(cards[:k])) for k in range(1, len(cards) + 1)]))
 
     @staticmethod
-    def retired_key(day: date) -> str:
-        """The submissions whose paths ``retire_path`` took out of the day's tree."""
-        return key_for("paths", day_scope(day), "counted")
+    def retired_key(day: date, shard: int | None = None) -> str:
+        """The submissions whose paths ``retire_path`` took out of the shard's tree."""
+        return key_for("paths", day_scope(day, shard), "counted")
 
     # -- how long runs are kept ------------------------------------------------
 
@@ -165,8 +189,11 @@ class RunStore:
     # -- reading -------------------------------------------------------------
 
     def ranked_run_id(self, day: date, pid: str) -> str | None:
-        """The id of the player's ranked run of ``day``, if any."""
-        return self.r.get(self.ranked_key(day, pid))
+        """The id of the player's ranked run of ``day``, if any (in the player's shard, or where
+        it was before the days were sharded)."""
+        sharded, before = pipelined(self.r, lambda pipe: (pipe.get(self.ranked_key(day, pid)),
+                                                          pipe.get(self.ranked_key(day, pid, sharded=False))))
+        return sharded or before
 
     def load(self, run_id: str, pid: str) -> dict:
         """The run, if it exists and belongs to ``pid``; else NotFound ``run_not_found`` (a foreign

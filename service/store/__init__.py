@@ -14,6 +14,7 @@ helpers; nothing else touches Redis.
 from __future__ import annotations
 
 import re
+import zlib
 from datetime import date
 from pathlib import Path
 
@@ -26,8 +27,29 @@ from redis.sentinel import Sentinel, SentinelConnectionPool
 PREFIX = "manille"
 
 
-def day_scope(day: date | str) -> str:
-    return f"day:{day if isinstance(day, str) else day.isoformat()}"
+#: A day's runs and submissions are spread over this many slots by player (``shard_of``): one
+#: slot's master cannot serve the plays of ten million players a day (docs/performance.md).
+#: Frozen: a player's ranked run of a day is looked for in the slot its pid names.
+DAY_SHARDS = 16
+
+
+def day_scope(day: date | str, shard: int | None = None) -> str:
+    """The hash tag of a day's keys: ``day:2026-12-07``, or of one of its shards
+    (``day:2026-12-07/03``); the day's own tag holds what is one per day (its challenge), and
+    the runs and submissions whose ids name no shard (made before the day was sharded)."""
+    tag = f"day:{day if isinstance(day, str) else day.isoformat()}"
+    return tag if shard is None else f"{tag}/{shard:02d}"
+
+
+def day_shards(day: date) -> list[str]:
+    """Every scope a day's runs and submissions may sit in: the day's own (ids that name no
+    shard), then each shard's."""
+    return [day_scope(day)] + [day_scope(day, k) for k in range(DAY_SHARDS)]
+
+
+def shard_of(pid: str) -> int:
+    """The shard of a day that holds a player's runs and submissions (CRC32 of the pid)."""
+    return zlib.crc32(pid.encode()) % DAY_SHARDS
 
 
 def week_id(day: date) -> str:
@@ -51,6 +73,13 @@ def day_of_id(pattern: re.Pattern, text) -> date | None:
         return date(int(d[:4]), int(d[4:6]), int(d[6:]))
     except ValueError:
         return None
+
+
+def shard_of_id(pattern: re.Pattern, text: str) -> int | None:
+    """The day's shard an id ``YYYYMMDD-KK-…`` names (``pattern``'s second group), or None for
+    an id made before the day was sharded (``YYYYMMDD-…``), whose keys are under the day's tag."""
+    m = pattern.fullmatch(text)
+    return int(m.group(2)) if m and m.group(2) else None
 
 
 def key_for(kind: str, scope: str, *parts: str) -> str:
@@ -362,4 +391,4 @@ def evalsha_on(pipe, script, keys: list, args: list) -> None:
 
 
 __all__ = ["PREFIX", "connect", "connect_cluster", "is_cluster", "parse_nodes", "run_replicated", "evalsha_on", "parse_sentinels", "pipelined", "raw_client", "text_client", "day_of_id",
-           "day_scope", "key_for", "load_script", "month_id", "week_id"]
+           "day_scope", "day_shards", "shard_of", "shard_of_id", "DAY_SHARDS", "key_for", "load_script", "month_id", "week_id"]

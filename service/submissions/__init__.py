@@ -23,7 +23,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 
 import redis
 from rq import Callback, Queue, Retry
@@ -32,13 +32,16 @@ from rq.job import Job, JobStatus
 
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable
-from service.runs import Runs, run_day
-from service.store import day_of_id, day_scope, key_for, load_script, run_replicated
+from service.runs import Runs, run_day, run_shard
+from service.store import day_of_id, day_scope, day_shards, key_for, load_script, pipelined, run_replicated, shard_of_id
 
 from . import codec
 from .hindsight import CHECKED_KEPT, HindsightNotes  # noqa: F401  (CHECKED_KEPT: importable from here as before)
 
-SUB_ID_RE = re.compile(r"([0-9]{8})-[0-9a-f]{20}")  # [0-9]: \d also takes other scripts' digits
+#: ``YYYYMMDD-KK-<8 hex: ms since the day began><20 hex>``: the day, the shard of its run (and of
+#: its keys), when it was made (a day's lists over its shards merge in that order), random;
+#: ``YYYYMMDD-<20 hex>`` before the days were sharded.
+SUB_ID_RE = re.compile(r"([0-9]{8})-(?:([0-9]{2})-[0-9a-f]{8})?[0-9a-f]{20}")  # [0-9]: \d takes other digits
 JOB = "worker.jobs.verify_submission"
 #: Run by RQ when a verification raised or was abandoned: marks it delayed once no retry is left.
 ON_FAILURE = "worker.jobs.verification_failed"
@@ -58,6 +61,13 @@ ON_ITS_WAY = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.STARTED, JobStatu
 
 def submission_day(sub_id: str) -> date | None:
     return day_of_id(SUB_ID_RE, sub_id)
+
+
+def new_submission_id(run_id: str, day: date, now: datetime) -> str:
+    """A submission id in its run's shard, ordered by ``now`` within the day's ids."""
+    since = now - datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+    ms = min(max(0, int(since.total_seconds() * 1000)), 16 ** 8 - 1)
+    return f"{day:%Y%m%d}-{run_shard(run_id):02d}-{ms:08x}{secrets.token_hex(10)}"
 
 
 @functools.lru_cache(maxsize=256)
@@ -85,11 +95,13 @@ class Submissions(HindsightNotes):
 
     @staticmethod
     def key(sub_id: str) -> str:
-        return key_for("submission", day_scope(submission_day(sub_id)), sub_id)
+        return key_for("submission", day_scope(submission_day(sub_id), shard_of_id(SUB_ID_RE, sub_id)), sub_id)
 
     @staticmethod
-    def day_list_key(day: date) -> str:
-        return key_for("submissions", day_scope(day))
+    def day_list_key(day: date, shard: int | None = None) -> str:
+        """The submissions of the day's ``shard`` in the order made (None: those made before the
+        days were sharded)."""
+        return key_for("submissions", day_scope(day, shard))
 
     def submit(self, run_id: str, pid: str, claim: Callable[[], str], *, ip: str = "", user_agent: str = "",
                now: datetime | None = None) -> tuple[str, bool]:
@@ -118,7 +130,8 @@ class Submissions(HindsightNotes):
                      else "run_not_finished" if run.get("status") != "finished" else "")
         nickname = claim()
         day = date.fromisoformat(run["date"])
-        sub_id = f"{day:%Y%m%d}-{secrets.token_hex(10)}"
+        sub_id = new_submission_id(run_id, day, now) if run_shard(run_id) is not None else \
+            f"{day:%Y%m%d}-{secrets.token_hex(10)}"  # its run's keys are under the day's tag
         fields, agents = codec.encode(run, run_id=run_id, pid=pid, nickname=nickname, ip=ip[:64],
                                       user_agent=user_agent[:256], created_at=now.isoformat())
         with self.r.pipeline(transaction=False) as pipe:
@@ -131,7 +144,7 @@ class Submissions(HindsightNotes):
             args += [name, value]
         try:
             (stored, got), _acked = run_replicated(self.r, self._store, [run_key, self.key(sub_id),
-                                                                          self.day_list_key(day)], args,
+                                                                          self.day_list_key(day, run_shard(run_id))], args,
                                                    self.settings.redis_wait_ms)
         except (redis.ConnectionError, redis.TimeoutError) as e:  # sent, and Redis said nothing
             raise self._unconfirmed(run_id) from e
@@ -224,7 +237,11 @@ class Submissions(HindsightNotes):
         return json.loads(_replayed_record(self.settings.seed(day), bots, sub["cards"]))
 
     def for_day(self, day: date) -> list[str]:
-        return self.r.lrange(self.day_list_key(day), 0, -1)
+        """The day's submissions in the order made: those made before the days were sharded,
+        then every shard's merged by the time their ids carry."""
+        before, *shards = pipelined(self.r, lambda pipe: [pipe.lrange(key_for("submissions", scope), 0, -1)
+                                                         for scope in day_shards(day)])
+        return before + sorted((i for ids in shards for i in ids), key=lambda sub_id: sub_id[12:20])
 
     def days(self) -> list[date]:
         """Every day that has submissions, in order (an ops scan, for rebuilds)."""

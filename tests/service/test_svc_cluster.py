@@ -1,6 +1,6 @@
 """The service on a real Redis Cluster of its own (three masters, three replicas, real processes),
-the queue on a Redis of its own: the master of the day's slot, where every run of the day lives,
-is SIGKILLed while eight players play and submit through gunicorn.  Its replica takes over; every
+the queue on a Redis of its own: the master that holds the most of the day's shards (a sixteenth
+of the day's runs each) is SIGKILLed while eight players play and submit through gunicorn.  Its replica takes over; every
 play and submission the service accepted is there after, once; every submission is verified
 once.  The figures (seconds of 503s, plays after the kill) are printed."""
 
@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import uuid
+from collections import Counter
 
 import pytest
 import requests
@@ -19,7 +20,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from redis.crc import key_slot
 
 from service.redis_server import LocalCluster, RedisServer
-from service.store import connect_cluster
+from service.runs import Runs
+from service.store import DAY_SHARDS, connect_cluster, day_scope, key_for
 
 from svc_helpers import LIMITS_OFF, ROOT, live_service
 
@@ -95,8 +97,11 @@ def test_a_killed_master_loses_no_accepted_play_or_submission(stack, tmp_path):
            "MANILLE_REDIS_TIMEOUT": "2", "WEB_CONCURRENCY": "3", "MANILLE_LOG_LEVEL": "warning"}
     with live_service(queue.url, tmp_path, [sys.executable, "-m", "worker", "--url", queue.url], **env) as base:
         today = requests.get(f"{base}/api/v1/challenges/today", timeout=10).json()["date"]
-        day_key = f"manille:{{day:{today}}}:run:x"
-        victim = cluster.master_of(day_key)
+        # the master that holds the most of the day's shards (each holds a sixteenth of its runs)
+        shard_keys = [key_for("run", day_scope(today, k), "x") for k in range(DAY_SHARDS)]
+        held = Counter(cluster.master_of(k).port for k in shard_keys)
+        victim = next(n for n in cluster.nodes if n.port == held.most_common(1)[0][0])
+        day_key = next(k for k in shard_keys if cluster.master_of(k).port == victim.port)
         stop = threading.Event()
         players = [Player(base, stop) for _ in range(PLAYERS)]
         for p in players:
@@ -113,7 +118,7 @@ def test_a_killed_master_loses_no_accepted_play_or_submission(stack, tmp_path):
         plays = sum(len(t) for p in players for t in p.accepted.values())
         after = [t for p in players for t in p.unavailable if t >= killed_at]
         promoted = cluster.master_of(day_key)
-        assert promoted.port != victim.port  # its replica serves the day's slot now
+        assert promoted.port != victim.port  # its replica serves those shards now
         print(f"\nkilled master :{victim.port}; replica :{promoted.port} took over; plays before the kill "
               f"{plays_before}, after {plays - plays_before}; 503s or broken answers: {len(after)} over "
               f"{(max(after) - killed_at) if after else 0:.2f} s after the kill")
@@ -135,7 +140,7 @@ def test_a_killed_master_loses_no_accepted_play_or_submission(stack, tmp_path):
         state = connect_cluster(cluster.seeds)
         accepted = {run: turns for p in players for run, turns in p.accepted.items()}
         for run_id, turns in accepted.items():
-            stored = state.hget(f"manille:{{day:{today}}}:run:{run_id}", "cards") or ""
+            stored = state.hget(Runs.key(run_id), "cards") or ""
             cards = [stored[i:i + 2] for i in range(0, len(stored), 2)]
             assert len(cards) >= len(turns), (run_id, "an accepted play was lost")
             assert all(cards[turn] == card for turn, card in turns.items()), (run_id, cards, turns)

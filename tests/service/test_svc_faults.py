@@ -23,7 +23,7 @@ from rq import Queue, Worker
 from rq.job import Job
 
 from service.app import create_app
-from service.config import QUEUE_NAME
+from service.config import QUEUE_NAME, Settings
 from service.redis_server import RedisServer
 from service.procs import children_of
 from service.runs import Runs
@@ -112,7 +112,7 @@ def assert_each_counted_once(api: Api, rclient, accepted: dict) -> None:
         days.add(sub["date"])
     assert len(days) == 1
     day = days.pop()
-    listed = rclient.lrange(Submissions.day_list_key(date.fromisoformat(day)), 0, -1)
+    listed = Submissions(rclient, Settings.from_env({"MANILLE_SECRET": SECRET}), queue=rclient).for_day(date.fromisoformat(day))
     assert sorted(listed) == sorted(accepted)
     status, board = api.get(f"/api/v1/leaderboards/days/{day}?limit=100")
     assert sorted((e["nickname"], e["score"]) for e in board["entries"]) == sorted(accepted.values())

@@ -7,6 +7,7 @@ from datetime import date
 from service.replay import verify
 from service.submissions.codec import unpack_cards
 from service.seeds import daily_seed
+from service.submissions import Submissions
 
 from svc_helpers import SECRET, TEST_BOTS, headers, play_game, queue_of
 
@@ -56,7 +57,7 @@ def test_open_play_submit_verify(client, run_worker, rclient):
     # the replay computed the score: check against the engine directly
     day = date.fromisoformat(run["date"])
     from bots import get_bot
-    stored = rclient.hget(f"manille:{{day:{day}}}:submission:{sub['submission_id']}", "played")
+    stored = rclient.hget(Submissions.key(sub["submission_id"]), "played")
     cards = unpack_cards(stored)  # one character a card
     record = verify(daily_seed(SECRET.encode(), day), cards, get_bot(TEST_BOTS))
     assert record["rank_score"] == status["score"]
@@ -88,7 +89,7 @@ def test_submission_is_stored_and_queued_before_202_and_a_job_run_twice_counts_o
     run, token = _finished_run(client)
     sub_id = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "twice"},
                          headers=headers(token)).get_json()["submission_id"]
-    stored = rclient.hgetall(f"manille:{{day:{run['date']}}}:submission:{sub_id}")
+    stored = rclient.hgetall(Submissions.key(sub_id))
     assert stored["status"] == "queued" and stored["run_id"] == run["run_id"] and len(stored["played"]) >= 32
     assert Queue(QUEUE_NAME, connection=queue_of(rclient)).job_ids == [sub_id]
     run_worker()
@@ -104,7 +105,7 @@ def test_tampered_cards_are_rejected_by_the_replay(client, rclient, run_worker):
     run, token = _finished_run(client)
     sub = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "cheat"},
                       headers=headers(token)).get_json()
-    key = f"manille:{{day:{run['date']}}}:submission:{sub['submission_id']}"
+    key = Submissions.key(sub["submission_id"])
     cards = rclient.hget(key, "played")
     rclient.hset(key, "played", cards[:-1])  # as if the stored run had lost its last card
     run_worker()

@@ -15,7 +15,7 @@ from rq import Queue
 
 from service.config import QUEUE_NAME
 from service.seeds import DayClock, daily_seed
-from service.store import key_for
+from service.runs import Runs
 from service.telemetry.logs import REDACTED, Redactor
 
 from svc_helpers import SECRET, headers, play_game, queue_of, flush_state, state_client
@@ -115,7 +115,7 @@ def test_metrics_sum_every_process_and_count_the_workers_verdicts(live):
     assert wait_verdict(base, url, token) == "verified"
 
     def drop_last_card(run_id):  # as if the stored run had lost its last card: the replay rejects it
-        key = key_for("run", f"day:{run_id[:4]}-{run_id[4:6]}-{run_id[6:8]}", run_id)
+        key = Runs.key(run_id)
         rclient.hset(key, "cards", rclient.hget(key, "cards")[:-2])
 
     token2, plays2, url2 = play_one(base, "tampered", tamper=drop_last_card)

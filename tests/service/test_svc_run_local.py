@@ -20,6 +20,7 @@ from service.redis_server import RedisServer, free_port
 from service.procs import children_of
 from service.run_local import STOP_SECONDS, WORKER_RESTARTS
 from service.store import connect, raw_client
+from service.submissions import Submissions
 
 from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game, state_client
 
@@ -293,8 +294,7 @@ def test_a_local_cluster_holds_the_state_and_stops_with_the_launcher(launch):
     assert len(nodes) == 6
     sub_id, score = verified_game(run.base, "clustered", run.log)
     state = connect_cluster(seeds)
-    day = sub_id[:8]
-    assert state.exists(f"manille:{{day:{day[:4]}-{day[4:6]}-{day[6:]}}}:submission:{sub_id}")
+    assert state.exists(Submissions.key(sub_id))
     assert connect(f"redis://127.0.0.1:{run.redis_port}/0").keys("manille:*") == []  # the queue's only
     ready = requests.get(f"{run.base}/api/v1/health/ready", timeout=10).json()
     assert ready["status"] == "ok", ready

@@ -19,7 +19,7 @@ from service.app import create_app
 from service.config import QUEUE_NAME
 from service.leaderboard import ALL_TIME, Board, Leaderboard, day_board
 from service.replay import dumps, player_cards, simulate, verify
-from service.runs import Runs, path_hash
+from service.runs import Runs, path_hash, run_shard
 from service.seeds import daily_seed
 from service.store import raw_client
 from service.submissions import AGENTS, Submissions
@@ -98,14 +98,16 @@ def test_a_ranked_run_and_the_days_indexes_expire_48_hours_after_the_reveal_prac
         run, token = open_run(client)
         run = play(client, run, token, 3)
         keep = int((REVEAL + timedelta(hours=48) - datetime.fromisoformat(BEFORE_MIDNIGHT)).total_seconds())
+        shard = run_shard(run["run_id"])
         ranked_keys = [Runs.key(run["run_id"]), Runs.ranked_key(DAY, _pid(rclient, run)),
-                       Runs.address_runs_key(DAY, "192.0.2.1"), Runs.paths_key(DAY)]
+                       Runs.address_runs_key(DAY, "192.0.2.1", shard), Runs.paths_key(DAY, shard)]
         for key in ranked_keys:
             assert keep - 5 <= rclient.ttl(key) <= keep, key  # the plays (HINCRBY, HSET) kept it
         # another player from the same address: the address's list keeps its TTL, now set again
         other, other_token = open_run(client)
-        assert keep - 5 <= rclient.ttl(Runs.address_runs_key(DAY, "192.0.2.1")) <= keep
-        assert rclient.lrange(Runs.address_runs_key(DAY, "192.0.2.1"), 0, -1) == [run["run_id"], other["run_id"]]
+        assert keep - 5 <= rclient.ttl(Runs.address_runs_key(DAY, "192.0.2.1", run_shard(other["run_id"]))) <= keep
+        runs = Runs(rclient, app.extensions["manille"].settings)
+        assert sorted(runs.address_runs(DAY, "192.0.2.1")) == sorted([run["run_id"], other["run_id"]])
         # practice runs: a day from their opening
         free, _ = open_run(client, {"kind": "random"}, token=token)
         past, _ = open_run(client, {"date": "2026-11-30"}, token=token)
@@ -113,7 +115,7 @@ def test_a_ranked_run_and_the_days_indexes_expire_48_hours_after_the_reveal_prac
         for practice in (free, past):
             assert 86400 - 5 <= rclient.ttl(Runs.key(practice["run_id"])) <= 86400
         # no key of the day's runs is left without a TTL
-        persistent = [k for k in rclient.keys("manille:{day:2026-12-02}:*")
+        persistent = [k for k in rclient.keys("manille:{day:2026-12-02*}:*")
                       if rclient.ttl(k) == -1 and ":challenge" not in k]
         assert persistent == []
 
@@ -177,13 +179,15 @@ def test_a_verified_games_path_leaves_the_days_tree_once(app, rclient, run_worke
         assert runs.path_counts(DAY, prefixes) == shared  # only the probe's run is left
         probe_prefixes = ["".join(probe_cards[:k]) for k in range(1, 7)]
         assert runs.path_counts(DAY, probe_prefixes) == [1] * 6
-        assert int(rclient.hget(Runs.paths_key(DAY), path_hash(""))) == 2  # the root: runs opened
-        assert rclient.ttl(Runs.retired_key(DAY)) > 0
+        assert runs.path_counts(DAY, [""]) == [2]  # the root: runs opened, over the shards
+        assert rclient.ttl(Runs.retired_key(DAY, run_shard(honest["run_id"]))) > 0
         # verified again (ops requeue): nothing taken out twice
-        assert runs.retire_path(DAY, cards, sub_id) is False
+        assert runs.retire_path(honest["run_id"], cards, sub_id) is False
         assert runs.path_counts(DAY, probe_prefixes) == [1] * 6
-        fields = rclient.hkeys(Runs.paths_key(DAY))
-        assert len(fields) == 1 + 6  # the root and the probe's six prefixes: nothing at 0 is kept
+        shards = {run_shard(honest["run_id"]), run_shard(probe["run_id"])}
+        fields = [f for k in shards for f in rclient.hkeys(Runs.paths_key(DAY, k))]
+        # every shard's root and the probe's six prefixes: nothing at 0 is kept
+        assert len(fields) == len(shards) + 6
 
 
 def _cards(rclient, run_id):
@@ -396,7 +400,8 @@ def test_after_the_keep_ops_see_what_the_submission_kept_and_that_the_runs_expir
                            headers=ops()).get_json()["requeued"]
         run_worker()
         assert client.get(f"/api/v1/submissions/{sub_id}").get_json()["status"] == "verified"
-        assert not rclient.exists(Runs.paths_key(DAY)) and not rclient.exists(Runs.retired_key(DAY))
+        shard = run_shard(mine["run_id"])
+        assert not rclient.exists(Runs.paths_key(DAY, shard)) and not rclient.exists(Runs.retired_key(DAY, shard))
 
 
 # -- boards ----------------------------------------------------------------------------------------
@@ -526,7 +531,7 @@ def test_runs_stored_before_runs_expired_get_their_days_ttl_or_go(app, rclient):
     old, recent = date(2026, 11, 1), date(2026, 12, 2)
     untimed = {}
     for day in (old, recent):
-        untimed[day] = [Runs.key(f"{day:%Y%m%d}-" + "r" * 16), Runs.ranked_key(day, "p" * 24),
+        untimed[day] = [Runs.key(f"{day:%Y%m%d}-" + "r" * 16), Runs.ranked_key(day, "p" * 24, sharded=False),
                         Runs.address_runs_key(day, "192.0.2.9"), Runs.paths_key(day), Runs.retired_key(day),
                         Runs.submitted_paths_key(day)]
         for key in untimed[day]:

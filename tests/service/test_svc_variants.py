@@ -12,6 +12,7 @@ import requests
 from service.app import create_app
 from service.config import QUEUE_NAME
 from service.replay import player_cards
+from service.runs import Runs
 
 from svc_helpers import SECRET, TEST_BOTS, err, headers, live_service, snapshot
 
@@ -58,7 +59,7 @@ def test_opening_a_variant_keeps_its_rules_target_bots_and_bidder(client, rclien
     else:  # the auction ended before the player's turn (manillen: the first choice ends it)
         contract = next(e for e in run["events"] if e["type"] == "contract")
         assert view["contract"] == contract["contract"] and view["factor"] == contract["factor"]
-    stored = rclient.hgetall(f"manille:{{day:{run['date']}}}:run:{run['run_id']}")
+    stored = rclient.hgetall(Runs.key(run["run_id"]))
     assert (stored["rules"], stored["target"], stored["bidder"]) == (rules, str(target), "bidder-1")
     assert len(stored["plays"]) == 2 * (len(said) + sum(e["type"] == "play" for e in run["events"]))
 
@@ -69,7 +70,7 @@ def test_muette_free_play_is_stored_as_before(client, rclient):
     assert not {"calls", "legal_calls", "contract", "factor"} & set(run["view"])
     token, card = run["player_token"], run["view"]["legal"][0]
     run = play(client, run, token, card=card.lower()).get_json()
-    stored = rclient.hgetall(f"manille:{{day:{run['date']}}}:run:{run['run_id']}")
+    stored = rclient.hgetall(Runs.key(run["run_id"]))
     assert stored["cards"] == card and "=" not in stored["plays"]  # two characters a card, as ever
     assert stored["rules"] == "muette-1" and "target" not in stored and "bidder" not in stored
 
@@ -91,7 +92,7 @@ def test_bad_rules_or_target_are_typed_and_store_nothing(client, rclient):
 def test_a_call_and_its_refusals(client, rclient):
     run = open_calling(client)
     token, legal = run["player_token"], run["view"]["legal_calls"]
-    key = f"manille:{{day:{run['date']}}}:run:{run['run_id']}"
+    key = Runs.key(run["run_id"])
     before = snapshot(rclient)
     card = run["view"]["hand"][0]
     body = err(play(client, run, token, card=card), 422, "call_expected")
