@@ -8,6 +8,7 @@ a player is known by ``pid``, a hash of the token, which is also what the leader
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 import re
 import secrets
 import unicodedata
@@ -34,10 +35,16 @@ def legacy_nickname_key(name: str) -> str:
     return key_for("nickname", f"nick:{hashlib.sha256(folded.encode()).hexdigest()[:32]}")
 
 
+#: Pids a process has found known, kept (the least recently seen go first): a player key is
+#: never deleted, so a pid known once stays known, and a play need not ask Redis again.
+KNOWN_KEPT = 65_536
+
+
 class Players:
     def __init__(self, client) -> None:
         self.r = client
         self._claim = load_script(client, __file__, "claim_nickname.lua")
+        self._known: OrderedDict[str, None] = OrderedDict()
 
     @staticmethod
     def _key(pid: str) -> str:
@@ -57,7 +64,9 @@ class Players:
     def authenticate(self, token: str | None) -> str:
         """The pid of a token this service issued; raises Unauthorized otherwise."""
         pid = self.claimed_pid(token)
-        self.known(self.r.exists(self._key(pid)))
+        if not self.seen(pid):
+            self.known(self.r.exists(self._key(pid)))
+            self.remember(pid)
         return pid
 
     @staticmethod
@@ -68,8 +77,22 @@ class Players:
         return pid_of(token)
 
     def queue_known(self, pid: str, pipe) -> None:
-        """``authenticate``'s look-up queued on ``pipe`` (to share a round trip); its reply to ``known``."""
+        """``authenticate``'s look-up queued on ``pipe`` (to share a round trip); its reply to
+        ``known``, then ``remember``.  Not needed for a pid this process has ``seen``."""
         pipe.exists(self._key(pid))
+
+    def seen(self, pid: str) -> bool:
+        """True if this process found ``pid`` known before (no need to ask Redis)."""
+        if pid in self._known:
+            self._known.move_to_end(pid)
+            return True
+        return False
+
+    def remember(self, pid: str) -> None:
+        """Keep ``pid`` as known (it was: a player key is never deleted)."""
+        self._known[pid] = None
+        if len(self._known) > KNOWN_KEPT:
+            self._known.popitem(last=False)
 
     @staticmethod
     def known(reply) -> None:

@@ -213,19 +213,22 @@ class RunStore:
         in its limits at ``now`` (the replies, None for no limits: ``Gate.verdict``, ``counted``),
         given back if the token or the run is refused."""
         day = run_day(run_id)
+        ask = players is not None and not players.seen(pid)
 
         def queue(pipe):
-            if players is not None:
+            if ask:
                 players.queue_known(pid, pipe)
             if day:
                 pipe.hmget(self.key(run_id), PLAY_FIELDS)
                 self.limits.queue(gate, pipe, "take", now)
         replies = pipelined(self.r, queue, [self.limits.script])
-        known = replies.pop(0) if players is not None else True
+        known = replies.pop(0) if ask else True
         run = {k: v for k, v in zip(PLAY_FIELDS, replies[0]) if v is not None} if day else None
         room = replies[1:] if day and gate else None
         try:
             Players.known(known)
+            if ask:
+                players.remember(pid)
             return self._owned(run, pid), room
         except ServiceError:  # an unknown token, a run not the player's: nothing to count
             if room is not None:
