@@ -108,7 +108,10 @@ def main(argv=None) -> int:
         servers = []
         try:
             base = {k: v for k, v in os.environ.items() if not k.startswith("MANILLE_")}
-            base.update(MANILLE_SECRET=SECRET, MANILLE_LOG_LEVEL="warning", **RAISED_LIMITS)
+            # the clients' games come from many addresses (X-Forwarded-For, as behind nginx), so the
+            # per-address limits and indexes spread over slots as a day's players' do
+            base.update(MANILLE_SECRET=SECRET, MANILLE_LOG_LEVEL="warning", MANILLE_TRUSTED_PROXIES="1",
+                        **RAISED_LIMITS)
             env_single = dict(base, REDIS_URL=single.url)
             env_cluster = dict(base, REDIS_URL=queue.url, MANILLE_REDIS_CLUSTER=cluster.seeds)
             if args.wait_ms is not None:

@@ -165,8 +165,11 @@ def _play_loop(args):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     lat, finished, stop = [], [], time.monotonic() + seconds
     while time.monotonic() < stop:
-        run = _post(conn, "/api/v1/runs", {}, {})
-        hdrs = {"X-Player-Token": run["player_token"]}
+        # each game from an address of its own, as a day's players are: read only by a service
+        # that trusts a proxy (MANILLE_TRUSTED_PROXIES=1), else every client is 127.0.0.1
+        addr = {"X-Forwarded-For": f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}"}
+        run = _post(conn, "/api/v1/runs", {}, addr)
+        hdrs = {"X-Player-Token": run["player_token"], **addr}
         while run["status"] != "finished" and time.monotonic() < stop:
             t0 = time.perf_counter()
             run = _post(conn, f"/api/v1/runs/{run['run_id']}/plays",
