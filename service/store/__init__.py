@@ -245,8 +245,9 @@ def _load(client, scripts) -> None:
 
 
 #: Commands whose one key is their first argument, among those the service pipelines.
-_FIRST_KEY = frozenset({"EXISTS", "GET", "HGET", "HMGET", "HGETALL", "HSET", "HINCRBY", "EXPIRE", "TTL",
-                        "ZSCORE", "ZREVRANK", "ZRANK", "ZCARD", "ZREVRANGE", "ZRANGE", "LRANGE"})
+_FIRST_KEY = frozenset({"EXISTS", "GET", "HGET", "HMGET", "HGETALL", "HSET", "HSETNX", "HINCRBY", "EXPIRE",
+                        "TTL", "ZSCORE", "ZMSCORE", "ZCOUNT", "ZREVRANK", "ZRANK", "ZCARD", "ZREVRANGE", "ZRANGE",
+                        "LRANGE", "LLEN", "SCARD"})
 #: Replies of a command sent straight to a master that say it was not done there (the slot is
 #: elsewhere, the script unknown: a master promoted in a failover has none) or may not have
 #: been (the connection broke): sent again through redis-py's cluster pipeline.
