@@ -20,7 +20,8 @@ that whatever else the machine does weighs alike on each:
 3. the busiest slots at 10 M players a day: the Redis time (``INFO commandstats``, every master)
    that a play, a submission and its verification cost, each load alone after rows 1-2, with
    each master's share of the plays (a day's runs are spread over ``DAY_SHARDS`` slots by
-   player); and a score's write to the boards, which share one slot (2,000 recorded directly).
+   player); and a score's write to the boards (2,000 recorded directly): the day's board in a slot
+   of its own, the week's, month's and all-time boards in one.
 
 The clients are processes on the same cores as the servers: the figures are this machine's; the
 ratios are what compare across runs.
@@ -29,6 +30,7 @@ ratios are what compare across runs.
 from __future__ import annotations
 
 import argparse
+from datetime import timedelta
 import math
 import os
 import random
@@ -44,7 +46,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_speed import (BOARD_DAY, RAISED_LIMITS, Gunicorn, _get_loop, _play_loop, _submit, load, ms,  # noqa: E402
                          pct)
-from service.leaderboard import EPOCH  # noqa: E402  (a key of the boards' slot)
+from service.leaderboard import EPOCH, day_board  # noqa: E402  (EPOCH: a key of the boards' slot)
 from service.redis_server import LocalCluster, RedisServer  # noqa: E402
 from service.store import DAY_SHARDS  # noqa: E402
 
@@ -62,8 +64,6 @@ def fill_board(client, size: int) -> None:
 
 def record_scores(client, count: int) -> None:
     """``count`` verified scores of another bench day recorded one by one, as verifications do."""
-    from datetime import timedelta
-
     from service.leaderboard import Leaderboard
 
     boards, day = Leaderboard(client), BOARD_DAY + timedelta(days=1)
@@ -187,17 +187,19 @@ def main(argv=None) -> int:
             play_us = sum(per_node.values())
             sub_us = sum(spent(subs0, subs1, node) for node in subs1) / games
             verdict_us = sum(spent(subs1, subs2, node) for node in subs2) / games
-            score_us = spent(b0, b1, boards_node) / scores
+            score_us = sum(spent(b0, b1, node) for node in b1) / scores
+            day_node = state.get_node_from_key(day_board(BOARD_DAY + timedelta(days=1)).key).name
+            periods_us = spent(b0, b1, boards_node) / scores if day_node != boards_node else float("nan")
             spread = ", ".join(f"{100 * v / play_us:.0f} %" for v in sorted(per_node.values(), reverse=True))
             print(f"3. Redis time, INFO commandstats of every master, each load alone ({plays} plays, {games} games "
                   f"submitted and verified, {scores} scores recorded): a play {play_us:.0f} µs over the cluster "
                   f"(the masters' shares {spread}: the day's {DAY_SHARDS} shards, the players' and the limits' slots), "
                   f"a submission {sub_us:.0f} µs, a verification {verdict_us:.0f} µs (its score on the boards "
-                  f"included); the boards' slot, one master: a score on the day's, week's, month's and all-time "
-                  f"boards {score_us:.0f} µs")
+                  f"included); a score on the boards {score_us:.0f} µs over the cluster, of which the week's, "
+                  f"month's and all-time boards' slot {periods_us:.0f} µs")
             print(f"   what one master's thread serves at 100 %: {1e6 / play_us:,.0f} plays/s of the cluster's whole "
                   f"work a play, {1e6 / play_us * DAY_SHARDS:,.0f} plays/s over the day's {DAY_SHARDS} shards "
-                  f"(one thread a shard); {1e6 / score_us:,.0f} scores/s on the boards' slot")
+                  f"(one thread a shard); {1e6 / periods_us:,.0f} scores/s on the period boards' slot")
         finally:
             for s in servers:
                 s.stop()

@@ -7,16 +7,22 @@ round trip).  Only the all-time board, whose days have no bound, counts them (``
 count per player and week and month cost a new player 200 B for good (scripts/bench_memory.py).
 Counts stored before (``days:week:…``, ``days:month:…``) are read no more; a rebuild wipes them.
 
-Scores are stored as composites (see ``record_score.lua``) so that ``ZREVRANGE`` lists equal
+Scores are stored as composites (see ``period_change.lua``) so that ``ZREVRANGE`` lists equal
 scores earliest-verified first.  The rank shown is shared by equal scores (1, 2, 2, 4):
-``1 + the number of entries with a strictly higher score``.  Writing a verified score to every
-board is one Lua script, idempotent per player and day.
+``1 + the number of entries with a strictly higher score``.
 
-Every board key carries one hash tag, ``{boards}`` (``manille:{boards}:board:day:2026-12-02``):
-that script writes the day's, the week's, the month's and the all-time boards at once, which Redis
-Cluster runs only on keys of one slot (tests/service/test_svc_slots.py).  Boards written before
-lived under their period's tag (``manille:{day:…}:board``): ``wipe`` removes those too, so one
-rebuild of the boards moves a deployment over (RUNBOOK).
+A day's board has a hash tag of its own, ``{boards:day:2026-12-02}`` (its entries, names,
+histogram and sequence): the days' boards are kept for good, and at ten million players a day
+one slot holding them all would fill its master within weeks.  The week's, month's and all-time
+boards share ``{boards}`` with the rebuild's flag and the epoch.  A score is written in three
+steps, each one script in one slot (tests/service/test_svc_slots.py): the day's board
+(``day_change.lua``, which notes the change as pending with a nonce from the day's sequence),
+the period boards (``period_change.lua``, once per nonce: the nonces carried are kept two days),
+then the note taken off (``clear_pending.lua``).  A retry after a crash between the steps finds
+the note and carries the same change, so a score is counted once on every board; a removal
+(ops) goes the same way.  Boards written before lived under ``{boards}`` (day boards too) or
+under their period's tag (``manille:{day:…}:board``): ``wipe`` removes those too, so one rebuild
+of the boards moves a deployment over (RUNBOOK).
 
 A page is kept in this process with its board's version, read before the page in one round trip:
 the epoch of wipes, the board's sequence and its size.  Every record raises the sequence, every
@@ -31,6 +37,7 @@ board a second old is no loss.
 from __future__ import annotations
 
 import calendar
+import json
 import re
 import time
 from collections import OrderedDict
@@ -40,14 +47,14 @@ from datetime import date, timedelta
 import redis
 
 from service.errors import NotFound
-from service.store import day_scope, key_for, load_script, month_id, run_replicated, week_id
+from service.store import day_scope, evalsha_on, key_for, load_script, month_id, pipelined, run_replicated, week_id
 
 #: The hash tag of every board key (see above).
 BOARDS = "boards"
 #: Every kind of key the boards are made of (record_score.lua's KEYS): all derived data.  A day's
 #: ``counted`` set and ``entries`` hash are written no more (issue 11: the day's board says who is
 #: counted, the submission which game), only cleared.
-BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days")
+BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days", "pending", "carried")
 SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see record_score.lua)
 BASE_SCORE = 1000
 MAX_PAGE = 100
@@ -73,14 +80,23 @@ class Board:
         return SHIFT
 
     @property
+    def tag(self) -> str:
+        """The hash tag of the board's keys: a day's board has one of its own (a day's boards are
+        kept for good: their slots spread over the masters), the others share ``{boards}``."""
+        return f"{BOARDS}:{self.scope}" if self.kind == "day" else BOARDS
+
+    def key_of(self, kind: str) -> str:
+        return key_for(kind, self.tag, self.scope)
+
+    @property
     def key(self) -> str:
-        return board_key("board", self.scope)
+        return self.key_of("board")
 
     @property
     def names_key(self) -> str:
         """A day's board keeps each player's name of that day; the week, month and all-time boards
         show the latest, so they share the all-time board's (one entry a player, not three)."""
-        return board_key("names", self.scope if self.kind == "day" else "all")
+        return self.key_of("names") if self.kind == "day" else board_key("names", "all")
 
     @property
     def days_key(self) -> str | None:
@@ -100,7 +116,7 @@ class Board:
 
     @property
     def seq_key(self) -> str:
-        return board_key("seq", self.scope)
+        return self.key_of("seq")
 
     def value_of(self, composite: float) -> int:
         return int(composite) // self.shift
@@ -151,66 +167,111 @@ class Leaderboard:
         self.wait_ms = wait_ms  # a score recorded waits for a cluster replica (``store.run_replicated``)
         #: (board key, offset, limit) -> (version, page, when the version was last read)
         self._pages: OrderedDict[tuple, tuple[tuple, dict, float]] = OrderedDict()
-        self._record = load_script(client, __file__, "record_score.lua")
-        self._unrecord = load_script(client, __file__, "unrecord_score.lua")
+        self._day = load_script(client, __file__, "day_change.lua")
+        self._periods = load_script(client, __file__, "period_change.lua")
+        self._clear = load_script(client, __file__, "clear_pending.lua")
 
     # -- writing -------------------------------------------------------------
 
     @staticmethod
-    def _keys(day: date) -> list[str]:
-        """The keys a score of ``day`` touches, in the order both scripts name them."""
+    def _day_keys(day: date) -> list[str]:
+        """The keys of a day's board that ``day_change.lua`` names, in its order (one slot)."""
         d = day_board(day)
-        keys = [board_key("counted", day_scope(day)), d.key, d.names_key, board_key("histogram", d.scope),
-                d.seq_key, board_key("entries", d.scope)]
+        return [d.key, d.names_key, d.key_of("histogram"), d.seq_key, d.key_of("pending")]
+
+    @staticmethod
+    def _period_keys(day: date) -> list[str]:
+        """The keys ``period_change.lua`` names, in its order (the ``{boards}`` slot)."""
+        keys = []
         for b in (Board("week", week_id(day)), Board("month", month_id(day))):
             keys += [b.key, b.seq_key, b.names_key]
-        return keys + [ALL_TIME.key, ALL_TIME.days_key, ALL_TIME.seq_key, ALL_TIME.names_key]
+        d = day_board(day)
+        return keys + [ALL_TIME.key, ALL_TIME.days_key, ALL_TIME.seq_key, ALL_TIME.names_key, REBUILD_FLAG,
+                       DEFERRED, board_key("carried", d.scope), board_key("counted", day_scope(day)),
+                       board_key("entries", d.scope)]
 
-    @classmethod
-    def _record_call(cls, day: date, pid: str, nickname: str, score: int, submission_id: str):
-        keys = cls._keys(day) + [REBUILD_FLAG, DEFERRED]
-        args = [pid, nickname, score, score - BASE_SCORE, submission_id, SHIFT]
-        return keys, args
+    def _change(self, sign: str, day: date, pid: str, score: int, nickname: str, submission_id: str,
+                rebuilding: bool) -> bool:
+        """Put a score on the day's board (``+``) or take it off (``-``), and carry that to the
+        period boards: the day's step, then the periods', then the note taken off, each in its
+        board's slot.  A change of the player left pending by a step that did not finish (a crash,
+        Redis gone) is carried first.  True if changed now."""
+        day_keys, finished = self._day_keys(day), False
+        for _attempt in range(3):
+            (changed, note), _acked = run_replicated(self.r, self._day, day_keys,
+                                                     [sign, pid, score, nickname, SHIFT], self.wait_ms)
+            if note:
+                self._carry(day, pid, note, submission_id, rebuilding)
+                finished = finished or json.loads(note)[0] == sign  # this very change, left by a crash
+            if changed or not note:
+                return bool(changed) or finished
+        raise RuntimeError(f"the boards of {day} keep a change of {pid} pending")  # pragma: no cover
+
+    def _carry(self, day: date, pid: str, note: str, submission_id: str, rebuilding: bool) -> None:
+        """A pending change of a day's board (``day_change.lua``'s note) on the period boards, once,
+        then its note taken off; BoardsRebuilding (the note left for the rebuild) if deferred."""
+        sign, seq, score, nickname = json.loads(note)
+        left = ["", ""]
+        if sign == "-":  # the days the player keeps in the week and the month: their day boards
+            week, month = Board("week", week_id(day)).days, Board("month", month_id(day)).days
+            on = pipelined(self.r, lambda pipe: [pipe.zscore(day_board(d).key, pid) for d in week + month])
+            left = [sum(v is not None for v in on[:len(week)]), sum(v is not None for v in on[len(week):])]
+        carried, _acked = run_replicated(
+            self.r, self._periods, self._period_keys(day),
+            [sign, pid, int(score) - BASE_SCORE, nickname, f"{sign}{seq}", SHIFT, "1" if rebuilding else "0",
+             submission_id, *left], self.wait_ms)
+        if carried == -1:
+            raise BoardsRebuilding(f"boards are being rebuilt; {submission_id} is deferred to the rebuild")
+        run_replicated(self.r, self._clear, [day_board(day).key_of("pending")], [pid, note], self.wait_ms)
 
     def remove(self, day: date, pid: str, score: int) -> bool:
-        """Take the player's counted ``score`` of ``day`` off the day's board and out of the period
-        sums (ops: disqualify, hold); False if it was not counted.  ``record`` puts it back."""
-        week, month = Board("week", week_id(day)).days, Board("month", month_id(day)).days
-        others = [day_board(d).key for d in week + month]  # who still played the week, the month
-        return bool(self._unrecord(keys=self._keys(day) + others,
-                                   args=[pid, score, score - BASE_SCORE, SHIFT, len(week)]))
+        """Take the player's counted score of ``day`` off the day's board and out of the period
+        sums (ops: disqualify, hold); False if it was not counted.  ``record`` puts it back.
+        (``score``: the one counted; the board's own entry is what is taken off.)"""
+        # a record left pending is carried as the rebuild would (never deferred: ops are waiting)
+        return self._change("-", day, pid, score, "", "", True)
 
     def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str, *,
                rebuilding: bool = False) -> bool:
         """Put a verified score on the day, week, month and all-time boards, once; True if
         counted now, False if the player's score of the day was counted before.  Raises
         BoardsRebuilding while a rebuild runs, unless ``rebuilding`` (the rebuild itself)."""
-        keys, args = self._record_call(day, pid, nickname, score, submission_id)
-        counted, _acked = run_replicated(self.r, self._record, keys, args + ["1" if rebuilding else "0"],
-                                         self.wait_ms)
-        if counted == -1:
+        if not rebuilding and self.r.exists(REBUILD_FLAG):  # written nowhere: the rebuild records it
+            self.r.sadd(DEFERRED, submission_id)
             raise BoardsRebuilding(f"boards are being rebuilt; {submission_id} is deferred to the rebuild")
-        return bool(counted)
+        return self._change("+", day, pid, score, nickname, submission_id, rebuilding)
 
     def record_many(self, day: date, entries, batch: int = 1000) -> None:
-        """``record`` for many (pid, nickname, score, submission id), pipelined (benchmarks)."""
+        """``record`` for many (pid, nickname, score, submission id) of one day, the steps of a
+        batch pipelined (benchmarks)."""
         # loaded first (on every master of a cluster): a pipeline does not load a missing script
-        self.r.script_load(self._record.script)
-        pipe = self.r.pipeline(transaction=False)
-        for i, (pid, nickname, score, sub_id) in enumerate(entries, start=1):
-            keys, args = self._record_call(day, pid, nickname, score, sub_id)
-            self._record(keys=keys, args=args + ["1"], client=pipe)
-            if i % batch == 0:
-                pipe.execute()
-        pipe.execute()
+        for script in (self._day, self._periods, self._clear):
+            self.r.script_load(script.script)
+        entries = list(entries)
+        day_keys, period_keys, pending = self._day_keys(day), self._period_keys(day), day_board(day).key_of("pending")
+        for start in range(0, len(entries), batch):
+            chunk = entries[start:start + batch]
+            notes = pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._day, day_keys, ["+", pid, score, name, SHIFT])
+                                                    for pid, name, score, _sub in chunk])
+            todo = [(pid, note, sub) for (pid, _n, _s, sub), (changed, note) in zip(chunk, notes) if changed]
+
+            def carry(pipe):
+                for pid, note, sub in todo:
+                    sign, seq, score, name = json.loads(note)
+                    evalsha_on(pipe, self._periods, period_keys, [sign, pid, int(score) - BASE_SCORE, name,
+                                                                  f"{sign}{seq}", SHIFT, "1", sub, "", ""])
+            pipelined(self.r, carry)
+            pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._clear, [pending], [pid, note])
+                                            for pid, note, _sub in todo])
 
     def remove_players(self, day: date, pids: list[str]) -> None:
         """Delete a day's boards and take ``pids`` off its week, month and all-time boards
         (benchmark clean-up; not for real scores, whose period sums it would not undo)."""
         d, w, m = day_board(day), Board("week", week_id(day)), Board("month", month_id(day))
         pipe = self.r.pipeline(transaction=False)
-        pipe.unlink(board_key("counted", day_scope(day)), d.key, d.names_key, board_key("histogram", d.scope),
-                    d.seq_key, board_key("entries", d.scope))
+        pipe.unlink(board_key("counted", day_scope(day)), board_key("entries", d.scope),
+                    board_key("carried", d.scope))
+        pipe.unlink(d.key, d.names_key, d.key_of("histogram"), d.seq_key, d.key_of("pending"))
         for b in (w, m, ALL_TIME):
             for i in range(0, len(pids), 1000):
                 chunk = pids[i:i + 1000]
@@ -258,6 +319,7 @@ class Leaderboard:
         deleted = 0
         patterns = [board_key(kind) + ":*" for kind in BOARD_KINDS]
         patterns += [key_for(kind, "*") for kind in BOARD_KINDS]  # before {boards}: manille:{day:…}:board
+        patterns.append(key_for("*", f"{BOARDS}:day:*"))  # the day boards, each in its own slot
         for pattern in patterns:
             batch = []
             for key in self.r.scan_iter(match=pattern, count=1000):
@@ -380,5 +442,5 @@ class Leaderboard:
         return streak
 
     def histogram(self, day: date) -> list[dict]:
-        raw = self.r.hgetall(board_key("histogram", day_board(day).scope))
+        raw = self.r.hgetall(day_board(day).key_of("histogram"))
         return [{"score": int(s), "count": int(c)} for s, c in sorted(raw.items(), key=lambda kv: int(kv[0]))]

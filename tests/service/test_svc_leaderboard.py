@@ -196,3 +196,82 @@ def test_a_removed_score_leaves_every_board_and_comes_back(lb):
     for board, entries in before.items():
         assert [(e["player"], e["margin"], e["days"], e["nickname"]) for e in lb.page(board)["entries"]] == [
             (e["player"], e["margin"], e["days"], e["nickname"]) for e in entries]
+
+
+# -- a day's board and the period boards are two slots: the steps between them ----------------
+
+def margins(lb) -> list:
+    """The player a's margin and days on the week, month and all-time boards (None: not there)."""
+    out = []
+    for board in (Board("week", "2026-W49"), Board("month", "2026-12"), ALL_TIME):
+        entry = lb.rank_of(board, "a")
+        out.append(entry and (entry["margin"], entry["days"]))
+    return out
+
+
+def day_step(lb, sign, score=1100):
+    """Only the day's step of a change, as a process dying right after it leaves it."""
+    return lb._day(keys=lb._day_keys(DAY), args=[sign, "a", score, "Ann", SHIFT])
+
+
+def test_a_day_board_has_a_slot_of_its_own_and_the_periods_share_one():
+    from redis.crc import key_slot
+
+    def slot(key):
+        return key_slot(key.encode())
+    d, other = day_board(DAY), day_board(DAY + timedelta(days=1))
+    assert len({slot(d.key), slot(d.names_key), slot(d.seq_key), slot(d.key_of("histogram")),
+                slot(d.key_of("pending"))}) == 1
+    assert slot(d.key) != slot(other.key) and slot(d.key) != slot(ALL_TIME.key)
+    assert len({slot(b.key) for b in (Board("week", "2026-W49"), Board("month", "2026-12"), ALL_TIME)}) == 1
+    assert slot(Leaderboard._period_keys(DAY)[0]) == slot(ALL_TIME.key) and len(
+        {slot(k) for k in Leaderboard._period_keys(DAY)}) == 1
+
+
+def test_a_change_left_after_the_days_step_is_carried_once_by_the_next_call(lb, rclient):
+    changed, note = day_step(lb, "+")  # the process died here: the day's board has it, no period
+    assert changed == 1 and lb.rank_of(day_board(DAY), "a")["score"] == 1100
+    assert margins(lb) == [None, None, None]
+    assert lb.record(DAY, "a", "Ann", 1100, "s1") is True  # the verification's retry
+    assert margins(lb) == [(100, 1), (100, 1), (100, 1)]
+    assert not rclient.hgetall(day_board(DAY).key_of("pending"))
+    assert lb.record(DAY, "a", "Ann", 1100, "s1") is False and margins(lb) == [(100, 1), (100, 1), (100, 1)]
+
+
+def test_a_change_carried_but_not_cleared_is_not_carried_twice(lb, rclient):
+    _changed, note = day_step(lb, "+")
+    lb._carry(DAY, "a", note, "s1", False)
+    rclient.hset(day_board(DAY).key_of("pending"), "a", note)  # as if the clearing never happened
+    assert lb.record(DAY, "a", "Ann", 1100, "s1") is True
+    assert margins(lb) == [(100, 1), (100, 1), (100, 1)]
+    assert not rclient.hgetall(day_board(DAY).key_of("pending"))
+
+
+def test_a_removal_left_after_the_days_step_is_finished_by_the_next(lb, rclient):
+    assert lb.record(DAY, "a", "Ann", 1100, "s1")
+    assert lb.record(DAY + timedelta(days=1), "a", "Ann", 1050, "s2")
+    changed, _note = day_step(lb, "-")
+    assert changed == 1 and lb.rank_of(day_board(DAY), "a") is None
+    # the margins not yet taken out (a week's and a month's days are read from their day boards)
+    assert margins(lb) == [(150, 1), (150, 1), (150, 2)]
+    assert lb.remove(DAY, "a", 1100) is True  # ops ask again
+    assert margins(lb) == [(50, 1), (50, 1), (50, 1)]
+    assert lb.remove(DAY, "a", 1100) is False and margins(lb) == [(50, 1), (50, 1), (50, 1)]
+    assert lb.record(DAY, "a", "Ann", 1100, "s1") is True  # restored: counted again, once
+    assert margins(lb) == [(150, 2), (150, 2), (150, 2)]
+
+
+def test_a_record_while_the_boards_are_rebuilt_writes_nothing_and_is_deferred(lb, rclient):
+    from service.leaderboard import BoardsRebuilding
+
+    assert lb.begin_rebuild(60)
+    with pytest.raises(BoardsRebuilding):
+        lb.record(DAY, "a", "Ann", 1100, "s1")
+    assert lb.rank_of(day_board(DAY), "a") is None and lb.take_deferred() == ["s1"]
+    # the rebuild's own record goes through; a change another left pending meanwhile is deferred
+    assert lb.record(DAY, "a", "Ann", 1100, "s1", rebuilding=True)
+    _changed, _note = lb._day(keys=lb._day_keys(DAY), args=["+", "b", 1000, "Bob", SHIFT])
+    with pytest.raises(BoardsRebuilding):
+        lb._carry(DAY, "b", _note, "s2", False)
+    assert lb.take_deferred() == ["s2"] and lb.end_rebuild()
+    assert lb.record(DAY, "b", "Bob", 1000, "s2") is True and lb.rank_of(ALL_TIME, "b")["days"] == 1

@@ -448,7 +448,7 @@ def test_the_period_boards_share_one_name_a_player(rclient):
     lb = Leaderboard(rclient)
     lb.record(DAY, "a", "Ann", 1100, "s1")
     lb.record(DAY + timedelta(days=1), "a", "Anna", 1040, "s2")  # renamed the next day
-    names = set(rclient.keys("manille:{boards}:names:*"))
+    names = set(rclient.keys("manille:{boards*}:names:*"))
     assert names == {day_board(DAY).names_key, day_board(DAY + timedelta(days=1)).names_key, ALL_TIME.names_key}
     for board in (Board("week", "2026-W49"), Board("month", "2026-12"), ALL_TIME):
         assert lb.page(board)["entries"][0]["nickname"] == "Anna"
