@@ -16,9 +16,9 @@ histogram and sequence): the days' boards are kept for good, and at ten million 
 one slot holding them all would fill its master within weeks.  The week's, month's and all-time
 boards share ``{boards}`` with the rebuild's flag and the epoch.  A score is written in three
 steps, each one script in one slot (tests/service/test_svc_slots.py): the day's board
-(``day_change.lua``, which notes the change as pending with a nonce from the day's sequence),
-the period boards (``period_change.lua``, once per nonce: the nonces carried are kept two days),
-then the note taken off (``clear_pending.lua``).  A retry after a crash between the steps finds
+(``day_change.lua``, which notes the change as pending with its number in the day's sequence),
+the period boards (``period_change.lua``, once per number: a bit of the day's bitmap of changes
+carried), then the note taken off (``clear_pending.lua``).  A retry after a crash between the steps finds
 the note and carries the same change, so a score is counted once on every board; a removal
 (ops) goes the same way.  Boards written before lived under ``{boards}`` (day boards too) or
 under their period's tag (``manille:{day:…}:board``): ``wipe`` removes those too, so one rebuild
@@ -218,7 +218,7 @@ class Leaderboard:
             left = [sum(v is not None for v in on[:len(week)]), sum(v is not None for v in on[len(week):])]
         carried, _acked = run_replicated(
             self.r, self._periods, self._period_keys(day),
-            [sign, pid, int(score) - BASE_SCORE, nickname, f"{sign}{seq}", SHIFT, "1" if rebuilding else "0",
+            [sign, pid, int(score) - BASE_SCORE, nickname, seq, SHIFT, "1" if rebuilding else "0",
              submission_id, *left], self.wait_ms)
         if carried == -1:
             raise BoardsRebuilding(f"boards are being rebuilt; {submission_id} is deferred to the rebuild")
@@ -259,7 +259,7 @@ class Leaderboard:
                 for pid, note, sub in todo:
                     sign, seq, score, name = json.loads(note)
                     evalsha_on(pipe, self._periods, period_keys, [sign, pid, int(score) - BASE_SCORE, name,
-                                                                  f"{sign}{seq}", SHIFT, "1", sub, "", ""])
+                                                                  seq, SHIFT, "1", sub, "", ""])
             pipelined(self.r, carry)
             pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._clear, [pending], [pid, note])
                                             for pid, note, _sub in todo])

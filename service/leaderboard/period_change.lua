@@ -1,6 +1,6 @@
 -- A change of a day's board (day_change.lua) carried to the week's, month's and all-time boards
--- of summed margins, atomically and once per change: the change's nonce goes in the day's set
--- of changes carried (kept two days after its last one: long past any retry of the steps).
+-- of summed margins, atomically and once per change: the change's number in the day's sequence
+-- is a bit of the day's bitmap of changes carried (a bit a change: 1.25 MB for ten million).
 --
 -- Period scores are composite so that equal totals list the earlier one first:
 --   composite = value * shift + (shift - 1 - tie)    with 0 <= tie < shift,
@@ -13,7 +13,7 @@
 --               are its day boards that hold the player, not counted)
 --       11 rebuild flag   12 submissions deferred while a rebuild runs   13 the day's changes carried
 --       14 the day's counted set, 15 its entries (written before issue 11 only: cleared)
--- ARGV   1 '+' or '-'  2 pid  3 margin  4 nickname  5 nonce  6 shift  7 '1' when the rebuild itself
+-- ARGV   1 '+' or '-'  2 pid  3 margin  4 nickname  5 the change's number  6 shift  7 '1' when the rebuild itself
 --        records  8 submission id  9, 10 for '-': the days the player keeps in the week, the month
 -- While a rebuild runs (the flag is set) a record by anyone else is turned away and its
 -- submission noted in the deferred set, which the rebuild records before it ends.
@@ -25,10 +25,9 @@ if sign == '+' and ARGV[7] ~= '1' and redis.call('EXISTS', KEYS[11]) == 1 then
   redis.call('SADD', KEYS[12], ARGV[8])
   return -1
 end
-if redis.call('SADD', KEYS[13], ARGV[5]) == 0 then
+if redis.call('SETBIT', KEYS[13], tonumber(ARGV[5]), 1) == 1 then
   return 0
 end
-redis.call('EXPIRE', KEYS[13], 172800)
 
 local function composite(value, tie)
   if tie >= shift then tie = shift - 1 end
