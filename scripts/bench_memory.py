@@ -62,6 +62,7 @@ FAMILY = [
     (re.compile(r"(?<=:day:)[0-9]{4}-[0-9]{2}-[0-9]{2}"), "D"),
     (re.compile(r"\{player:[0-9a-f]+\}"), "{player:*}"),
     (re.compile(r"\{nick:[0-9a-f]+\}"), "{nick:*}"),
+    (re.compile(r"\{analysis:[0-9a-f]+\}"), "{analysis:*}"),
     (re.compile(r"[0-9]{8}-(?:[0-9]{2}-[0-9a-f]{8})?[0-9a-f]{20}"), "<sub>"),
     (re.compile(r"[0-9]{8}-(?:[0-9]{2}-)?[A-Za-z0-9_-]{16}"), "<run>"),
     (re.compile(r"(?<=addr:)[0-9a-f]+"), "*"),

@@ -153,5 +153,8 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(ServiceError, handle_service_error)
     app.register_error_handler(redis.ConnectionError, handle_redis_error)
     app.register_error_handler(redis.TimeoutError, handle_redis_error)
+    # a cluster failing over (no master yet for a slot, a slot moving): as a Redis down, for a moment
+    app.register_error_handler(redis.exceptions.ClusterDownError, handle_redis_error)
+    app.register_error_handler(redis.exceptions.TryAgainError, handle_redis_error)
     app.register_error_handler(redis.ResponseError, handle_redis_response)
     app.register_error_handler(Exception, handle_unexpected)

@@ -14,6 +14,7 @@ helpers; nothing else touches Redis.
 from __future__ import annotations
 
 import re
+import time
 import zlib
 from datetime import date
 from pathlib import Path
@@ -264,8 +265,9 @@ def _cluster_execute(client: RedisCluster, queue, scripts=()) -> list:
     the same connection, as WAIT needs.
 
     Only the commands that a master did not do, or may not have done (MOVED, ASK, NOSCRIPT, a
-    broken connection), go again, through redis-py's cluster pipeline, which follows the slots
-    and retries (``scripts`` loaded first): a write done on another master is not done twice.
+    broken connection, CLUSTERDOWN), go again, through redis-py's cluster pipeline, which follows
+    the slots (``scripts`` loaded first), up to twice more 0.2 and 0.4 s apart: a write done on
+    another master is not done twice.  What still fails is raised (the web answers 503).
     A pipeline with a command whose keys are not known here goes through that pipeline whole."""
     staging = client.get_redis_connection(client.get_primaries()[0]).pipeline(transaction=False)
     queue(staging)
@@ -273,10 +275,12 @@ def _cluster_execute(client: RedisCluster, queue, scripts=()) -> list:
              for args, options in staging.command_stack]
     groups = _by_node(client, stack)
     out = _send_by_node(client, stack, groups) if groups is not None else [redis.ConnectionError()] * len(stack)
-    for attempt in range(2):
+    for attempt in range(3):
         again = [i for i, reply in enumerate(out) if isinstance(reply, _SEND_AGAIN)]
         if not again:
             break
+        if attempt:  # the cluster is still failing over (CLUSTERDOWN, TRYAGAIN): give it a moment
+            time.sleep(0.1 * 2 ** attempt)
         # a WAIT after a write sent again must follow it again, or it vouches for nothing
         again = sorted(set(again) | {j for j in range(again[0], len(stack)) if str(stack[j][0][0]).upper() == "WAIT"})
         if any(isinstance(out[i], redis.exceptions.NoScriptError) for i in again):

@@ -7,6 +7,8 @@ replica acknowledges."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 import redis
 
@@ -105,3 +107,28 @@ def test_a_script_is_answered_once_a_replica_has_it(client, cluster):
     plain = redis.Redis(port=replica.port, decode_responses=True)
     plain.execute_command("READONLY")
     assert plain.get(key) == "10"
+
+
+def test_a_cluster_that_lost_a_master_for_good_answers_503_not_500(tmp_path, redis_server):
+    """A master gone with no replica to take over: the cluster says CLUSTERDOWN to every command
+    (slots not covered); the web answers 503 store_unavailable, as for a Redis down, not a 500."""
+    import time
+
+    from service.app import create_app
+
+    lone = LocalCluster(tmp_path / "lone", replicas=0).start()
+    try:
+        app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": "s" * 32,
+                          "MANILLE_REDIS_CLUSTER": lone.seeds})
+        client = app.test_client()
+        assert client.get("/api/v1/leaderboards/all-time").status_code == 200
+        lone.nodes[0].kill()
+        deadline = time.monotonic() + 20
+        while lone.client(lone.nodes[1].port).execute_command("CLUSTER INFO")["cluster_state"] != "fail":
+            assert time.monotonic() < deadline, "the cluster never said it was down"
+            time.sleep(0.2)
+        for path in ("/api/v1/leaderboards/all-time", f"/api/v1/leaderboards/days/{date.today()}"):
+            r = client.get(path)
+            assert r.status_code == 503 and r.get_json()["error"] == "store_unavailable", (path, r.get_data())
+    finally:
+        lone.stop()
