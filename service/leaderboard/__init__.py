@@ -51,11 +51,11 @@ from service.store import day_scope, evalsha_on, key_for, load_script, month_id,
 
 #: The hash tag of every board key (see above).
 BOARDS = "boards"
-#: Every kind of key the boards are made of (record_score.lua's KEYS): all derived data.  A day's
+#: Every kind of key the boards are made of (the scripts' KEYS, and a day's pending changes and changes carried): all derived data.  A day's
 #: ``counted`` set and ``entries`` hash are written no more (issue 11: the day's board says who is
 #: counted, the submission which game), only cleared.
 BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days", "pending", "carried")
-SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see record_score.lua)
+SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see period_change.lua)
 BASE_SCORE = 1000
 MAX_PAGE = 100
 MAX_RADIUS = 50
