@@ -49,9 +49,9 @@ import redis
 from service.errors import NotFound
 from service.store import day_scope, evalsha_on, key_for, load_script, month_id, pipelined, run_replicated, week_id
 
-#: The hash tag of every board key (see above).
+#: The hash tag of the period boards' keys; a day's board's is ``boards:day:D`` (see above).
 BOARDS = "boards"
-#: Every kind of key the boards are made of (the scripts' KEYS, and a day's pending changes and changes carried): all derived data.  A day's
+#: Every kind of key the boards are made of (the scripts' KEYS): all derived data.  A day's
 #: ``counted`` set and ``entries`` hash are written no more (issue 11: the day's board says who is
 #: counted, the submission which game), only cleared.
 BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days", "pending", "carried")
