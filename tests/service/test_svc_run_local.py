@@ -22,7 +22,7 @@ from service.run_local import STOP_SECONDS, WORKER_RESTARTS
 from service.store import connect, raw_client
 from service.submissions import Submissions
 
-from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game, state_client
+from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 
@@ -187,22 +187,25 @@ def test_a_worker_killed_with_kill_9_is_started_again_and_verification_goes_on(l
 def test_a_worker_killed_in_the_middle_of_a_job_is_started_again_and_runs_it_again(launch):
     """The worker runs jobs in its own process: killed mid-job it takes the job with it; the one
     make run starts in its place runs it again as it starts (``python -m worker``)."""
-    # a slow first job: the oracle flag's solve from trick 1, with the Python solver (see test_svc_faults)
-    if os.environ.get("MANILLE_REDIS_CLUSTER"):
-        # the state is on the session's cluster: an earlier test of the same day left the oracle
-        # reference there, and the job would end too soon to be killed in the middle
-        state_client("").flushall()
-    run = launch(MANILLE_FLAG_ORACLE_FROM_TRICK="1", MANILLE_VERIFY_RETRY="0", MANILLE_NATIVE="0")
+    run = launch(MANILLE_VERIFY_RETRY="0")
     conn = raw_client(connect(f"redis://127.0.0.1:{run.redis_port}/0"))
     s = requests.Session()
     r = s.post(run.base + "/api/v1/runs", json={}, timeout=20)
     token = r.json()["player_token"]
     done = play_game(lambda path, body, hdrs=None: (lambda x: (x.status_code, x.json()))(
         s.post(run.base + path, json=body, headers=hdrs or {}, timeout=20)), r.json(), token)
+    first = run.worker()
+    os.kill(first, signal.SIGSTOP)  # the job waits for it
     sub_id = s.post(run.base + "/api/v1/submissions", json={"run_id": done["run_id"], "nickname": "Lazarus"},
                     headers=headers(token), timeout=20).json()["submission_id"]
-    first = run.worker()
-    wait_for(lambda: Job.fetch(sub_id, connection=conn).get_status() == "started", 30, "the job", run.log)
+    # The worker runs in slices of 2 ms until it has started the job, and is killed then: a
+    # verification takes 10 ms and more (some days' take a second), so it dies in the middle.
+    deadline = time.monotonic() + 30
+    while Job.fetch(sub_id, connection=conn).get_status() != "started":
+        assert time.monotonic() < deadline, "the worker never started the job"
+        os.kill(first, signal.SIGCONT)
+        time.sleep(0.002)
+        os.kill(first, signal.SIGSTOP)
     os.kill(first, signal.SIGKILL)
     sub = wait_for(lambda: (lambda b: b if b["status"] != "queued" else None)(
         s.get(f"{run.base}/api/v1/submissions/{sub_id}", timeout=20).json()), 60, "the verification", run.log)
