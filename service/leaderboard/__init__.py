@@ -207,19 +207,25 @@ class Leaderboard:
                 return bool(changed) or finished
         raise RuntimeError(f"the boards of {day} keep a change of {pid} pending")  # pragma: no cover
 
+    @staticmethod
+    def _period_args(pid: str, note: str, submission_id: str, rebuilding: bool, left=("", "")) -> list:
+        """``period_change.lua``'s ARGV for a change (``day_change.lua``'s note); ``left``: for a
+        removal, the days the player keeps in the week and the month."""
+        sign, seq, score, nickname = json.loads(note)
+        return [sign, pid, int(score) - BASE_SCORE, nickname, seq, SHIFT, "1" if rebuilding else "0",
+                submission_id, *left]
+
     def _carry(self, day: date, pid: str, note: str, submission_id: str, rebuilding: bool) -> None:
         """A pending change of a day's board (``day_change.lua``'s note) on the period boards, once,
         then its note taken off; BoardsRebuilding (the note left for the rebuild) if deferred."""
-        sign, seq, score, nickname = json.loads(note)
-        left = ["", ""]
-        if sign == "-":  # the days the player keeps in the week and the month: their day boards
+        left = ("", "")
+        if json.loads(note)[0] == "-":  # the days the player keeps in the week and the month
             week, month = Board("week", week_id(day)).days, Board("month", month_id(day)).days
             on = pipelined(self.r, lambda pipe: [pipe.zscore(day_board(d).key, pid) for d in week + month])
-            left = [sum(v is not None for v in on[:len(week)]), sum(v is not None for v in on[len(week):])]
-        carried, _acked = run_replicated(
-            self.r, self._periods, self._period_keys(day),
-            [sign, pid, int(score) - BASE_SCORE, nickname, seq, SHIFT, "1" if rebuilding else "0",
-             submission_id, *left], self.wait_ms)
+            left = (sum(v is not None for v in on[:len(week)]), sum(v is not None for v in on[len(week):]))
+        carried, _acked = run_replicated(self.r, self._periods, self._period_keys(day),
+                                         self._period_args(pid, note, submission_id, rebuilding, left),
+                                         self.wait_ms)
         if carried == -1:
             raise BoardsRebuilding(f"boards are being rebuilt; {submission_id} is deferred to the rebuild")
         run_replicated(self.r, self._clear, [day_board(day).key_of("pending")], [pid, note], self.wait_ms)
@@ -255,12 +261,9 @@ class Leaderboard:
                                                     for pid, name, score, _sub in chunk])
             todo = [(pid, note, sub) for (pid, _n, _s, sub), (changed, note) in zip(chunk, notes) if changed]
 
-            def carry(pipe):
-                for pid, note, sub in todo:
-                    sign, seq, score, name = json.loads(note)
-                    evalsha_on(pipe, self._periods, period_keys, [sign, pid, int(score) - BASE_SCORE, name,
-                                                                  seq, SHIFT, "1", sub, "", ""])
-            pipelined(self.r, carry)
+            pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._periods, period_keys,
+                                                       self._period_args(pid, note, sub, True))
+                                            for pid, note, sub in todo])
             pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._clear, [pending], [pid, note])
                                             for pid, note, _sub in todo])
 

@@ -29,7 +29,7 @@ from service.config import Settings
 from service.errors import NotFound, ServiceError
 from service.limits import Gate, Limits
 from service.players import Players
-from service.store import day_of_id, day_scope, day_shards, key_for, load_script, pipelined, shard_of, shard_of_id
+from service.store import EVERY_SHARD, day_of_id, day_scope, key_for, load_script, pipelined, shard_of, shard_of_id
 
 
 def path_hash(text: str) -> str:
@@ -92,15 +92,14 @@ class RunStore:
         The day's tree is the sum over its shards (``path_counts``)."""
         return key_for("paths", day_scope(day, shard))
 
-    def _over_shards(self, day: date, read) -> list:
-        """``read(pipe, scope)`` queued for every scope of the day (``store.day_shards``), in one
+    def _over_shards(self, read) -> list:
+        """``read(pipe, shard)`` queued for every shard of a day (``store.EVERY_SHARD``), in one
         round trip; the replies in that order."""
-        return pipelined(self.r, lambda pipe: [read(pipe, scope) for scope in day_shards(day)])
+        return pipelined(self.r, lambda pipe: [read(pipe, shard) for shard in EVERY_SHARD])
 
     def address_runs(self, day: date, ip: str) -> list[str]:
         """The day's ranked runs opened from ``ip``, over every shard."""
-        lists = self._over_shards(day, lambda pipe, scope: pipe.lrange(
-            key_for("runs", scope, "addr", path_hash(ip)), 0, -1))
+        lists = self._over_shards(lambda pipe, shard: pipe.lrange(self.address_runs_key(day, ip, shard), 0, -1))
         return [run_id for ids in lists for run_id in ids]
 
     def unsubmitted_cards(self, run_ids: list[str]) -> dict[str, list[str]]:
@@ -120,7 +119,7 @@ class RunStore:
         fields = [path_hash(p) for p in prefixes]
         if of == "submitted":
             return [int(v or 0) for v in self.r.hmget(self.submitted_paths_key(day), fields)]
-        counts = self._over_shards(day, lambda pipe, scope: pipe.hmget(key_for("paths", scope), fields))
+        counts = self._over_shards(lambda pipe, shard: pipe.hmget(self.paths_key(day, shard), fields))
         return [sum(int(v or 0) for v in column) for column in zip(*counts)]
 
     @staticmethod

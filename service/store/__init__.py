@@ -42,10 +42,9 @@ def day_scope(day: date | str, shard: int | None = None) -> str:
     return tag if shard is None else f"{tag}/{shard:02d}"
 
 
-def day_shards(day: date) -> list[str]:
-    """Every scope a day's runs and submissions may sit in: the day's own (ids that name no
-    shard), then each shard's."""
-    return [day_scope(day)] + [day_scope(day, k) for k in range(DAY_SHARDS)]
+#: Every shard a day's runs and submissions may sit in, as the key helpers take it: None (the
+#: day's own tag: ids that name no shard), then each shard.
+EVERY_SHARD = (None, *range(DAY_SHARDS))
 
 
 def shard_of(pid: str) -> int:
@@ -269,7 +268,7 @@ def _cluster_execute(client: RedisCluster, queue, scripts=()) -> list:
     the slots (``scripts`` loaded first), up to twice more 0.2 and 0.4 s apart: a write done on
     another master is not done twice.  What still fails is raised (the web answers 503).
     A pipeline with a command whose keys are not known here goes through that pipeline whole."""
-    staging = client.get_redis_connection(client.get_primaries()[0]).pipeline(transaction=False)
+    staging = client.get_redis_connection(client.get_default_node()).pipeline(transaction=False)  # records only
     queue(staging)
     stack = [(args, {k: v for k, v in options.items() if k != "target_nodes"}, options.get("target_nodes"))
              for args, options in staging.command_stack]
@@ -396,4 +395,4 @@ def evalsha_on(pipe, script, keys: list, args: list) -> None:
 
 
 __all__ = ["PREFIX", "connect", "connect_cluster", "is_cluster", "parse_nodes", "run_replicated", "evalsha_on", "parse_sentinels", "pipelined", "raw_client", "text_client", "day_of_id",
-           "day_scope", "day_shards", "shard_of", "shard_of_id", "DAY_SHARDS", "key_for", "load_script", "month_id", "week_id"]
+           "day_scope", "EVERY_SHARD", "shard_of", "shard_of_id", "DAY_SHARDS", "key_for", "load_script", "month_id", "week_id"]

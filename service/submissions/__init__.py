@@ -33,7 +33,7 @@ from rq.job import Job, JobStatus
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable
 from service.runs import Runs, run_day, run_shard
-from service.store import day_of_id, day_scope, day_shards, key_for, load_script, pipelined, run_replicated, shard_of_id
+from service.store import EVERY_SHARD, day_of_id, day_scope, key_for, load_script, pipelined, run_replicated, shard_of_id
 
 from . import codec
 from .hindsight import CHECKED_KEPT, HindsightNotes  # noqa: F401  (CHECKED_KEPT: importable from here as before)
@@ -64,7 +64,10 @@ def submission_day(sub_id: str) -> date | None:
 
 
 def new_submission_id(run_id: str, day: date, now: datetime) -> str:
-    """A submission id in its run's shard, ordered by ``now`` within the day's ids."""
+    """A submission id in its run's shard, ordered by ``now`` within the day's ids; in the form
+    before the days were sharded for a run of that form (their keys under the day's tag)."""
+    if run_shard(run_id) is None:
+        return f"{day:%Y%m%d}-{secrets.token_hex(10)}"
     since = now - datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
     ms = min(max(0, int(since.total_seconds() * 1000)), 16 ** 8 - 1)
     return f"{day:%Y%m%d}-{run_shard(run_id):02d}-{ms:08x}{secrets.token_hex(10)}"
@@ -130,8 +133,7 @@ class Submissions(HindsightNotes):
                      else "run_not_finished" if run.get("status") != "finished" else "")
         nickname = claim()
         day = date.fromisoformat(run["date"])
-        sub_id = new_submission_id(run_id, day, now) if run_shard(run_id) is not None else \
-            f"{day:%Y%m%d}-{secrets.token_hex(10)}"  # its run's keys are under the day's tag
+        sub_id = new_submission_id(run_id, day, now)
         fields, agents = codec.encode(run, run_id=run_id, pid=pid, nickname=nickname, ip=ip[:64],
                                       user_agent=user_agent[:256], created_at=now.isoformat())
         with self.r.pipeline(transaction=False) as pipe:
@@ -239,8 +241,8 @@ class Submissions(HindsightNotes):
     def for_day(self, day: date) -> list[str]:
         """The day's submissions in the order made: those made before the days were sharded,
         then every shard's merged by the time their ids carry."""
-        before, *shards = pipelined(self.r, lambda pipe: [pipe.lrange(key_for("submissions", scope), 0, -1)
-                                                         for scope in day_shards(day)])
+        before, *shards = pipelined(self.r, lambda pipe: [pipe.lrange(self.day_list_key(day, shard), 0, -1)
+                                                         for shard in EVERY_SHARD])
         return before + sorted((i for ids in shards for i in ids), key=lambda sub_id: sub_id[12:20])
 
     def days(self) -> list[date]:

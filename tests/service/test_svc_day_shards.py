@@ -12,7 +12,7 @@ from redis.crc import key_slot
 
 from service.app import create_app
 from service.runs import Runs, run_day, run_shard
-from service.store import DAY_SHARDS, day_scope, day_shards, key_for, shard_of
+from service.store import DAY_SHARDS, EVERY_SHARD, day_scope, key_for, shard_of
 from service.submissions import SUB_ID_RE, Submissions
 
 from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, headers, play_game
@@ -45,7 +45,7 @@ def test_ids_name_their_shard_and_old_ids_the_days_tag():
     assert tag(Submissions.key("20261207-04-" + "0" * 28)) == "day:2026-12-07/04"
     assert not SUB_ID_RE.fullmatch("20261207-04-" + "0" * 20)
     assert run_day("20261207-3-" + "a" * 16) is None and run_day("20261207-03-" + "a" * 15) is None
-    assert len(day_shards(date(2026, 12, 7))) == DAY_SHARDS + 1
+    assert len({day_scope(date(2026, 12, 7), k) for k in EVERY_SHARD}) == DAY_SHARDS + 1
     # the shards are spread over the slots: sixteen distinct ones, none the day's own
     slots = {key_slot(key_for("run", day_scope("2026-12-07", k), "x").encode()) for k in range(DAY_SHARDS)}
     assert len(slots) == DAY_SHARDS and key_slot(b"{day:2026-12-07}") not in slots
