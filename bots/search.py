@@ -6,6 +6,8 @@ that agree with what the seat knows (hand sizes, voids, *monter* caps, the turne
 deal with every hand open, under the rules' legal cards (``Knowledge.facing``), and scores the
 card points (and the rules' last-trick bonus) the seat's team still takes, this trick included.
 The card with the largest total over the deals wins; ties go to the caller's preference order.
+Under muette-1 the deals are solved by the compiled search (``bots.native``), which gives the same
+exact values (tests hold the two to each other), so expert-1's cards do not depend on it.
 
 Bounded: at most ``MAX_DEALS`` deals are solved; when more are consistent, that many are drawn
 from the decision stream, so the choice stays a pure function of (observation, stream).
@@ -19,6 +21,7 @@ from service.replay import HashStream
 from service.replay.cards import CARD_POINTS, iter_ids
 from service.replay.rules import LAST_TRICK_BONUS, legal_facing
 
+from . import native
 from .knowledge import Knowledge
 
 MAX_DEALS = 8
@@ -115,8 +118,35 @@ def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) 
             j = i + rng.uniform(len(deals) - i)
             deals[i], deals[j] = deals[j], deals[i]
         deals = deals[:MAX_DEALS]
+    if native.LIB is not None and k.facing is legal_facing and k.bonus == LAST_TRICK_BONUS and k.trump < 4:
+        totals = compiled_totals(k, deals, preference)  # muette's duties and bonus: the C search's own
+    else:
+        totals = python_totals(k, deals, preference)
+    top = max(totals.values())
+    return next(c for c in preference if totals[c] == top)
+
+
+def compiled_totals(k: Knowledge, deals, cards: list[int]) -> dict[int, int]:
+    """``python_totals``'s answer from the compiled search (``bots.native``): muette-1 only (its
+    legal cards and last-trick bonus are the ones written in C)."""
+    search = native.NativeSearch(k.trump)
+    in_play = k.unseen | k.hand
+    for c in k.trick_ids:
+        in_play |= 1 << c
+    guess = (sum(CARD_POINTS[c] for c in iter_ids(in_play)) + 1) // 2  # a first guess: any is exact
+    totals = {c: 0 for c in cards}
+    for deal in deals:
+        values = search.card_values(deal, k.leader, k.trick_ids, guess)
+        for c in cards:
+            totals[c] += values[c]
+    return totals
+
+
+def python_totals(k: Knowledge, deals, cards: list[int]) -> dict[int, int]:
+    """Card id -> the points the seat's team takes from this trick on with it, summed over
+    ``deals``, for each of ``cards`` (legal ones)."""
+    totals = {c: 0 for c in cards}
     solver = _Solver(k.trump, k.seat & 1, k.facing, k.bonus)
-    totals = {c: 0 for c in preference}
     trick_ids, leader = k.trick_ids, k.leader
     n = len(trick_ids)
     pts0 = 0
@@ -125,7 +155,7 @@ def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) 
     tricks_left = k.hand.bit_count()
     for deal in deals:
         hands = list(deal)
-        for c in preference:
+        for c in cards:
             hands[k.seat] ^= 1 << c
             best, best_seat = (k.win_id, k.win_seat) if n else (c, k.seat)
             if n:
@@ -137,11 +167,7 @@ def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) 
             totals[c] += solver.play(hands, leader, n + 1, best, best_seat, led, pts0 + CARD_POINTS[c],
                                      tricks_left, -1, 1 << 10)
             hands[k.seat] ^= 1 << c
-    top = max(totals.values())
-    for c in preference:
-        if totals[c] == top:
-            return c
-    return None  # pragma: no cover
+    return totals
 
 
 class _Solver:

@@ -64,3 +64,42 @@ def test_without_the_library_the_solver_falls_back_to_python():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          env=dict(os.environ, MANILLE_NATIVE="0"), timeout=60)
     assert out.stdout.split() == ["True", "False"], out.stderr
+
+
+def test_expert1s_late_search_adds_up_the_same_values_compiled():
+    # expert-1's exact calculation from three cards left goes to the compiled search under
+    # muette-1: the totals over the consistent deals must be the Python search's, card for card.
+    from bots import search
+    from bots.expert import SEARCH_FROM
+    from bots.knowledge import Knowledge
+
+    expert = get_bot("expert-1")
+    checked = 0
+    for seed in tournament.fixed_seeds(b"test-native-expert1-search", 6):
+        state = GameState(seed)
+        while not state.is_over:
+            obs = state.observation(state.current_player)
+            k = Knowledge(obs)
+            legal = obs.legal_mask
+            if legal & (legal - 1) and k.hand.bit_count() <= SEARCH_FROM:
+                deals = search.consistent_deals(k)
+                cards = [c for c in range(32) if legal >> c & 1]
+                if deals:
+                    assert search.compiled_totals(k, deals, cards) == search.python_totals(k, deals, cards)
+                    checked += 1
+            bot_move(state, expert)
+    assert checked > 50
+
+
+def test_expert1_plays_the_same_games_without_the_library():
+    code = ("from cli import tournament; from service.replay import GameState, bot_move; "
+            "from bots import get_bot; import hashlib\n"
+            "b = get_bot('expert-1'); h = hashlib.sha256()\n"
+            "for seed in tournament.fixed_seeds(b'test-native-expert1-games', 4):\n"
+            "    s = GameState(seed)\n"
+            "    while not s.is_over: h.update(str(bot_move(s, b)).encode())\n"
+            "print(h.hexdigest())")
+    got = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, MANILLE_NATIVE=flag), timeout=300) for flag in ("0", "1")]
+    assert got[0].returncode == 0 and got[1].returncode == 0, got[0].stderr + got[1].stderr
+    assert got[0].stdout == got[1].stdout and len(got[0].stdout.strip()) == 64
