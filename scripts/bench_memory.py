@@ -60,6 +60,8 @@ FIRST_DAY = datetime(2027, 3, 10, 11, 0, tzinfo=timezone.utc)
 FAMILY = [
     (re.compile(r"\{day:[0-9-]+(/[0-9]+)?\}"), "{day:D}"),  # a day's own tag and its shards' alike
     (re.compile(r"(?<=:day:)[0-9]{4}-[0-9]{2}-[0-9]{2}"), "D"),
+    (re.compile(r"(?<=week:)[0-9]{4}-W[0-9]{2}"), "W"),  # a week's and a month's boards, each in its slot
+    (re.compile(r"(?<=month:)[0-9]{4}-[0-9]{2}"), "M"),
     (re.compile(r"\{player:[0-9a-f]+\}"), "{player:*}"),
     (re.compile(r"\{nick:[0-9a-f]+\}"), "{nick:*}"),
     (re.compile(r"\{analysis:[0-9a-f]+\}"), "{analysis:*}"),

@@ -7,22 +7,28 @@ round trip).  Only the all-time board, whose days have no bound, counts them (``
 count per player and week and month cost a new player 200 B for good (scripts/bench_memory.py).
 Counts stored before (``days:week:…``, ``days:month:…``) are read no more; a rebuild wipes them.
 
-Scores are stored as composites (see ``period_change.lua``) so that ``ZREVRANGE`` lists equal
+Scores are stored as composites (see ``all_time_change.lua``) so that ``ZREVRANGE`` lists equal
 scores earliest-verified first.  The rank shown is shared by equal scores (1, 2, 2, 4):
 ``1 + the number of entries with a strictly higher score``.
 
-A day's board has a hash tag of its own, ``{boards:day:2026-12-02}`` (its entries, names,
-histogram and sequence): the days' boards are kept for good, and at ten million players a day
-one slot holding them all would fill its master within weeks.  The week's, month's and all-time
-boards share ``{boards}`` with the rebuild's flag and the epoch.  A score is written in three
-steps, each one script in one slot (tests/service/test_svc_slots.py): the day's board
-(``day_change.lua``, which notes the change as pending with its number in the day's sequence),
-the period boards (``period_change.lua``, once per number: a bit of the day's bitmap of changes
-carried), then the note taken off (``clear_pending.lua``).  A retry after a crash between the steps finds
-the note and carries the same change, so a score is counted once on every board; a removal
-(ops) goes the same way.  Boards written before lived under ``{boards}`` (day boards too) or
-under their period's tag (``manille:{day:…}:board``): ``wipe`` removes those too, so one rebuild
-of the boards moves a deployment over (RUNBOOK).
+Each board has a hash tag of its own: a day's ``{boards:day:2026-12-02}`` (its entries, names,
+histogram and sequence), a week's ``{boards:week:2026-W49}``, a month's ``{boards:month:2026-12}``;
+closed periods' boards are kept for good, and at ten million players a day one slot holding them
+all would grow by gigabytes a month.  The all-time board, its days played and the names that the
+week's and month's boards show too share ``{boards}`` with the rebuild's flag, the epoch and the count of wipes: they
+grow with the players, not with time.  A score is written in steps, each one script in one slot
+(tests/service/test_svc_slots.py): the day's board (``day_change.lua``, which notes the change as
+pending with its number in the day's sequence), the all-time board (``all_time_change.lua``, once
+per number: a bit of the day's bitmap of changes carried; it also turns records away while a
+rebuild runs), the week's and the month's (``period_change.lua``, once per number each, in the
+same way), then the note taken off (``clear_pending.lua``).  A retry after a crash between the
+steps finds the note and carries the same change, so a score is counted once on every board; a
+removal (ops) goes the same way.  A wipe deletes the boards then raises the count of wipes, which
+every change carries from its all-time step to the week's and month's: a change caught on the wrong side
+of a wipe is dropped there, and the rebuild records its game again (``period_change.lua``).
+Boards written before lived under ``{boards}`` (days', weeks' and months' boards) or under their
+period's tag (``manille:{day:…}:board``): ``wipe`` removes those too, so one rebuild of the boards
+moves a deployment over (RUNBOOK).
 
 A page is kept in this process with its board's version, read before the page in one round trip:
 the epoch of wipes, the board's sequence and its size.  Every record raises the sequence, every
@@ -49,13 +55,13 @@ import redis
 from service.errors import NotFound
 from service.store import day_scope, evalsha_on, key_for, load_script, month_id, pipelined, run_replicated, week_id
 
-#: The hash tag of the period boards' keys; a day's board's is ``boards:day:D`` (see above).
+#: The hash tag of the all-time board's keys; a day's, week's or month's is ``boards:<scope>`` (see above).
 BOARDS = "boards"
 #: Every kind of key the boards are made of (the scripts' KEYS): all derived data.  A day's
 #: ``counted`` set and ``entries`` hash are written no more (issue 11: the day's board says who is
 #: counted, the submission which game), only cleared.
 BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days", "pending", "carried")
-SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see period_change.lua)
+SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see all_time_change.lua)
 BASE_SCORE = 1000
 MAX_PAGE = 100
 MAX_RADIUS = 50
@@ -81,12 +87,12 @@ class Board:
 
     @property
     def tag(self) -> str:
-        """The hash tag of the board's keys: a day's board has one of its own (a day's boards are
-        kept for good: their slots spread over the masters), the others share ``{boards}``."""
-        return f"{BOARDS}:{self.scope}" if self.kind == "day" else BOARDS
+        """The hash tag of the board's keys: a day's, a week's or a month's board has one of its own
+        (kept for good: their slots spread over the masters); the all-time board's is ``{boards}``."""
+        return BOARDS if self.kind == "all" else f"{BOARDS}:{self.scope}"
 
-    def key_of(self, kind: str) -> str:
-        return key_for(kind, self.tag, self.scope)
+    def key_of(self, kind: str, *parts: str) -> str:
+        return key_for(kind, self.tag, self.scope, *parts)
 
     @property
     def key(self) -> str:
@@ -96,7 +102,7 @@ class Board:
     def names_key(self) -> str:
         """A day's board keeps each player's name of that day; the week, month and all-time boards
         show the latest, so they share the all-time board's (one entry a player, not three)."""
-        return self.key_of("names") if self.kind == "day" else board_key("names", "all")
+        return self.key_of("names") if self.kind == "day" else ALL_NAMES
 
     @property
     def days_key(self) -> str | None:
@@ -123,8 +129,11 @@ class Board:
 
 
 def board_key(kind: str, *parts: str) -> str:
-    """``manille:{boards}:<kind>[:<part>…]``: a key of the boards, all in one cluster slot."""
+    """``manille:{boards}:<kind>[:<part>…]``: a key of the all-time board's slot."""
     return key_for(kind, BOARDS, *parts)
+
+
+ALL_NAMES = board_key("names", "all")
 
 
 def day_board(day: date) -> Board:
@@ -152,8 +161,12 @@ def month_board(text: str) -> Board:
 ALL_TIME = Board("all", "all")
 REBUILD_FLAG = board_key("rebuilding")
 DEFERRED = board_key("deferred")
-#: Raised by every wipe of boards, after it: their sequences start again from nothing.
+#: Raised by every wipe of boards, after it: their sequences start again from nothing (a board
+#: page kept in a process must not match again; the benchmarks' clean-up raises it too).
 EPOCH = board_key("epoch")
+#: Wipes of the boards (raised after each, as EPOCH): the week's and month's steps of a change
+#: carry it, so that one begun before a wipe does not land after it (``period_change.lua``).
+WIPES = board_key("wipes")
 
 
 class BoardsRebuilding(Exception):
@@ -168,6 +181,7 @@ class Leaderboard:
         #: (board key, offset, limit) -> (version, page, when the version was last read)
         self._pages: OrderedDict[tuple, tuple[tuple, dict, float]] = OrderedDict()
         self._day = load_script(client, __file__, "day_change.lua")
+        self._all = load_script(client, __file__, "all_time_change.lua")
         self._periods = load_script(client, __file__, "period_change.lua")
         self._clear = load_script(client, __file__, "clear_pending.lua")
 
@@ -180,22 +194,30 @@ class Leaderboard:
         return [d.key, d.names_key, d.key_of("histogram"), d.seq_key, d.key_of("pending")]
 
     @staticmethod
-    def _period_keys(day: date) -> list[str]:
-        """The keys ``period_change.lua`` names, in its order (the ``{boards}`` slot)."""
-        keys = []
-        for b in (Board("week", week_id(day)), Board("month", month_id(day))):
-            keys += [b.key, b.seq_key, b.names_key]
+    def _all_keys(day: date) -> list[str]:
+        """The keys ``all_time_change.lua`` names, in its order (the ``{boards}`` slot)."""
         d = day_board(day)
-        return keys + [ALL_TIME.key, ALL_TIME.days_key, ALL_TIME.seq_key, ALL_TIME.names_key, REBUILD_FLAG,
-                       DEFERRED, board_key("carried", d.scope), board_key("counted", day_scope(day)),
-                       board_key("entries", d.scope)]
+        return [ALL_TIME.key, ALL_TIME.days_key, ALL_TIME.seq_key, ALL_NAMES, REBUILD_FLAG, DEFERRED,
+                board_key("carried", d.scope), board_key("counted", day_scope(day)), board_key("entries", d.scope),
+                WIPES]
+
+    @staticmethod
+    def _period_keys(board: "Board", day: date, wipes) -> list[str]:
+        """The keys ``period_change.lua`` names for the week's or the month's ``board`` (its slot;
+        ``wipes``: as ``all_time_change.lua`` returned it)."""
+        return [board.key, board.seq_key, board.key_of("carried", f"day:{day.isoformat()}", f"w{wipes}"),
+                board.key_of("wipes")]
+
+    @staticmethod
+    def _periods_of(day: date) -> tuple["Board", "Board"]:
+        return Board("week", week_id(day)), Board("month", month_id(day))
 
     def _change(self, sign: str, day: date, pid: str, score: int, nickname: str, submission_id: str,
                 rebuilding: bool) -> bool:
         """Put a score on the day's board (``+``) or take it off (``-``), and carry that to the
-        period boards: the day's step, then the periods', then the note taken off, each in its
-        board's slot.  A change of the player left pending by a step that did not finish (a crash,
-        Redis gone) is carried first.  True if changed now."""
+        all-time, week's and month's boards: the day's step, then each period's, then the note
+        taken off, each in its board's slot.  A change of the player left pending by a step that
+        did not finish (a crash, Redis gone) is carried first.  True if changed now."""
         day_keys, finished = self._day_keys(day), False
         for _attempt in range(3):
             (changed, note), _acked = run_replicated(self.r, self._day, day_keys,
@@ -208,26 +230,36 @@ class Leaderboard:
         raise RuntimeError(f"the boards of {day} keep a change of {pid} pending")  # pragma: no cover
 
     @staticmethod
-    def _period_args(pid: str, note: str, submission_id: str, rebuilding: bool, left=("", "")) -> list:
-        """``period_change.lua``'s ARGV for a change (``day_change.lua``'s note); ``left``: for a
-        removal, the days the player keeps in the week and the month."""
+    def _all_args(pid: str, note: str, submission_id: str, rebuilding: bool) -> list:
+        """``all_time_change.lua``'s ARGV for a change (``day_change.lua``'s note)."""
         sign, seq, score, nickname = json.loads(note)
-        return [sign, pid, int(score) - BASE_SCORE, nickname, seq, SHIFT, "1" if rebuilding else "0",
-                submission_id, *left]
+        return [sign, pid, int(score) - BASE_SCORE, nickname, seq, SHIFT, "1" if rebuilding else "0", submission_id]
+
+    @staticmethod
+    def _period_args(pid: str, note: str, wipes, left="") -> list:
+        """``period_change.lua``'s ARGV for a change; ``left``: for a removal, the days the player
+        keeps in the period."""
+        sign, seq, score, _nickname = json.loads(note)
+        return [sign, pid, int(score) - BASE_SCORE, seq, SHIFT, wipes, left]
 
     def _carry(self, day: date, pid: str, note: str, submission_id: str, rebuilding: bool) -> None:
-        """A pending change of a day's board (``day_change.lua``'s note) on the period boards, once,
-        then its note taken off; BoardsRebuilding (the note left for the rebuild) if deferred."""
-        left = ("", "")
-        if json.loads(note)[0] == "-":  # the days the player keeps in the week and the month
-            week, month = Board("week", week_id(day)).days, Board("month", month_id(day)).days
-            on = pipelined(self.r, lambda pipe: [pipe.zscore(day_board(d).key, pid) for d in week + month])
-            left = (sum(v is not None for v in on[:len(week)]), sum(v is not None for v in on[len(week):]))
-        carried, _acked = run_replicated(self.r, self._periods, self._period_keys(day),
-                                         self._period_args(pid, note, submission_id, rebuilding, left),
-                                         self.wait_ms)
+        """A pending change of a day's board (``day_change.lua``'s note) on the all-time, week's
+        and month's boards, once each, then its note taken off; BoardsRebuilding (the note left
+        for the rebuild) if deferred."""
+        (carried, wipes), _acked = run_replicated(self.r, self._all, self._all_keys(day),
+                                                  self._all_args(pid, note, submission_id, rebuilding),
+                                                  self.wait_ms)
         if carried == -1:
             raise BoardsRebuilding(f"boards are being rebuilt; {submission_id} is deferred to the rebuild")
+        periods = self._periods_of(day)
+        left = ["", ""]
+        if json.loads(note)[0] == "-":  # the days the player keeps in the week and the month
+            on = pipelined(self.r, lambda pipe: [pipe.zscore(day_board(d).key, pid) for b in periods for d in b.days])
+            left[0] = sum(v is not None for v in on[:len(periods[0].days)])
+            left[1] = sum(v is not None for v in on[len(periods[0].days):])
+        for board, kept in zip(periods, left):
+            run_replicated(self.r, self._periods, self._period_keys(board, day, wipes),
+                           self._period_args(pid, note, wipes, kept), self.wait_ms)
         run_replicated(self.r, self._clear, [day_board(day).key_of("pending")], [pid, note], self.wait_ms)
 
     def remove(self, day: date, pid: str, score: int) -> bool:
@@ -251,26 +283,29 @@ class Leaderboard:
         """``record`` for many (pid, nickname, score, submission id) of one day, the steps of a
         batch pipelined (benchmarks)."""
         # loaded first (on every master of a cluster): a pipeline does not load a missing script
-        for script in (self._day, self._periods, self._clear):
+        for script in (self._day, self._all, self._periods, self._clear):
             self.r.script_load(script.script)
         entries = list(entries)
-        day_keys, period_keys, pending = self._day_keys(day), self._period_keys(day), day_board(day).key_of("pending")
+        day_keys, all_keys, pending = self._day_keys(day), self._all_keys(day), day_board(day).key_of("pending")
         for start in range(0, len(entries), batch):
             chunk = entries[start:start + batch]
             notes = pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._day, day_keys, ["+", pid, score, name, SHIFT])
                                                     for pid, name, score, _sub in chunk])
             todo = [(pid, note, sub) for (pid, _n, _s, sub), (changed, note) in zip(chunk, notes) if changed]
-
-            pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._periods, period_keys,
-                                                       self._period_args(pid, note, sub, True))
-                                            for pid, note, sub in todo])
+            wipes = pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._all, all_keys,
+                                                                self._all_args(pid, note, sub, True))
+                                                     for pid, note, sub in todo])
+            pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._periods, self._period_keys(board, day, w),
+                                                       self._period_args(pid, note, w))
+                                            for (pid, note, _sub), (_c, w) in zip(todo, wipes)
+                                            for board in self._periods_of(day)])
             pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._clear, [pending], [pid, note])
                                             for pid, note, _sub in todo])
 
     def remove_players(self, day: date, pids: list[str]) -> None:
         """Delete a day's boards and take ``pids`` off its week, month and all-time boards
         (benchmark clean-up; not for real scores, whose period sums it would not undo)."""
-        d, w, m = day_board(day), Board("week", week_id(day)), Board("month", month_id(day))
+        d, (w, m) = day_board(day), self._periods_of(day)
         pipe = self.r.pipeline(transaction=False)
         pipe.unlink(board_key("counted", day_scope(day)), board_key("entries", d.scope),
                     board_key("carried", d.scope))
@@ -322,7 +357,7 @@ class Leaderboard:
         deleted = 0
         patterns = [board_key(kind) + ":*" for kind in BOARD_KINDS]
         patterns += [key_for(kind, "*") for kind in BOARD_KINDS]  # before {boards}: manille:{day:…}:board
-        patterns.append(key_for("*", f"{BOARDS}:day:*"))  # the day boards, each in its own slot
+        patterns.append(key_for("*", f"{BOARDS}:*"))  # a day's, week's or month's board, each in its own slot
         for pattern in patterns:
             batch = []
             for key in self.r.scan_iter(match=pattern, count=1000):
@@ -332,6 +367,7 @@ class Leaderboard:
                     batch = []
             if batch:
                 deleted += self.r.unlink(*batch)
+        self.r.incr(WIPES)  # after: a change begun before the wipe is dropped by the period steps
         self.r.incr(EPOCH)  # after: a page read in the middle is kept under the old epoch
         return deleted
 

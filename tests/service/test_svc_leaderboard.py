@@ -214,7 +214,7 @@ def day_step(lb, sign, score=1100):
     return lb._day(keys=lb._day_keys(DAY), args=[sign, "a", score, "Ann", SHIFT])
 
 
-def test_a_day_board_has_a_slot_of_its_own_and_the_periods_share_one():
+def test_every_days_weeks_and_months_board_has_a_slot_of_its_own():
     from redis.crc import key_slot
 
     def slot(key):
@@ -223,9 +223,12 @@ def test_a_day_board_has_a_slot_of_its_own_and_the_periods_share_one():
     assert len({slot(d.key), slot(d.names_key), slot(d.seq_key), slot(d.key_of("histogram")),
                 slot(d.key_of("pending"))}) == 1
     assert slot(d.key) != slot(other.key) and slot(d.key) != slot(ALL_TIME.key)
-    assert len({slot(b.key) for b in (Board("week", "2026-W49"), Board("month", "2026-12"), ALL_TIME)}) == 1
-    assert slot(Leaderboard._period_keys(DAY)[0]) == slot(ALL_TIME.key) and len(
-        {slot(k) for k in Leaderboard._period_keys(DAY)}) == 1
+    week, month = Board("week", "2026-W49"), Board("month", "2026-12")
+    assert len({slot(b.key) for b in (week, Board("week", "2026-W50"), month, Board("month", "2027-01"),
+                                      ALL_TIME)}) == 5
+    assert {slot(k) for k in Leaderboard._all_keys(DAY)} == {slot(ALL_TIME.key)}
+    for board in (week, month):
+        assert {slot(k) for k in Leaderboard._period_keys(board, DAY, 0)} == {slot(board.key)}
 
 
 def test_a_change_left_after_the_days_step_is_carried_once_by_the_next_call(lb, rclient):
@@ -275,3 +278,29 @@ def test_a_record_while_the_boards_are_rebuilt_writes_nothing_and_is_deferred(lb
         lb._carry(DAY, "b", _note, "s2", False)
     assert lb.take_deferred() == ["s2"] and lb.end_rebuild()
     assert lb.record(DAY, "b", "Bob", 1000, "s2") is True and lb.rank_of(ALL_TIME, "b")["days"] == 1
+
+
+def test_a_period_step_caught_on_the_wrong_side_of_a_wipe_is_dropped(lb, rclient):
+    """A change whose all-time step ran before a wipe (the start of a rebuild) and whose week's
+    step lands after it: the rebuild's first change of that week clears what it left, and a
+    late step landing after the rebuild's is dropped; the rebuild's count is what stays."""
+    week, month = Board("week", "2026-W49"), Board("month", "2026-12")
+    assert lb.record(DAY, "a", "Ann", 1100, "s1")
+    # b's change: its all-time step before the wipe, its week's step only after it
+    _c, note = lb._day(keys=lb._day_keys(DAY), args=["+", "b", 1200, "Bob", SHIFT])
+    carried, wipes = lb._all(keys=lb._all_keys(DAY), args=lb._all_args("b", note, "s2", False))
+    assert carried == 1
+    assert lb.begin_rebuild(60)
+    lb.wipe()
+    assert lb._periods(keys=lb._period_keys(week, DAY, wipes), args=lb._period_args("b", note, wipes)) == 1
+    assert lb.rank_of(week, "b")["margin"] == 200  # the late step, until the rebuild writes the week
+    # the rebuild records the verified games again: b's, then a's
+    assert lb.record(DAY, "b", "Bob", 1200, "s2", rebuilding=True)
+    assert lb.record(DAY, "a", "Ann", 1100, "s1", rebuilding=True)
+    # the month's late step lands after the rebuild's own: dropped
+    assert lb._periods(keys=lb._period_keys(month, DAY, wipes), args=lb._period_args("b", note, wipes)) == 0
+    assert lb.take_deferred() == [] and lb.end_rebuild()
+    for board in (week, month, ALL_TIME):
+        assert [(e["player"], e["margin"], e["days"]) for e in lb.page(board)["entries"]] == [
+            ("b", 200, 1), ("a", 100, 1)], board
+    assert not rclient.hgetall(day_board(DAY).key_of("pending"))

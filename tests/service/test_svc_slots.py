@@ -211,23 +211,26 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
 
 
 def test_a_rebuild_clears_the_boards_of_the_layouts_before(rclient):
-    """Boards under their period's tag (before ``{boards}``), day boards under ``{boards}`` (before
-    each day's board had a slot of its own), and what a score writes now: a wipe takes them all."""
-    from service.leaderboard import EPOCH, Leaderboard
+    """Boards under their period's tag (before ``{boards}``), day, week and month boards under
+    ``{boards}`` (before each had a slot of its own), and what a score writes now: a wipe takes
+    them all, and raises the epoch and the count of wipes."""
+    from service.leaderboard import EPOCH, WIPES, Leaderboard
 
     legacy = ["manille:{day:2026-12-02}:board", "manille:{day:2026-12-02}:counted", "manille:{all}:board",
               "manille:{week:2026-W49}:days", "manille:{month:2026-12}:names",
               "manille:{boards}:board:day:2026-11-30", "manille:{boards}:names:day:2026-11-30",
-              "manille:{boards}:histogram:day:2026-11-30", "manille:{boards}:seq:day:2026-11-30"]
+              "manille:{boards}:histogram:day:2026-11-30", "manille:{boards}:seq:day:2026-11-30",
+              "manille:{boards}:board:week:2026-W48", "manille:{boards}:seq:month:2026-11"]
     kept = ["manille:{day:2026-12-02}:paths:counted", "manille:{day:2026-12-02}:run:20261202-x",
             "manille:{all}:audit"]
     for key in legacy + kept:
         rclient.hset(key, "a", "1")
     Leaderboard(rclient).record(date(2026, 12, 2), "p" * 24, "Ada", 1100, "20261202-" + "0" * 20)
     written = [k for k in rclient.keys("manille:{boards*}:*") if k not in legacy]  # what a score writes now
-    assert any(k.startswith("manille:{boards:day:2026-12-02}:board") for k in written)
+    assert {"manille:{boards:day:2026-12-02}:board:day:2026-12-02", "manille:{boards:week:2026-W49}:board:week:2026-W49",
+            "manille:{boards:month:2026-12}:board:month:2026-12", "manille:{boards}:board:all"} <= set(written)
     assert len(written) >= 10 and Leaderboard(rclient).wipe() == len(legacy) + len(written)
-    assert sorted(rclient.keys("*")) == sorted(kept + [EPOCH])  # raised by the wipe: kept pages stale
+    assert sorted(rclient.keys("*")) == sorted(kept + [EPOCH, WIPES])  # raised by the wipe: kept pages stale
 
 
 def test_a_verdict_left_in_the_pending_index_is_dropped_by_its_readers(client, rclient, run_worker):
