@@ -30,6 +30,9 @@ MAX_DEALS = 8
 MAX_ENUMERATE_FREE = 6
 #: Draw attempts allowed per wanted deal before giving up on drawing.
 DRAW_TRIES = 4
+#: The compiled search's table for these few cards: 2 ** this entries (24 KiB).  A cache only; a
+#: whole deal's 1.5 MiB cost more to allocate and free than three cards a hand search.
+SMALL_TABLE_LOG2 = 10
 
 def consistent_deals(k: Knowledge) -> list[tuple[int, int, int, int]] | None:
     """Every way to deal the unseen cards to the other seats that agrees with ``k`` (hands as
@@ -129,7 +132,7 @@ def best_card(k: Knowledge, legal: int, rng: HashStream, preference: list[int]) 
 def compiled_totals(k: Knowledge, deals, cards: list[int]) -> dict[int, int]:
     """``python_totals``'s answer from the compiled search (``bots.native``): muette-1 only (its
     legal cards and last-trick bonus are the ones written in C)."""
-    search = native.NativeSearch(k.trump)
+    search = native.NativeSearch(k.trump, SMALL_TABLE_LOG2)
     in_play = k.unseen | k.hand
     for c in k.trick_ids:
         in_play |= 1 << c

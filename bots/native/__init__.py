@@ -101,8 +101,8 @@ class NativeSearch:
 
     __slots__ = ("_ctx",)
 
-    def __init__(self, trump: int) -> None:
-        self._ctx = LIB.dds_new(int(trump), TABLE_LOG2)
+    def __init__(self, trump: int, table_log2: int = TABLE_LOG2) -> None:
+        self._ctx = LIB.dds_new(int(trump), table_log2)
         if not self._ctx:
             raise MemoryError("the compiled solver could not allocate its table")
 
