@@ -21,7 +21,7 @@ grow with the players, not with time.  A score is written in steps, each one scr
 pending with its number in the day's sequence), the all-time board (``all_time_change.lua``, once
 per number: a bit of the day's bitmap of changes carried; it also turns records away while a
 rebuild runs), the week's and the month's (``period_change.lua``, once per number each, in the
-same way), then the note taken off (``clear_pending.lua``).  A retry after a crash between the
+same way, both in one round trip), then the note taken off (``clear_pending.lua``).  A retry after a crash between the
 steps finds the note and carries the same change, so a score is counted once on every board; a
 removal (ops) goes the same way.  A wipe deletes the boards then raises the count of wipes, which
 every change carries from its all-time step to the week's and month's: a change caught on the wrong side
@@ -53,7 +53,8 @@ from datetime import date, timedelta
 import redis
 
 from service.errors import NotFound
-from service.store import day_scope, evalsha_on, key_for, load_script, month_id, pipelined, run_replicated, week_id
+from service.store import (day_scope, evalsha_on, key_for, load_script, month_id, pipelined, run_replicated,
+                           run_replicated_each, week_id)
 
 #: The hash tag of the all-time board's keys; a day's, week's or month's is ``boards:<scope>`` (see above).
 BOARDS = "boards"
@@ -257,9 +258,9 @@ class Leaderboard:
             on = pipelined(self.r, lambda pipe: [pipe.zscore(day_board(d).key, pid) for b in periods for d in b.days])
             left[0] = sum(v is not None for v in on[:len(periods[0].days)])
             left[1] = sum(v is not None for v in on[len(periods[0].days):])
-        for board, kept in zip(periods, left):
-            run_replicated(self.r, self._periods, self._period_keys(board, day, wipes),
-                           self._period_args(pid, note, wipes, kept), self.wait_ms)
+        run_replicated_each(self.r, [(self._periods, self._period_keys(board, day, wipes),
+                                      self._period_args(pid, note, wipes, kept))
+                                     for board, kept in zip(periods, left)], self.wait_ms)
         run_replicated(self.r, self._clear, [day_board(day).key_of("pending")], [pid, note], self.wait_ms)
 
     def remove(self, day: date, pid: str, score: int) -> bool:

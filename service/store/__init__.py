@@ -364,15 +364,31 @@ def run_replicated(client, script, keys: list, args: list, wait_ms: int) -> tupl
     cluster is degraded, availability before durability (the readiness check says so)."""
     if not wait_ms or not is_cluster(client):
         return script(keys=keys, args=args), None
-    node = client.get_node_from_key(keys[0])
+    return run_replicated_each(client, [(script, keys, args)], wait_ms)[0]
+
+
+def run_replicated_each(client, calls: list, wait_ms: int) -> list[tuple]:
+    """``run_replicated`` for each of ``calls`` (script, keys, args), in one round trip: the
+    scripts may be on different slots (each script's keys on one), each followed by its WAIT on
+    its own master's connection."""
+    scripts = [script for script, _keys, _args in calls]
+    if not wait_ms or not is_cluster(client):
+        replies = pipelined(client, lambda pipe: [evalsha_on(pipe, s, k, a) for s, k, a in calls], scripts)
+        return [(reply, None) for reply in replies]
+    nodes = [client.get_node_from_key(keys[0]) for _script, keys, _args in calls]
 
     def queue(pipe):
-        evalsha_on(pipe, script, keys, args)
-        pipe.execute_command("WAIT", 1, wait_ms, target_nodes=node)
-    reply, acked = pipelined(client, queue, [script])
-    if not acked:
-        _unreplicated(node)
-    return reply, acked
+        for (script, keys, args), node in zip(calls, nodes):
+            evalsha_on(pipe, script, keys, args)
+            pipe.execute_command("WAIT", 1, wait_ms, target_nodes=node)
+    replies = pipelined(client, queue, scripts)
+    out = []
+    for i, node in enumerate(nodes):
+        reply, acked = replies[2 * i], replies[2 * i + 1]
+        if not acked:
+            _unreplicated(node)
+        out.append((reply, acked))
+    return out
 
 
 _last_warned = [0.0]
@@ -394,5 +410,5 @@ def evalsha_on(pipe, script, keys: list, args: list) -> None:
     pipe.evalsha(script.sha, len(keys), *keys, *args)
 
 
-__all__ = ["PREFIX", "connect", "connect_cluster", "is_cluster", "parse_nodes", "run_replicated", "evalsha_on", "parse_sentinels", "pipelined", "raw_client", "text_client", "day_of_id",
+__all__ = ["PREFIX", "connect", "connect_cluster", "is_cluster", "parse_nodes", "run_replicated", "run_replicated_each", "evalsha_on", "parse_sentinels", "pipelined", "raw_client", "text_client", "day_of_id",
            "day_scope", "EVERY_SHARD", "shard_of", "shard_of_id", "DAY_SHARDS", "key_for", "load_script", "month_id", "week_id"]

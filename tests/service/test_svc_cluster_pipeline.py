@@ -13,7 +13,7 @@ import pytest
 import redis
 
 from service.redis_server import LocalCluster
-from service.store import connect_cluster, evalsha_on, key_for, pipelined, run_replicated
+from service.store import connect_cluster, evalsha_on, key_for, pipelined, run_replicated, run_replicated_each
 
 COUNT = "return redis.call('INCRBY', KEYS[1], ARGV[1])"
 
@@ -107,6 +107,16 @@ def test_a_script_is_answered_once_a_replica_has_it(client, cluster):
     plain = redis.Redis(port=replica.port, decode_responses=True)
     plain.execute_command("READONLY")
     assert plain.get(key) == "10"
+
+
+def test_scripts_on_several_masters_are_each_answered_once_a_replica_has_them(client):
+    keys = keys_on_every_master(client, 4)  # two on one master: two WAITs on one connection
+    count = client.register_script(COUNT)
+    calls = [(count, [k], [i + 1]) for i, k in enumerate(keys)]
+    assert run_replicated_each(client, calls, wait_ms=2000) == [(1, 1), (2, 1), (3, 1), (4, 1)]
+    client.get_redis_connection(client.get_node_from_key(keys[2])).script_flush()
+    assert run_replicated_each(client, calls, wait_ms=2000) == [(2, 1), (4, 1), (6, 1), (8, 1)]
+    assert run_replicated_each(client, calls, wait_ms=0) == [(3, None), (6, None), (9, None), (12, None)]
 
 
 def test_a_cluster_that_lost_a_master_for_good_answers_503_not_500(tmp_path, redis_server):
