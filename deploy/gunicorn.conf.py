@@ -1,7 +1,7 @@
 """gunicorn settings for the Manille service: ``gunicorn -c deploy/gunicorn.conf.py 'service.app:create_app()'``.
 
 Environment: MANILLE_BIND (default 127.0.0.1:8000), WEB_CONCURRENCY (worker processes,
-default cores + 1), MANILLE_WORKER_CLASS (default gevent; gthread for the old threaded workers),
+default one a core, cores + 1 with gthread), MANILLE_WORKER_CLASS (default gevent; gthread for the old threaded workers),
 MANILLE_WORKER_CONNECTIONS (connections per gevent process, default 1000), MANILLE_THREADS
 (threads per gthread process, default 4), MANILLE_ACCESS_LOG (set: gunicorn's own access lines too, on the
 same stream; default off: the app writes one access line per request itself, with its request id),
@@ -42,8 +42,13 @@ from service.telemetry.logs import gunicorn_logconfig  # noqa: E402
 gunicorn.util.write_error = write_server_error
 
 bind = os.environ.get("MANILLE_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
 worker_class = os.environ.get("MANILLE_WORKER_CLASS") or "gevent"
+# gevent: one process a core.  Its processes never block (a greenlet waiting on Redis lets the next
+# request run), so a process more than the cores only has the OS take a core from one in the middle
+# of a request: a play's p99 was 31-33 ms with cores + 1 against 15-18 ms with one a core, at the
+# same plays/s (scripts/bench_speed.py --rows 2, 2 cores).  Threads may block: one process more.
+workers = int(os.environ.get("WEB_CONCURRENCY")
+              or multiprocessing.cpu_count() + (0 if worker_class == "gevent" else 1))
 worker_connections = int(os.environ.get("MANILLE_WORKER_CONNECTIONS", "1000"))
 threads = int(os.environ.get("MANILLE_THREADS", "4"))
 timeout = 30

@@ -8,7 +8,7 @@ Started here, in a temporary directory: one redis-server (AOF on, as ``make run`
 (as ``deploy/compose.yaml`` runs it: each master of the cluster has one too), and a real
 Redis Cluster of three masters and three replicas (``service.redis_server.LocalCluster``, AOF on)
 with a redis-server of its own for the queue (RQ cannot use a cluster).  Three gunicorns with
-``deploy/gunicorn.conf.py`` (gevent, cores + 1 processes): a hello-world route (the baseline), the
+``deploy/gunicorn.conf.py`` (gevent, a process a core): a hello-world route (the baseline), the
 service on the one Redis, the service with its state on the cluster (``MANILLE_REDIS_CLUSTER``,
 plays waiting for a replica as configured by default).  The loads are taken in turn in slices
 (hello, plays on one Redis, plays on the cluster, board on one Redis, board on the cluster, …) so

@@ -14,7 +14,7 @@ directory:
    Flask route through the same test client;
 2. plays per second, ``--clients`` clients each playing ranked games to the end over HTTP,
    p50/p99 of a play, against gunicorn started as ``make run`` starts it
-   (``deploy/gunicorn.conf.py``: gevent, cores + 1 processes); baseline: a hello-world Flask
+   (``deploy/gunicorn.conf.py``: gevent, a process a core); baseline: a hello-world Flask
    route on the same gunicorn configuration, same clients;
 3. GET of a day board's top 20 (``--board-size`` entries) per second, same clients, same gunicorn,
    against the same hello-world baseline;

@@ -89,7 +89,7 @@ def main(argv=None) -> int:
     os.environ.pop("REDIS_URL", None)  # each run gets its own embedded Redis
     print(f"slow clients: {args.clients} connections, {args.seconds:g} s per phase, "
           f"timeout {args.timeout:g} s, {os.cpu_count()} cores, gunicorn processes: "
-          f"{os.environ.get('WEB_CONCURRENCY', 'cores + 1')}", flush=True)
+          f"{os.environ.get('WEB_CONCURRENCY', 'one a core (gthread: cores + 1)')}", flush=True)
     with tempfile.TemporaryDirectory(prefix="manille-slow-") as tmp:
         for worker_class in args.classes.split(","):
             measure(worker_class.strip(), args.clients, args.seconds, args.timeout, Path(tmp))
