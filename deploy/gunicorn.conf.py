@@ -45,8 +45,9 @@ bind = os.environ.get("MANILLE_BIND", "127.0.0.1:8000")
 worker_class = os.environ.get("MANILLE_WORKER_CLASS") or "gevent"
 # gevent: one process a core.  Its processes never block (a greenlet waiting on Redis lets the next
 # request run), so a process more than the cores only has the OS take a core from one in the middle
-# of a request: a play's p99 was 31-33 ms with cores + 1 against 15-18 ms with one a core, at the
-# same plays/s (scripts/bench_speed.py --rows 2, 2 cores).  Threads may block: one process more.
+# of a request: a play's p99 was 29-36 ms with cores + 1 against 15-21 ms with one a core, and
+# 750-972 plays/s against 934-971 (scripts/bench_speed.py --rows 2, 2 cores, four runs of each taken
+# in turn).  Threads may block: one process more.
 workers = int(os.environ.get("WEB_CONCURRENCY")
               or multiprocessing.cpu_count() + (0 if worker_class == "gevent" else 1))
 worker_connections = int(os.environ.get("MANILLE_WORKER_CONNECTIONS", "1000"))
