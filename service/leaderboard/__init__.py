@@ -307,9 +307,12 @@ class Leaderboard:
         """Delete a day's boards and take ``pids`` off its week, month and all-time boards
         (benchmark clean-up; not for real scores, whose period sums it would not undo)."""
         d, (w, m) = day_board(day), self._periods_of(day)
+        wipes = self.r.get(WIPES) or "0"
         pipe = self.r.pipeline(transaction=False)
         pipe.unlink(board_key("counted", day_scope(day)), board_key("entries", d.scope),
                     board_key("carried", d.scope))
+        for b in (w, m):  # the day's sequence starts again: so must its bitmaps of changes carried
+            pipe.unlink(self._period_keys(b, day, wipes)[2])
         pipe.unlink(d.key, d.names_key, d.key_of("histogram"), d.seq_key, d.key_of("pending"))
         for b in (w, m, ALL_TIME):
             for i in range(0, len(pids), 1000):
@@ -355,6 +358,13 @@ class Leaderboard:
         the stored submissions), in this layout and the one before; returns how many keys went.
         UNLINK: a board of a million entries is freed by Redis in the background, not while every
         other client waits."""
+        # First the count of wipes, raised, and every week's and month's slot told it (kept, not
+        # deleted): from there on a period step begun before the wipe is dropped, and one that
+        # landed before is deleted below with the board it wrote (period_change.lua).
+        wipes = self.r.incr(WIPES)
+        counts = set(self.r.scan_iter(match=key_for("wipes", f"{BOARDS}:*", "*"), count=1000))
+        for key in counts:
+            self.r.set(key, wipes)
         deleted = 0
         patterns = [board_key(kind) + ":*" for kind in BOARD_KINDS]
         patterns += [key_for(kind, "*") for kind in BOARD_KINDS]  # before {boards}: manille:{day:…}:board
@@ -362,13 +372,14 @@ class Leaderboard:
         for pattern in patterns:
             batch = []
             for key in self.r.scan_iter(match=pattern, count=1000):
+                if key in counts:
+                    continue
                 batch.append(key)
                 if len(batch) == 1000:
                     deleted += self.r.unlink(*batch)
                     batch = []
             if batch:
                 deleted += self.r.unlink(*batch)
-        self.r.incr(WIPES)  # after: a change begun before the wipe is dropped by the period steps
         self.r.incr(EPOCH)  # after: a page read in the middle is kept under the old epoch
         return deleted
 

@@ -1,9 +1,9 @@
 -- A score put on a day's board or taken off it: the first of the steps that carry it to the
--- boards (the day's board has a slot of its own; the week's, month's and all-time boards share
--- another, written by period_change.lua).  The change is noted as pending on the day's board,
--- with its number in the day's sequence, until period_change.lua has carried it and
+-- boards (each board has a slot of its own: all_time_change.lua writes the all-time board's,
+-- period_change.lua the week's and the month's).  The change is noted as pending on the day's
+-- board, with its number in the day's sequence, until those have carried it and
 -- clear_pending.lua has taken the note off: a retry after a crash finds the note and carries the
--- same change again, which period_change.lua does once per number.
+-- same change again, which each of them does once per number.
 --
 -- KEYS  1 day board  2 day names  3 day histogram  4 day sequence  5 pending changes (pid -> JSON)
 -- ARGV  1 '+' (record) or '-' (remove)  2 pid  3 score  4 nickname  5 shift

@@ -4,12 +4,13 @@
 -- board is kept for good, and at ten million players a day one slot holding them all would grow
 -- by gigabytes a month.
 --
--- A wipe (the start of a rebuild) deletes these boards and then raises the count of wipes; a
--- change whose all-time step ran just before the wipe may still reach this step after it.  The
--- slot keeps the count its last write carried: a change carrying a lower one is dropped (the
--- rebuild records its game again), and the first change carrying a higher one clears the board
--- that a lower one left.  The bitmap of changes carried is named with the count, so a rebuild's
--- changes, numbered again from 1, start a new one.
+-- A wipe (the start of a rebuild) raises the count of wipes, sets each week's and month's slot's
+-- count to it, then deletes the boards; a change whose all-time step ran just before the wipe may
+-- still reach this step after that.  The slot keeps the highest count it was given: a change
+-- carrying a lower one is dropped (the rebuild records its game again), and the first change
+-- carrying a higher one clears the board that a lower one left (a slot the wipe did not know of
+-- yet).  The bitmap of changes carried is named with the count, so a rebuild's changes, numbered
+-- again from 1, start a new one.
 --
 -- KEYS   1 board  2 sequence  3 the day's changes carried (under this count)  4 the slot's count
 -- ARGV   1 '+' or '-'  2 pid  3 margin  4 the change's number  5 shift

@@ -281,26 +281,46 @@ def test_a_record_while_the_boards_are_rebuilt_writes_nothing_and_is_deferred(lb
 
 
 def test_a_period_step_caught_on_the_wrong_side_of_a_wipe_is_dropped(lb, rclient):
-    """A change whose all-time step ran before a wipe (the start of a rebuild) and whose week's
-    step lands after it: the rebuild's first change of that week clears what it left, and a
-    late step landing after the rebuild's is dropped; the rebuild's count is what stays."""
-    week, month = Board("week", "2026-W49"), Board("month", "2026-12")
+    """Changes whose all-time step ran before a wipe (the start of a rebuild) and whose week's or
+    month's step lands after it: dropped where the wipe told the slot its new count; where it
+    could not (a week no one had written yet), cleared by the rebuild's first change there.  The
+    rebuild's counts are what stay."""
+    week, month, later = Board("week", "2026-W49"), Board("month", "2026-12"), date(2026, 12, 9)
+    next_week = Board("week", "2026-W50")
     assert lb.record(DAY, "a", "Ann", 1100, "s1")
-    # b's change: its all-time step before the wipe, its week's step only after it
-    _c, note = lb._day(keys=lb._day_keys(DAY), args=["+", "b", 1200, "Bob", SHIFT])
-    carried, wipes = lb._all(keys=lb._all_keys(DAY), args=lb._all_args("b", note, "s2", False))
-    assert carried == 1
+    late = {}
+    for pid, day, score in (("b", DAY, 1200), ("c", later, 1050)):
+        _c, note = lb._day(keys=lb._day_keys(day), args=["+", pid, score, pid.upper(), SHIFT])
+        carried, wipes = lb._all(keys=lb._all_keys(day), args=lb._all_args(pid, note, "s-" + pid, False))
+        assert carried == 1
+        late[pid] = (day, note, wipes)
+
+    def late_step(pid, board):
+        day, note, wipes = late[pid]
+        return lb._periods(keys=lb._period_keys(board, day, wipes), args=lb._period_args(pid, note, wipes))
+
     assert lb.begin_rebuild(60)
     lb.wipe()
-    assert lb._periods(keys=lb._period_keys(week, DAY, wipes), args=lb._period_args("b", note, wipes)) == 1
-    assert lb.rank_of(week, "b")["margin"] == 200  # the late step, until the rebuild writes the week
-    # the rebuild records the verified games again: b's, then a's
-    assert lb.record(DAY, "b", "Bob", 1200, "s2", rebuilding=True)
+    assert late_step("b", week) == 0  # the wipe told the week's slot: dropped
+    assert late_step("c", next_week) == 1  # a slot the wipe did not know: written, for now
+    assert lb.rank_of(next_week, "c")["margin"] == 50
+    # the rebuild records the verified games again
+    assert lb.record(DAY, "b", "B", 1200, "s-b", rebuilding=True)
     assert lb.record(DAY, "a", "Ann", 1100, "s1", rebuilding=True)
-    # the month's late step lands after the rebuild's own: dropped
-    assert lb._periods(keys=lb._period_keys(month, DAY, wipes), args=lb._period_args("b", note, wipes)) == 0
+    assert lb.record(later, "c", "C", 1050, "s-c", rebuilding=True)
+    assert late_step("b", month) == 0  # after the rebuild's own step: dropped
     assert lb.take_deferred() == [] and lb.end_rebuild()
     for board in (week, month, ALL_TIME):
-        assert [(e["player"], e["margin"], e["days"]) for e in lb.page(board)["entries"]] == [
-            ("b", 200, 1), ("a", 100, 1)], board
+        expected = [("b", 200, 1), ("a", 100, 1)] + ([("c", 50, 1)] if board != week else [])
+        assert [(e["player"], e["margin"], e["days"]) for e in lb.page(board)["entries"]] == expected, board
+    assert [(e["player"], e["margin"]) for e in lb.page(next_week)["entries"]] == [("c", 50)]
     assert not rclient.hgetall(day_board(DAY).key_of("pending"))
+
+
+def test_the_benchmarks_clean_up_lets_a_day_be_recorded_again(lb):
+    # remove_players restarts the day's sequence: every board's bitmap of its changes must go too
+    assert lb.record(DAY, "a", "Ann", 1100, "s1")
+    lb.remove_players(DAY, ["a"])
+    assert margins(lb) == [None, None, None]
+    assert lb.record(DAY, "a", "Ann", 1100, "s1")
+    assert margins(lb) == [(100, 1), (100, 1), (100, 1)]
