@@ -309,11 +309,11 @@ class Leaderboard:
         d, (w, m) = day_board(day), self._periods_of(day)
         wipes = self.r.get(WIPES) or "0"
         pipe = self.r.pipeline(transaction=False)
-        pipe.unlink(board_key("counted", day_scope(day)), board_key("entries", d.scope),
-                    board_key("carried", d.scope))
-        for b in (w, m):  # the day's sequence starts again: so must its bitmaps of changes carried
-            pipe.unlink(self._period_keys(b, day, wipes)[2])
-        pipe.unlink(d.key, d.names_key, d.key_of("histogram"), d.seq_key, d.key_of("pending"))
+        # the day's sequence starts again: so must every board's bitmap of the day's changes carried
+        for key in (board_key("counted", day_scope(day)), board_key("entries", d.scope), board_key("carried", d.scope),
+                    *(self._period_keys(b, day, wipes)[2] for b in (w, m)),
+                    d.key, d.names_key, d.key_of("histogram"), d.seq_key, d.key_of("pending")):
+            pipe.unlink(key)  # one key a command: a cluster's pipeline takes no other
         for b in (w, m, ALL_TIME):
             for i in range(0, len(pids), 1000):
                 chunk = pids[i:i + 1000]
