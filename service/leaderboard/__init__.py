@@ -15,20 +15,21 @@ Each board has a hash tag of its own: a day's ``{boards:day:2026-12-02}`` (its e
 histogram and sequence), a week's ``{boards:week:2026-W49}``, a month's ``{boards:month:2026-12}``;
 closed periods' boards are kept for good, and at ten million players a day one slot holding them
 all would grow by gigabytes a month.  The all-time board, its days played and the names that the
-week's and month's boards show too share ``{boards}`` with the rebuild's flag, the epoch and the count of wipes: they
-grow with the players, not with time.  A score is written in steps, each one script in one slot
-(tests/service/test_svc_slots.py): the day's board (``day_change.lua``, which notes the change as
-pending with its number in the day's sequence), the all-time board (``all_time_change.lua``, once
-per number: a bit of the day's bitmap of changes carried; it also turns records away while a
-rebuild runs), the week's and the month's (``period_change.lua``, once per number each, in the
-same way, both in one round trip), then the note taken off (``clear_pending.lua``).  A retry after a crash between the
-steps finds the note and carries the same change, so a score is counted once on every board; a
-removal (ops) goes the same way.  A wipe deletes the boards then raises the count of wipes, which
-every change carries from its all-time step to the week's and month's: a change caught on the wrong side
-of a wipe is dropped there, and the rebuild records its game again (``period_change.lua``).
-Boards written before lived under ``{boards}`` (days', weeks' and months' boards) or under their
-period's tag (``manille:{day:…}:board``): ``wipe`` removes those too, so one rebuild of the boards
-moves a deployment over (RUNBOOK).
+week's and month's boards show too share ``{boards}`` with the rebuild's flag, the epoch and the
+count of wipes: they grow with the players, not with time.  A score is written in steps, each one
+script in one slot (tests/service/test_svc_slots.py): the day's board (``day_change.lua``, which
+notes the change as pending with its number in the day's sequence), the all-time board
+(``all_time_change.lua``, once per number: a bit of the day's bitmap of changes carried; it also
+turns records away while a rebuild runs), the week's and the month's (``period_change.lua``, once
+per number each, in the same way, both in one round trip), then the note taken off
+(``clear_pending.lua``).  A retry after a crash between the steps finds the note and carries the
+same change, so a score is counted once on every board; a removal (ops) goes the same way.  A wipe
+first raises the count of wipes and gives it to every week's and month's slot, then deletes the
+boards; every change carries the count from its all-time step to the week's and month's, so a
+change caught on the wrong side of a wipe is dropped there, and the rebuild records its game again
+(``period_change.lua``).  Boards written before lived under ``{boards}`` (days', weeks' and
+months' boards) or under their period's tag (``manille:{day:…}:board``): ``wipe`` removes those
+too, so one rebuild of the boards moves a deployment over (RUNBOOK).
 
 A page is kept in this process with its board's version, read before the page in one round trip:
 the epoch of wipes, the board's sequence and its size.  Every record raises the sequence, every
@@ -288,6 +289,7 @@ class Leaderboard:
             self.r.script_load(script.script)
         entries = list(entries)
         day_keys, all_keys, pending = self._day_keys(day), self._all_keys(day), day_board(day).key_of("pending")
+        periods = self._periods_of(day)
         for start in range(0, len(entries), batch):
             chunk = entries[start:start + batch]
             notes = pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._day, day_keys, ["+", pid, score, name, SHIFT])
@@ -299,7 +301,7 @@ class Leaderboard:
             pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._periods, self._period_keys(board, day, w),
                                                        self._period_args(pid, note, w))
                                             for (pid, note, _sub), (_c, w) in zip(todo, wipes)
-                                            for board in self._periods_of(day)])
+                                            for board in periods])
             pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._clear, [pending], [pid, note])
                                             for pid, note, _sub in todo])
 

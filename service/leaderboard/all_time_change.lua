@@ -3,11 +3,7 @@
 -- day's bitmap of changes carried (a bit a change: 1.25 MB for ten million).  The second of a
 -- change's steps; the week's and the month's boards, each in a slot of its own, come after it
 -- (period_change.lua), with the count of wipes this returns.
---
--- Scores are composite so that equal totals list the earlier one first:
---   composite = value * shift + (shift - 1 - tie)    with 0 <= tie < shift,
--- where tie is the board's own sequence, taken when the entry last changed.  Every composite
--- stays below 2^53 (|value| < 2^20), exact in Redis's double.
+-- needs: board_scores.lua
 --
 -- KEYS   1 all-time board  2 days played  3 sequence  4 names (the week's and month's boards show them too)
 --        5 rebuild flag  6 submissions deferred while a rebuild runs  7 the day's changes carried
@@ -29,16 +25,9 @@ if redis.call('SETBIT', KEYS[7], tonumber(ARGV[5]), 1) == 1 then
   return {0, wipes}
 end
 
-local function composite(value, tie)
-  if tie >= shift then tie = shift - 1 end
-  return string.format('%.0f', value * shift + (shift - 1 - tie))
-end
-
 local cur = redis.call('ZSCORE', KEYS[1], pid)
 if sign == '+' then
-  local total = margin
-  if cur then total = total + math.floor(tonumber(cur) / shift) end
-  redis.call('ZADD', KEYS[1], composite(total, redis.call('INCR', KEYS[3])), pid)
+  add_margin(KEYS[1], KEYS[3], pid, cur, margin, shift)
   redis.call('HINCRBY', KEYS[2], pid, 1)
   redis.call('HSET', KEYS[4], pid, nickname)
 else
@@ -50,8 +39,7 @@ else
       redis.call('HDEL', KEYS[2], pid)
       redis.call('HDEL', KEYS[4], pid)
     else
-      local total = math.floor(tonumber(cur) / shift) - margin
-      redis.call('ZADD', KEYS[1], composite(total, redis.call('INCR', KEYS[3])), pid)
+      add_margin(KEYS[1], KEYS[3], pid, cur, -margin, shift)
     end
   end
 end

@@ -9,6 +9,7 @@
 -- ARGV  1 '+' (record) or '-' (remove)  2 pid  3 score  4 nickname  5 shift
 -- Returns {1, note}: changed now, the note to carry; {0, note}: a change of this player left
 -- pending (carry it, then ask again); {0, false}: nothing to do (already on, or not on, the board).
+-- needs: board_scores.lua
 local sign, pid, score, shift = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[5])
 
 local pending = redis.call('HGET', KEYS[5], pid)
@@ -21,9 +22,7 @@ local seq
 if sign == '+' then
   if on then return {0, false} end
   seq = redis.call('INCR', KEYS[4])
-  local tie = seq
-  if tie >= shift then tie = shift - 1 end
-  redis.call('ZADD', KEYS[1], string.format('%.0f', score * shift + (shift - 1 - tie)), pid)
+  redis.call('ZADD', KEYS[1], composite(score, seq, shift), pid)
   redis.call('HSET', KEYS[2], pid, ARGV[4])
   redis.call('HINCRBY', KEYS[3], tostring(score), 1)
 else

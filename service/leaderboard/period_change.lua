@@ -16,6 +16,7 @@
 -- ARGV   1 '+' or '-'  2 pid  3 margin  4 the change's number  5 shift
 --        6 the count of wipes (all_time_change.lua's answer)  7 for '-': the days the player keeps in the period
 -- Returns 1 carried now, 0 carried before (or begun before the last wipe: dropped).
+-- needs: board_scores.lua
 local sign, pid, margin, shift, wipes = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[5]), tonumber(ARGV[6])
 
 local mine = redis.call('GET', KEYS[4])
@@ -30,22 +31,14 @@ if redis.call('SETBIT', KEYS[3], tonumber(ARGV[4]), 1) == 1 then
   return 0
 end
 
-local function composite(value, tie)
-  if tie >= shift then tie = shift - 1 end
-  return string.format('%.0f', value * shift + (shift - 1 - tie))
-end
-
 local cur = redis.call('ZSCORE', KEYS[1], pid)
 if sign == '+' then
-  local total = margin
-  if cur then total = total + math.floor(tonumber(cur) / shift) end
-  redis.call('ZADD', KEYS[1], composite(total, redis.call('INCR', KEYS[2])), pid)
+  add_margin(KEYS[1], KEYS[2], pid, cur, margin, shift)
 elseif cur then
   if tonumber(ARGV[7]) <= 0 then
     redis.call('ZREM', KEYS[1], pid)
   else
-    local total = math.floor(tonumber(cur) / shift) - margin
-    redis.call('ZADD', KEYS[1], composite(total, redis.call('INCR', KEYS[2])), pid)
+    add_margin(KEYS[1], KEYS[2], pid, cur, -margin, shift)
   end
 end
 return 1

@@ -215,8 +215,21 @@ def text_client(client: redis.Redis) -> redis.Redis:
 
 def load_script(client: redis.Redis, package_file: str, name: str):
     """Register the Lua script ``name`` that sits beside ``package_file`` (EVALSHA, loaded on demand)."""
-    source = (Path(package_file).parent / name).read_text(encoding="utf-8")
-    return client.register_script(source)
+    return client.register_script(script_source(Path(package_file).parent / name))
+
+
+_NEEDS = re.compile(r"^-- needs: (\S+)$", re.MULTILINE)
+
+
+def script_needs(path: Path) -> list[str]:
+    """The files (beside it) that the Lua script at ``path`` names on its ``-- needs: <file>`` lines."""
+    return _NEEDS.findall(path.read_text(encoding="utf-8"))
+
+
+def script_source(path: Path) -> str:
+    """The text of the Lua script at ``path`` as sent to Redis: the files it needs first, then its
+    own (Redis 6 keeps no functions shared by scripts)."""
+    return "".join(script_source(path.parent / need) for need in script_needs(path)) + path.read_text(encoding="utf-8")
 
 
 def pipelined(client: redis.Redis, queue, scripts=()) -> list:
@@ -411,4 +424,4 @@ def evalsha_on(pipe, script, keys: list, args: list) -> None:
 
 
 __all__ = ["PREFIX", "connect", "connect_cluster", "is_cluster", "parse_nodes", "run_replicated", "run_replicated_each", "evalsha_on", "parse_sentinels", "pipelined", "raw_client", "text_client", "day_of_id",
-           "day_scope", "EVERY_SHARD", "shard_of", "shard_of_id", "DAY_SHARDS", "key_for", "load_script", "month_id", "week_id"]
+           "day_scope", "EVERY_SHARD", "shard_of", "shard_of_id", "DAY_SHARDS", "key_for", "load_script", "script_needs", "script_source", "month_id", "week_id"]

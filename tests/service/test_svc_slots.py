@@ -21,12 +21,14 @@ from rq import Queue, SimpleWorker
 from service.app import Services, create_app
 from service.config import QUEUE_NAME
 from service.redis_server import ClusterNode, free_cluster_port
-from service.store import raw_client
+from service.store import raw_client, script_needs, script_source
 
 from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
 
 OPS = "ops-token-for-the-slot-test-000000"
-SCRIPTS = {hashlib.sha1(p.read_bytes()).hexdigest(): p.name for p in (ROOT / "service").rglob("*.lua")}
+LUA = list((ROOT / "service").rglob("*.lua"))
+SHARED = {need for p in LUA for need in script_needs(p)}  # put in front of the scripts that need them
+SCRIPTS = {hashlib.sha1(script_source(p).encode()).hexdigest(): p.name for p in LUA if p.name not in SHARED}
 
 
 class Recorder:
