@@ -32,6 +32,7 @@ from service.replay.cards import DECK
 from .expert import ExpertBot, _preference
 from .inference import PlayModel, inferred_worlds
 from .knowledge import Knowledge
+from .move_order import reduce_equivalent
 from .oracle import Solver
 
 #: Hand size from which the search replaces expert-1's rules of thumb.
@@ -54,7 +55,7 @@ MODEL_FROM = 4
 #: Every setting and its frozen value (other values, for tuning on seeds apart, make another id).
 SETTINGS = {"search_from": SEARCH_FROM, "worlds": WORLDS, "worlds6": WORLDS_AT_SIX, "proposals": PROPOSALS,
             "margin_tenths": MARGIN_TENTHS, "model_from": MODEL_FROM, "infer": True, "lead6": LEAD_AT_SIX,
-            "worlds8": None, "lead8": True, "card_worlds": None}
+            "worlds8": None, "lead8": True, "card_worlds": None, "model_partner": True}
 
 
 class Expert2Bot:
@@ -83,6 +84,8 @@ class Expert2Bot:
         #: at most this many (deal, legal card) solves a decision: fewer deals when many cards are
         #: legal (None: no cap); a count, not a clock, so every machine draws as many
         self.card_worlds = values["card_worlds"]
+        #: whether the partner's cards are read through the model too (else only the opponents')
+        self.model_partner = values["model_partner"]
         changed = {k: v for k, v in values.items() if k in tuning and v != self.settings[k]}
         self.id = self.name + ("[" + ",".join(f"{k}={v}" for k, v in changed.items()) + "]" if changed else "")
         self._expert = ExpertBot()
@@ -103,21 +106,61 @@ class Expert2Bot:
         if not self.searches(obs):
             return self._expert.choose(obs, rng)
         k = Knowledge(obs)
-        order = _preference(k, legal)
+        return DECK[self.pick(obs, _preference(k, legal), self.worlds_for(obs, rng, k))]
+
+    def worlds_for(self, obs: Observation, rng: HashStream, k: Knowledge) -> list:
+        """The deals a searched decision is solved in (``bots.inference``, from ``rng``)."""
         size = obs.hand_mask.bit_count()
         n = self.worlds8 if size >= 8 else self.worlds6 if size >= 6 else self.worlds
         if self.card_worlds is not None:
-            n = max(1, min(n, self.card_worlds // legal.bit_count()))
-        worlds = inferred_worlds(obs, self._model if self.infer else None, rng, n, self.proposals,
-                                 enumerate_up_to=ENUMERATE_UP_TO, min_hand=self.model_from, k=k)
-        solver = Solver(int(obs.trick.trump))
-        totals = dict.fromkeys(order, 0)
+            n = max(1, min(n, self.card_worlds // obs.legal_mask.bit_count()))
+        seats = None if self.model_partner else frozenset({(obs.seat + 1) % 4, (obs.seat + 3) % 4})
+        return inferred_worlds(obs, self._model if self.infer else None, rng, n, self.proposals,
+                               enumerate_up_to=ENUMERATE_UP_TO, min_hand=self.model_from, k=k, seats=seats)
+
+    def pick(self, obs: Observation, order: list[int], worlds: list) -> int:
+        """The card with the largest total over ``worlds`` of its exact value, ``order[0]``
+        (expert-1's card) when within the margin of it, else the first in ``order`` that reaches
+        it.  The totals are made exact only where they can decide: every card gets a bound from
+        one null-window test a deal (``Solver.card_bounds``); expert-1's card, and each card whose
+        bounds still reach the best total known, are then searched exactly (``card_exact``).
+        The same card as summing every card's exact value, for a fraction of the solves."""
+        trick = obs.trick
+        solver = Solver(int(trick.trump))
         banked = obs.points[0]
-        for world in worlds:
-            got = solver.card_values(world, obs.trick, banked)
-            for c in order:
-                totals[c] += got[c]
-        best = max(totals.values())
-        if 10 * (best - totals[order[0]]) <= self.margin_tenths * len(worlds):
-            return DECK[order[0]]
-        return DECK[next(c for c in order if totals[c] == best)]
+        in_play = sum(1 << p.card.id for p in trick.plays)
+        for hand in worlds[0]:
+            in_play |= hand
+        reps = reduce_equivalent(obs.legal_mask, in_play)
+        stands = {}  # card -> the card searched for it (an 8 or 9 -> the next lower card in play)
+        for c in order:
+            d = c
+            while not reps >> d & 1:
+                d -= 1
+                while not in_play >> d & 1:
+                    d -= 1
+            stands[c] = d
+        cards = [c for c in order if c == stands[c]]
+        rows = [solver.card_bounds(world, trick, banked) for world in worlds]
+        values = {c: [got[c] for got, _ in rows] for c in cards}
+        exact = {c: [got[c] == best for got, best in rows] for c in cards}
+
+        def settle(c: int) -> None:
+            for i, world in enumerate(worlds):
+                if not exact[c][i]:
+                    values[c][i] = solver.card_exact(world, trick, c, values[c][i])
+                    exact[c][i] = True
+
+        settle(stands[order[0]])
+        while True:
+            # the best total is at least the largest sum of a card's exact values; a card whose
+            # bounds add up to less can be neither the best nor equal to it
+            floor = max(sum(v for v, e in zip(values[c], exact[c]) if e) for c in cards)
+            reach = [c for c in cards if not all(exact[c]) and sum(values[c]) >= floor]
+            if not reach:
+                break
+            settle(max(reach, key=lambda c: sum(values[c])))
+        first = sum(values[stands[order[0]]])
+        if 10 * (floor - first) <= self.margin_tenths * len(worlds):
+            return order[0]
+        return next(c for c in order if all(exact[stands[c]]) and sum(values[stands[c]]) == floor)

@@ -45,10 +45,11 @@ class Past:
     since: int  # mask: this card and the seat's later cards of the deal
 
 
-def past_plays(obs: Observation, min_hand: int = 1) -> list[Past]:
+def past_plays(obs: Observation, min_hand: int = 1, seats: frozenset[int] | None = None) -> list[Past]:
     """The other seats' cards of this deal so far, each with the table as it saw it (rebuilt from
     ``obs``: completed tricks, the trick then, the points then).  Only cards played with at least
-    ``min_hand`` cards in hand are listed (a model may know it plays differently late in a deal)."""
+    ``min_hand`` cards in hand are listed (a model may know it plays differently late in a deal),
+    and only those of ``seats`` when given (the seats the model is a model of)."""
     rules = rules_for(obs.rules)
     tricks = list(obs.tricks) + [obs.trick]
     out: list[Past] = []
@@ -64,7 +65,7 @@ def past_plays(obs: Observation, min_hand: int = 1) -> list[Past]:
             s = p.seat
             k = count[s]
             count[s] += 1
-            if s == obs.seat:
+            if s == obs.seat or seats is not None and s not in seats:
                 continue
             later = played_by[s][k:]
             if 8 - t_index < min_hand:  # every seat holds 8 - t cards when trick t begins
@@ -124,7 +125,8 @@ class PlayModel:
 
 
 def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, n: int, proposals: int, *,
-                    enumerate_up_to: int = 0, min_hand: int = 1, k: Knowledge | None = None) -> list[World]:
+                    enumerate_up_to: int = 0, min_hand: int = 1, k: Knowledge | None = None,
+                    seats: frozenset[int] | None = None) -> list[World]:
     """``n`` consistent deals that explain the other seats' cards best (see the module): every
     consistent deal ranked by misses when there are at most ``enumerate_up_to`` of them (then all
     the deals without a miss, if any, else those with the fewest); otherwise the first ``n`` without
@@ -136,7 +138,7 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
         raise ValueError("no deal agrees with this observation")
     if model is None:
         return constraints.every() if count <= enumerate_up_to else [constraints.draw(rng) for _ in range(n)]
-    pasts = past_plays(obs, min_hand)
+    pasts = past_plays(obs, min_hand, seats)
     memo: dict = {}
     if count <= enumerate_up_to:
         every = constraints.every()

@@ -132,6 +132,37 @@ class Solver:
                 values[c] = root.child_exact(c)
         return root.expand(values)
 
+    def card_bounds(self, hands, trick: Trick, banked: int | None = None) -> tuple[dict[int, int], int]:
+        """The mover's team's best points from here, and card id -> its points for every legal
+        card that reaches them, an upper bound strictly below them for the others (one
+        null-window test each: the first half of ``card_values``' work; ``card_exact`` the rest)."""
+        root = self._setup(hands, trick, banked)
+        if self._native is not None:
+            values, best = self._native.card_bounds(root.hands, root.leader, root.trick_ids, root.guess)
+        else:
+            best, _ = root.best()
+            values = root.expand({c: best if c in root.best_set else root.mover_value(root.bounds[c])
+                                  for c in root.moves})
+        self._solved(root, root.team0(best), banked)
+        return values, best
+
+    def card_exact(self, hands, trick: Trick, card: int, upper: int) -> int:
+        """The exact points the mover's team takes after its legal ``card``, given ``upper``, an
+        upper bound of them (``card_bounds``' answer for the card)."""
+        root = self._setup(hands, trick, None)
+        if not root.legal >> card & 1:
+            raise OracleError(f"{DECK[card]} is not a legal card here")
+        if self._native is not None:
+            return self._native.card_exact(root.hands, root.leader, root.trick_ids, card, upper)
+        while card not in root.moves:  # an 8 or 9 left out: the next lower card in play
+            card -= 1
+            while not root.in_play >> card & 1:
+                card -= 1
+        if root.maximise:
+            return _exact(lambda a, b: root.child(card, a, b), 0, upper, upper)
+        lower = root.total - upper
+        return root.total - _exact(lambda a, b: root.child(card, a, b), lower, root.total, lower)
+
     def best(self, hands, trick: Trick, banked: int | None = None) -> tuple[int, frozenset[int]]:
         """The best value for the mover's team and the set of card ids that reach it."""
         root = self._setup(hands, trick, banked)

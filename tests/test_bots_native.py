@@ -36,6 +36,14 @@ def _same(hands, trick, compiled: Solver | None = None, banked=None):
     assert a.value(hands, trick, banked) == b.value(hands, trick, banked)
     card = min(values)
     assert a.card_value(hands, trick, card, banked) == values[card]
+    # the same values in two halves: a bound from one test per card, then the exact search
+    best = max(values.values())
+    for s in (a, b):
+        bounds, got_best = s.card_bounds(hands, trick, banked)
+        assert got_best == best and bounds.keys() == values.keys()
+        for c, v in values.items():
+            assert bounds[c] == v if v == best else v <= bounds[c] < best
+            assert s.card_exact(hands, trick, c, bounds[c]) == v
 
 
 @pytest.mark.parametrize("tricks", [8, 7, 6, 5, 4, 3, 2, 1])

@@ -86,9 +86,14 @@ def _load():
     lib.dds_clear.argtypes = (ctypes.c_void_p,)
     lib.dds_nodes.restype = ctypes.c_long
     lib.dds_nodes.argtypes = (ctypes.c_void_p,)
-    lib.dds_card_values.restype = ctypes.c_int
-    lib.dds_card_values.argtypes = (ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32), ctypes.c_int, ctypes.c_int,
-                                    ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.POINTER(ctypes.c_int))
+    for name in ("dds_card_values", "dds_card_bounds"):
+        fn = getattr(lib, name)
+        fn.restype = ctypes.c_int
+        fn.argtypes = (ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32), ctypes.c_int, ctypes.c_int,
+                       ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.POINTER(ctypes.c_int))
+    lib.dds_card_exact.restype = ctypes.c_int
+    lib.dds_card_exact.argtypes = (ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32), ctypes.c_int, ctypes.c_int,
+                                   ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int)
     return lib
 
 
@@ -121,9 +126,23 @@ class NativeSearch:
 
     def card_values(self, hands, leader: int, trick_ids, guess: int) -> dict[int, int]:
         """Card id -> exact points of the mover's team, every legal card (the position checked)."""
+        return self._per_card(LIB.dds_card_values, hands, leader, trick_ids, guess)[0]
+
+    def card_bounds(self, hands, leader: int, trick_ids, guess: int) -> tuple[dict[int, int], int]:
+        """Card id -> the mover's team's points for the optimal cards, for the others an upper
+        bound below the best (one null-window test each); and the best."""
+        return self._per_card(LIB.dds_card_bounds, hands, leader, trick_ids, guess)
+
+    def card_exact(self, hands, leader: int, trick_ids, card: int, upper: int) -> int:
+        """The exact points of the mover's team after its legal ``card``, known to be ≤ ``upper``."""
+        h = (ctypes.c_uint32 * 4)(*hands)
+        t = (ctypes.c_int * 4)(*trick_ids)
+        return LIB.dds_card_exact(self._ctx, h, leader, len(trick_ids), t, int(card), int(upper))
+
+    def _per_card(self, fn, hands, leader, trick_ids, guess) -> tuple[dict[int, int], int]:
         h = (ctypes.c_uint32 * 4)(*hands)
         t = (ctypes.c_int * 4)(*trick_ids)
         out = (ctypes.c_int * 32)()
-        LIB.dds_card_values(self._ctx, h, leader, len(trick_ids), t, int(guess), out)
-        return {c: v for c, v in enumerate(out) if v >= 0}
+        best = fn(self._ctx, h, leader, len(trick_ids), t, int(guess), out)
+        return {c: v for c, v in enumerate(out) if v >= 0}, best
 

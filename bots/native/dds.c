@@ -88,27 +88,28 @@ static inline int beats(int card, int best, int trump) {
     return card >> 3 == trump;
 }
 
+/* The 8 bits of ``b`` (one suit's ranks) moved to every fourth bit: rank r to bit 4r. */
+static inline uint32_t spread(uint32_t b) {
+    b = (b | b << 12) & 0x000F000Fu;
+    b = (b | b << 6) & 0x03030303u;
+    return (b | b << 3) & 0x11111111u;
+}
+
 /* The cards of ``m`` by rising rank, suits in canonical order within a rank (``up``), or the
- * reverse; returns how many. */
+ * reverse; returns how many.  The mask is turned rank-major (bit 4 * rank + suit), whose bits
+ * are then that order. */
 static int order_cards(uint32_t m, int up, int *out) {
+    uint32_t rm = spread(m & 0xFF) | spread(m >> 8 & 0xFF) << 1 | spread(m >> 16 & 0xFF) << 2 | spread(m >> 24) << 3;
     int n = 0;
-    if (!m) return 0;
-    int top = (31 - __builtin_clz(m)) >> 3;
-    if (!(m & ~suit_mask(top))) { /* one suit: by id */
-        if (up)
-            for (; m; m &= m - 1) out[n++] = __builtin_ctz(m);
-        else
-            for (; m; m ^= 1u << (31 - __builtin_clz(m))) out[n++] = 31 - __builtin_clz(m);
-        return n;
-    }
-    for (int r = 0; r < 8; r++)
-        for (int s = 0; s < 4; s++)
-            if (m >> (8 * s + r) & 1) out[n++] = 8 * s + r;
-    if (!up)
-        for (int i = 0, j = n - 1; i < j; i++, j--) {
-            int t = out[i];
-            out[i] = out[j];
-            out[j] = t;
+    if (up)
+        for (; rm; rm &= rm - 1) {
+            int i = __builtin_ctz(rm);
+            out[n++] = 8 * (i & 3) + (i >> 2);
+        }
+    else
+        for (; rm; rm ^= 1u << (31 - __builtin_clz(rm))) {
+            int i = 31 - __builtin_clz(rm);
+            out[n++] = 8 * (i & 3) + (i >> 2);
         }
     return n;
 }
@@ -362,18 +363,15 @@ static int exact(Root *r, int (*search)(Root *, int, int), int lo, int hi, int g
     return lo;
 }
 
-/* The exact points the mover's team takes from here for each legal card: ``out[c]`` for every
- * legal card id c, -1 for the others.  ``hands``: the four hands; the trick in progress has
- * ``n`` cards ``trick`` led by ``leader``; ``guess``: of team 0's points, a hint.  The caller
- * (bots/solver.py) has checked that the position is a legal one.  Returns the mover's best. */
-int dds_card_values(Ctx *x, const uint32_t *hands, int leader, int n, const int *trick, int guess, int *out) {
-    Root r;
+/* The root position of a question: the trick in progress (``n`` cards ``trick`` led by
+ * ``leader``) over the four ``hands``. */
+static void root_setup(Ctx *x, Root *r, const uint32_t *hands, int leader, int n, const int *trick) {
     memcpy(x->h, hands, sizeof x->h);
-    r.x = x;
-    r.leader = leader;
-    r.n = n;
-    r.mover = (leader + n) & 3;
-    r.tl = __builtin_popcount(hands[r.mover]);
+    r->x = x;
+    r->leader = leader;
+    r->n = n;
+    r->mover = (leader + n) & 3;
+    r->tl = __builtin_popcount(hands[r->mover]);
     uint32_t u = hands[0] | hands[1] | hands[2] | hands[3];
     int p = 0, w = -1, ws = -1, led = -1;
     for (int i = 0; i < n; i++) {
@@ -389,15 +387,77 @@ int dds_card_values(Ctx *x, const uint32_t *hands, int leader, int n, const int 
             ws = (leader + i) & 3;
         }
     }
-    r.u = u;
-    r.total = mask_points(u) + 1;
-    r.w = w;
-    r.ws = ws;
-    r.led = led;
-    r.p = p;
-    uint32_t hand = hands[r.mover];
-    uint32_t legal = n ? legal_facing(hand, led, w, ws, r.mover, x->trump) : hand;
-    uint32_t reps = reduce_equivalent(legal, u);
+    r->u = u;
+    r->total = mask_points(u) + 1;
+    r->w = w;
+    r->ws = ws;
+    r->led = led;
+    r->p = p;
+}
+
+static uint32_t root_legal(const Root *r) {
+    uint32_t hand = r->x->h[r->mover];
+    return r->n ? legal_facing(hand, r->led, r->w, r->ws, r->mover, r->x->trump) : hand;
+}
+
+/* The mover's best value, and for each legal card a bound from one null-window test at it:
+ * ``out[c]`` is the card's exact value for the optimal cards (it equals the best) and an upper
+ * bound, strictly below the best, for the others (-1: not legal).  Cards the search leaves out
+ * (8s and 9s equivalent to the next lower card in play) take that card's answer.  Returns the
+ * mover's best. */
+int dds_card_bounds(Ctx *x, const uint32_t *hands, int leader, int n, const int *trick, int guess, int *out) {
+    Root r;
+    root_setup(x, &r, hands, leader, n, trick);
+    uint32_t legal = root_legal(&r);
+    uint32_t reps = reduce_equivalent(legal, r.u);
+    int maximise = !(r.mover & 1);
+    for (int c = 0; c < 32; c++) out[c] = -1;
+    int v = exact(&r, root_search, 0, r.total, guess);
+    for (int c = 0; c < 32; c++) {
+        if (!(reps >> c & 1)) continue;
+        r.card = c;
+        if (maximise) {
+            int b = child(&r, v - 1, v);
+            out[c] = b >= v ? v : b;
+        } else {
+            int b = child(&r, v, v + 1);
+            out[c] = r.total - (b <= v ? v : b);
+        }
+    }
+    for (int c = 0; c < 32; c++) {
+        if (!(legal >> c & 1) || out[c] >= 0) continue;
+        int d = c - 1;
+        while (!(r.u >> d & 1)) d--;
+        out[c] = out[d];
+    }
+    return maximise ? v : r.total - v;
+}
+
+/* The exact value for the mover of its legal ``card``, known to be at most ``upper`` (a bound
+ * from dds_card_bounds, or the total).  An 8 or 9 left out is searched as the card it stands for. */
+int dds_card_exact(Ctx *x, const uint32_t *hands, int leader, int n, const int *trick, int card, int upper) {
+    Root r;
+    root_setup(x, &r, hands, leader, n, trick);
+    uint32_t reps = reduce_equivalent(root_legal(&r), r.u);
+    while (!(reps >> card & 1)) {
+        card--;
+        while (!(r.u >> card & 1)) card--;
+    }
+    r.card = card;
+    if (!(r.mover & 1)) return exact(&r, child, 0, upper, upper);
+    int lower = r.total - upper;
+    return r.total - exact(&r, child, lower, r.total, lower);
+}
+
+/* The exact points the mover's team takes from here for each legal card: ``out[c]`` for every
+ * legal card id c, -1 for the others.  ``hands``: the four hands; the trick in progress has
+ * ``n`` cards ``trick`` led by ``leader``; ``guess``: of team 0's points, a hint.  The caller
+ * (bots/solver.py) has checked that the position is a legal one.  Returns the mover's best. */
+int dds_card_values(Ctx *x, const uint32_t *hands, int leader, int n, const int *trick, int guess, int *out) {
+    Root r;
+    root_setup(x, &r, hands, leader, n, trick);
+    uint32_t legal = root_legal(&r);
+    uint32_t reps = reduce_equivalent(legal, r.u);
     int maximise = !(r.mover & 1);
     for (int c = 0; c < 32; c++) out[c] = -1;
     /* the best value first (team 0's points), then each card tested against it with a null
@@ -421,7 +481,7 @@ int dds_card_values(Ctx *x, const uint32_t *hands, int leader, int n, const int 
     for (int c = 0; c < 32; c++) { /* an 8 or 9 left out: the value of the next lower card in play */
         if (!(legal >> c & 1) || out[c] >= 0) continue;
         int d = c - 1;
-        while (!(u >> d & 1)) d--;
+        while (!(r.u >> d & 1)) d--;
         out[c] = out[d];
     }
     return best;
