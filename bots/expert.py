@@ -54,9 +54,14 @@ class ExpertBot:
             card = search_best_card(k, legal, rng, _preference(k, legal))
             if card is not None:
                 return DECK[card]
-        if k.trick_ids:
-            return DECK[_follow(k, legal)]
-        return DECK[_lead(k, legal)]
+        return DECK[_follow(k, legal) if k.trick_ids else _lead(k, legal)]
+
+    def rule_card(self, k: Knowledge, legal: int) -> int | None:
+        """The card ``choose`` plays from ``k`` (more than one ``legal`` card) when its rules of
+        thumb decide, without the stream: None from ``SEARCH_FROM`` cards in hand down."""
+        if k.hand.bit_count() <= SEARCH_FROM:
+            return None
+        return _follow(k, legal) if k.trick_ids else _lead(k, legal)
 
 
 def _preference(k: Knowledge, legal: int) -> list[int]:

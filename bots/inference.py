@@ -43,6 +43,7 @@ class Past:
     before: Observation
     card: int
     since: int  # mask: this card and the seat's later cards of the deal
+    table: Knowledge  # what ``before`` tells whatever the hand (``Knowledge.holding`` adds one)
 
 
 def past_plays(obs: Observation, min_hand: int = 1, seats: frozenset[int] | None = None) -> list[Past]:
@@ -76,7 +77,7 @@ def past_plays(obs: Observation, min_hand: int = 1, seats: frozenset[int] | None
             mask = 0
             for c in later:
                 mask |= 1 << c
-            out.append(Past(s, before, p.card.id, mask))
+            out.append(Past(s, before, p.card.id, mask, Knowledge(before)))
         if t.is_complete:
             w = t.winner
             points[team_of(w)] += t.points(last=False, bonus=rules.last_trick_bonus)
@@ -91,15 +92,23 @@ class PlayModel:
     def __init__(self, bot, tag: bytes) -> None:
         self.bot = bot
         self.tag = tag
+        self._rule_card = getattr(bot, "rule_card", None)
 
     def chooses(self, past: Past, world: World) -> bool:
         """Whether the model, holding that seat's cards of ``world`` then, plays ``past.card``."""
-        hand = world[past.seat] | past.since
+        return self.chooses_from(past, world[past.seat] | past.since)
+
+    def chooses_from(self, past: Past, hand: int) -> bool:
+        """Whether the model plays ``past.card`` holding ``hand`` then (its cards of the deal then)."""
         b = past.before
         trick = b.trick
-        legal = legal_mask(hand, trick, past.seat, rules_for(b.rules).facing)
+        legal = legal_mask(hand, trick, past.seat, past.table.facing)
         if not legal & (legal - 1):
             return True  # forced: says nothing
+        if self._rule_card is not None:  # expert-1 without its search: no observation to build
+            card = self._rule_card(past.table.holding(hand), legal)
+            if card is not None:
+                return card == past.card
         obs = replace(b, hand_mask=hand, legal_mask=legal)
         rng = HashStream(self.tag + u32be(b.deal_index) + u32be(past.seat) + u32be(len(b.tricks)))
         return self.bot.choose(obs, rng).id == past.card
@@ -126,7 +135,7 @@ class PlayModel:
 
 def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, n: int, proposals: int, *,
                     enumerate_up_to: int = 0, min_hand: int = 1, k: Knowledge | None = None,
-                    seats: frozenset[int] | None = None) -> list[World]:
+                    seats: frozenset[int] | None = None, resample: int = 0) -> list[World]:
     """``n`` consistent deals that explain the other seats' cards best (see the module): every
     consistent deal ranked by misses when there are at most ``enumerate_up_to`` of them (then all
     the deals without a miss, if any, else those with the fewest); otherwise the first ``n`` without
@@ -145,6 +154,8 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
         ranked = [(model.misses(pasts, w, len(pasts) + 1, memo), i) for i, w in enumerate(every)]
         least = min(m for m, _ in ranked)
         return [every[i] for m, i in ranked if m == least]
+    if resample:
+        return _resampled(constraints, model, pasts, rng, n, proposals, resample, memo)
     kept: list[World] = []
     spare: list[tuple[int, int, World]] = []
     for i in range(proposals):
@@ -156,5 +167,54 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
                 return kept
         else:
             spare.append((m, i, w))
+    spare.sort(key=lambda x: (x[0], x[1]))
+    return kept + [w for _, _, w in spare[:n - len(kept)]]
+
+
+def _resampled(constraints: Constraints, model: PlayModel, pasts: list[Past], rng: HashStream, n: int,
+               proposals: int, redraws: int, memo: dict) -> list[World]:
+    """``inferred_worlds`` by chains instead of independent draws: a draw whose seats are not all
+    explained keeps the hand of one seat that is (of those with a card to explain, the one with
+    the most) and draws the two others' again from the cards left, up to ``redraws`` times,
+    before a new chain starts.  A seat's misses depend on its own hand only, so the kept seat
+    stays explained, and the draws go to the seats that are not.  ``proposals``
+    draws in all, as for independent ones; the same topping up with the fewest misses."""
+    by_seat = {s: [(i, p) for i, p in enumerate(pasts) if p.seat == s] for s in constraints.others}
+
+    def seat_misses(s: int, hand: int) -> int:
+        n_miss = 0
+        for i, p in by_seat[s]:
+            key = (i, hand | p.since)
+            chosen = memo.get(key)
+            if chosen is None:
+                chosen = memo[key] = model.chooses_from(p, key[1])
+            n_miss += not chosen
+        return n_miss
+
+    kept: list[World] = []
+    spare: list[tuple[int, int, World]] = []
+    draws = 0
+    while draws < proposals:
+        c = constraints
+        w = c.draw(rng)
+        draws += 1
+        for again in range(redraws + 1):
+            misses = {s: seat_misses(s, w[s]) for s in c.others}
+            bad = sum(1 for m in misses.values() if m)
+            if not bad:
+                kept.append(w)
+                if len(kept) == n:
+                    return kept
+                break
+            explained = [s for s in c.others if not misses[s] and by_seat[s]]
+            if again == redraws or not explained or draws >= proposals:
+                spare.append((min(sum(misses.values()), 2), draws, w))
+                break
+            # one seat kept (the one with the most cards explained): two kept would leave the
+            # third seat only the cards left, one deal
+            keep = max(explained, key=lambda s: len(by_seat[s]))
+            c = constraints.fixing({keep: w[keep]})
+            w = c.draw(rng)
+            draws += 1
     spare.sort(key=lambda x: (x[0], x[1]))
     return kept + [w for _, _, w in spare[:n - len(kept)]]

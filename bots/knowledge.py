@@ -36,10 +36,24 @@ class Knowledge:
     """A seat's inferences; masks are over card ids (bit i = card i)."""
 
     __slots__ = ("seat", "trump", "facing", "bonus", "dealer", "hand", "played", "unseen", "cannot", "left",
-                 "possible", "sure", "trick_ids", "trick_seats", "leader", "win_id", "win_seat")
+                 "possible", "sure", "trick_ids", "trick_seats", "leader", "win_id", "win_seat", "_shown", "_turned")
 
     def __init__(self, obs: Observation) -> None:
-        seat = self.seat = obs.seat
+        self._read_table(obs)
+        self._hold(obs.hand_mask)
+
+    def holding(self, hand: int) -> "Knowledge":
+        """What the same seat would know of the same table holding ``hand``: ``Knowledge`` of the
+        observation with that hand, without reading the tricks again."""
+        k = Knowledge.__new__(Knowledge)
+        for name in _TABLE:
+            setattr(k, name, getattr(self, name))
+        k._hold(hand)
+        return k
+
+    def _read_table(self, obs: Observation) -> None:
+        """What the tricks, the rules and the turned card tell, whatever the seat's hand."""
+        self.seat = obs.seat
         trump = obs.trump
         trump = self.trump = NO_TRUMP if trump is None else int(trump)
         rules = rules_for(obs.rules)
@@ -47,7 +61,6 @@ class Knowledge:
         self.bonus = rules.last_trick_bonus
         forced = rules.facing is trump_forced
         self.dealer = obs.dealer
-        self.hand = obs.hand_mask
         cannot = [0, 0, 0, 0]
         played = 0
         for trick in obs.tricks:
@@ -56,19 +69,34 @@ class Knowledge:
         if cur:
             played |= _learn(cur, trump, cannot, forced)
         self.played = played
-        unseen = FULL_MASK & ~(played | self.hand)
-        self.unseen = unseen
-        if obs.turned is not None and unseen & obs.turned.bit:
-            turned = obs.turned.bit  # the dealer holds the turned card until it is played
-            for s in range(4):
-                if s != obs.dealer:
-                    cannot[s] |= turned
-        self.cannot = cannot
-        n_done = len(obs.tricks)
-        left = [8 - n_done] * 4
+        self._shown = cannot
+        self._turned = obs.turned.bit if obs.turned is not None else 0
+        left = [8 - len(obs.tricks)] * 4
         for p in cur:
             left[p.seat] -= 1
         self.left = left
+        self.trick_ids = [p.card.id for p in cur]
+        self.trick_seats = [p.seat for p in cur]
+        self.leader = obs.trick.leader
+        if cur:
+            w = obs.trick.winning_play
+            self.win_id, self.win_seat = w.card.id, w.seat
+        else:
+            self.win_id, self.win_seat = -1, -1
+
+    def _hold(self, hand: int) -> None:
+        """What follows once the seat's own hand is known too."""
+        seat = self.seat
+        self.hand = hand
+        unseen = FULL_MASK & ~(self.played | hand)
+        self.unseen = unseen
+        cannot = list(self._shown)
+        if unseen & self._turned:  # the dealer holds the turned card until it is played
+            for s in range(4):
+                if s != self.dealer:
+                    cannot[s] |= self._turned
+        self.cannot = cannot
+        left = self.left
         possible = [unseen & ~cannot[s] for s in range(4)]
         possible[seat] = 0
         # Propagate: a card only one seat can hold is that seat's; a seat with exactly as many
@@ -95,14 +123,6 @@ class Knowledge:
                 break
         self.possible = possible
         self.sure = sure
-        self.trick_ids = [p.card.id for p in cur]
-        self.trick_seats = [p.seat for p in cur]
-        self.leader = obs.trick.leader
-        if cur:
-            w = obs.trick.winning_play
-            self.win_id, self.win_seat = w.card.id, w.seat
-        else:
-            self.win_id, self.win_seat = -1, -1
 
     # -- questions a bot asks --------------------------------------------------
 
@@ -130,6 +150,11 @@ class Knowledge:
     def is_master(self, card: int) -> bool:
         """No unseen card of its suit beats it."""
         return not (stronger_in_suit(card) & self.unseen)
+
+
+#: What ``holding`` copies: all but what depends on the seat's hand.
+_TABLE = ("seat", "trump", "facing", "bonus", "dealer", "played", "left", "trick_ids", "trick_seats", "leader",
+          "win_id", "win_seat", "_shown", "_turned")
 
 
 def _learn(plays, trump: int, cannot: list[int], forced: bool = False) -> int:
