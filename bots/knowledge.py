@@ -46,8 +46,10 @@ class Knowledge:
         """What the same seat would know of the same table holding ``hand``: ``Knowledge`` of the
         observation with that hand, without reading the tricks again."""
         k = Knowledge.__new__(Knowledge)
-        for name in _TABLE:
-            setattr(k, name, getattr(self, name))
+        k.seat, k.trump, k.facing, k.bonus, k.dealer = self.seat, self.trump, self.facing, self.bonus, self.dealer
+        k.played, k.left, k._shown, k._turned = self.played, self.left, self._shown, self._turned
+        k.trick_ids, k.trick_seats, k.leader = self.trick_ids, self.trick_seats, self.leader
+        k.win_id, k.win_seat = self.win_id, self.win_seat
         k._hold(hand)
         return k
 
@@ -102,7 +104,7 @@ class Knowledge:
         # Propagate: a card only one seat can hold is that seat's; a seat with exactly as many
         # possible cards as cards in hand holds them all.  Either way nobody else holds them.
         sure = [0, 0, 0, 0]
-        others_of = [[t for t in range(4) if t != s and t != seat] for s in range(4)]
+        others_of = OTHERS[seat]
         for _ in range(3):
             changed = False
             for s in others_of[seat]:
@@ -152,9 +154,8 @@ class Knowledge:
         return not (stronger_in_suit(card) & self.unseen)
 
 
-#: What ``holding`` copies: all but what depends on the seat's hand.
-_TABLE = ("seat", "trump", "facing", "bonus", "dealer", "played", "left", "trick_ids", "trick_seats", "leader",
-          "win_id", "win_seat", "_shown", "_turned")
+#: OTHERS[seat][s]: the two seats other than ``s`` and ``seat`` (the propagation's partners).
+OTHERS = tuple(tuple(tuple(t for t in range(4) if t != s and t != seat) for s in range(4)) for seat in range(4))
 
 
 def _learn(plays, trump: int, cannot: list[int], forced: bool = False) -> int:

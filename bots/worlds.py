@@ -20,6 +20,7 @@ only), so the same question gives the same deals on any machine, forever.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
 from itertools import combinations
 from math import comb
@@ -35,7 +36,7 @@ World = tuple[int, int, int, int]
 class Constraints:
     """The unseen cards grouped by who may hold them, and how many cards each seat still needs."""
 
-    __slots__ = ("seat", "hand", "others", "unseen", "possible", "groups", "need", "_count")
+    __slots__ = ("seat", "hand", "others", "unseen", "possible", "groups", "need", "_count", "_steps")
 
     def __init__(self, k: Knowledge) -> None:
         others = tuple(s for s in range(4) if s != k.seat)
@@ -55,6 +56,7 @@ class Constraints:
         # Fixed order (by holder set): the draw reads the stream in this order.
         self.groups = tuple((h, tuple(cards)) for h, cards in sorted(by_holders.items()))
         self._count: int | None = None
+        self._steps: dict = {}  # (group, caps) -> its splits and their running weights: draws repeat them
 
     def fixing(self, hands: dict[int, int]) -> "Constraints":
         """The same constraints with the seats of ``hands`` holding exactly those cards (each one
@@ -91,19 +93,22 @@ class Constraints:
         if not _completions(shape, 0, caps):
             raise ValueError("no deal agrees with this knowledge")
         placed = [0, 0, 0]
+        steps = self._steps
         for g, (holders, cards) in enumerate(self.groups):
-            splits = []
-            total = 0
-            for split in _splits(holders, len(cards), caps):
-                w = _multinomial(split) * _completions(shape, g + 1, _minus(caps, split))
-                if w:
-                    splits.append((split, w))
-                    total += w
-            pick = uniform_big(rng, total)
-            for split, w in splits:
-                if pick < w:
-                    break
-                pick -= w
+            step = steps.get((g, caps))
+            if step is None:
+                splits, running = [], []
+                total = 0
+                for split in _splits(holders, len(cards), caps):
+                    w = _multinomial(split) * _completions(shape, g + 1, _minus(caps, split))
+                    if w:
+                        total += w
+                        splits.append(split)
+                        running.append(total)
+                step = steps[(g, caps)] = (splits, running, total)
+            splits, running, total = step
+            # the split whose share of the deals holds the pick
+            split = splits[bisect_right(running, uniform_big(rng, total))]
             order = list(cards)
             for i in range(len(order) - 1, 0, -1):  # Fisher-Yates, from the stream
                 j = rng.uniform(i + 1)
