@@ -135,7 +135,7 @@ class PlayModel:
 
 def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, n: int, proposals: int, *,
                     enumerate_up_to: int = 0, min_hand: int = 1, k: Knowledge | None = None,
-                    seats: frozenset[int] | None = None, resample: int = 0) -> list[World]:
+                    seats: frozenset[int] | None = None) -> list[World]:
     """``n`` consistent deals that explain the other seats' cards best (see the module): every
     consistent deal ranked by misses when there are at most ``enumerate_up_to`` of them (then all
     the deals without a miss, if any, else those with the fewest); otherwise the first ``n`` without
@@ -154,8 +154,6 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
         ranked = [(model.misses(pasts, w, len(pasts) + 1, memo), i) for i, w in enumerate(every)]
         least = min(m for m, _ in ranked)
         return [every[i] for m, i in ranked if m == least]
-    if resample:
-        return _resampled(constraints, model, pasts, rng, n, proposals, resample, memo)
     kept: list[World] = []
     spare: list[tuple[int, int, World]] = []
     for i in range(proposals):
@@ -170,51 +168,3 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
     spare.sort(key=lambda x: (x[0], x[1]))
     return kept + [w for _, _, w in spare[:n - len(kept)]]
 
-
-def _resampled(constraints: Constraints, model: PlayModel, pasts: list[Past], rng: HashStream, n: int,
-               proposals: int, redraws: int, memo: dict) -> list[World]:
-    """``inferred_worlds`` by chains instead of independent draws: a draw whose seats are not all
-    explained keeps the hand of one seat that is (of those with a card to explain, the one with
-    the most) and draws the two others' again from the cards left, up to ``redraws`` times,
-    before a new chain starts.  A seat's misses depend on its own hand only, so the kept seat
-    stays explained, and the draws go to the seats that are not.  ``proposals``
-    draws in all, as for independent ones; the same topping up with the fewest misses."""
-    by_seat = {s: [(i, p) for i, p in enumerate(pasts) if p.seat == s] for s in constraints.others}
-
-    def seat_misses(s: int, hand: int) -> int:
-        n_miss = 0
-        for i, p in by_seat[s]:
-            key = (i, hand | p.since)
-            chosen = memo.get(key)
-            if chosen is None:
-                chosen = memo[key] = model.chooses_from(p, key[1])
-            n_miss += not chosen
-        return n_miss
-
-    kept: list[World] = []
-    spare: list[tuple[int, int, World]] = []
-    draws = 0
-    while draws < proposals:
-        c = constraints
-        w = c.draw(rng)
-        draws += 1
-        for again in range(redraws + 1):
-            misses = {s: seat_misses(s, w[s]) for s in c.others}
-            bad = sum(1 for m in misses.values() if m)
-            if not bad:
-                kept.append(w)
-                if len(kept) == n:
-                    return kept
-                break
-            explained = [s for s in c.others if not misses[s] and by_seat[s]]
-            if again == redraws or not explained or draws >= proposals:
-                spare.append((min(sum(misses.values()), 2), draws, w))
-                break
-            # one seat kept (the one with the most cards explained): two kept would leave the
-            # third seat only the cards left, one deal
-            keep = max(explained, key=lambda s: len(by_seat[s]))
-            c = constraints.fixing({keep: w[keep]})
-            w = c.draw(rng)
-            draws += 1
-    spare.sort(key=lambda x: (x[0], x[1]))
-    return kept + [w for _, _, w in spare[:n - len(kept)]]

@@ -58,17 +58,6 @@ class Constraints:
         self._count: int | None = None
         self._steps: dict = {}  # (group, caps) -> its splits and their running weights: draws repeat them
 
-    def fixing(self, hands: dict[int, int]) -> "Constraints":
-        """The same constraints with the seats of ``hands`` holding exactly those cards (each one
-        of this constraints' deals' hands for that seat)."""
-        taken = 0
-        for h in hands.values():
-            taken |= h
-        out = Constraints.__new__(Constraints)
-        out._setup(self.seat, self.hand, self.unseen, tuple(hands[s] if s in hands else p & ~taken
-                                               for s, p in zip(self.others, self.possible)), self.need)
-        return out
-
     @property
     def count(self) -> int:
         """How many consistent deals there are (0 when the knowledge contradicts itself)."""

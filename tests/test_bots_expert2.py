@@ -208,3 +208,39 @@ def test_the_pick_is_the_card_that_every_cards_exact_total_gives():
                 stream = decision_stream(seed, obs.deal_index, seat, len(obs.tricks))
             state.apply(bot.choose(obs, stream) if seat else EXPERT.choose(obs, stream))
     assert checked > 60 and lazy > 20
+
+
+def test_knowledge_holding_a_hand_is_knowledge_of_the_observation_with_it():
+    """``Knowledge.holding`` (the inference's shortcut) knows what ``Knowledge`` of the same
+    table with that hand knows, turned card included; and the model's rules-of-thumb shortcut
+    (``ExpertBot.rule_card``) answers what expert-1's ``choose`` plays."""
+    import dataclasses
+    from bots.knowledge import Knowledge as K
+    fields = [f for f in K.__slots__ if not f.startswith("_")]
+    model = PlayModel(EXPERT, b"test")
+    compared = answered = misses = 0
+    for seed in _seeds(3, b"knowledge-holding"):
+        state = GameState(seed)
+        while not state.is_over and state.deal_index < 2:
+            seat = state.trick.next_seat
+            obs = state.observation(seat)
+            base = K(dataclasses.replace(obs, hand_mask=0))
+            for other in range(4):  # this seat's hand, and the others' as if it held them
+                hand = state.hands[other]
+                if other != seat and hand & obs.hand_mask:
+                    continue
+                got, want = base.holding(hand), K(dataclasses.replace(obs, hand_mask=hand))
+                assert [getattr(got, f) for f in fields] == [getattr(want, f) for f in fields]
+                compared += 1
+            for past in past_plays(obs, 4):
+                for holder in (past.seat, (past.seat + 1) % 4):  # its true cards, and others (misses)
+                    hand = state.hands[holder] | past.since
+                    legal = legal_mask(hand, past.before.trick, past.seat)
+                    if legal & (legal - 1):
+                        slow = EXPERT.choose(dataclasses.replace(past.before, hand_mask=hand, legal_mask=legal),
+                                             HashStream(b"any")).id == past.card
+                        assert model.chooses_from(past, hand) == slow
+                        answered += 1
+                        misses += not slow
+            state.apply(EXPERT.choose(obs, decision_stream(seed, obs.deal_index, seat, len(obs.tricks))))
+    assert compared > 500 and answered > 200 and misses > 50
