@@ -236,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--games", type=int, default=200)
     b.add_argument("--repeat", type=int, default=5)
     b.add_argument("--bots", default=DEFAULT_BOT, help="a bot id, or several comma-separated "
-                   "(expert-1,expert-2,expert-3: their figures side by side)")
+                   "(expert-1,expert-2,expert-4: their figures side by side)")
     b.set_defaults(func=cmd_bench)
 
     pl = sub.add_parser("play", help="hold seats from outside over a JSON-lines protocol (docs/protocol.md)",

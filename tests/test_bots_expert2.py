@@ -134,6 +134,20 @@ def test_expert_3_is_frozen_and_deterministic():
     assert first == _record_digest_in_a_fresh_process("expert-3", FROZEN3_SEED) == FROZEN3
 
 
+#: expert-4's game of this seed, all four seats: frozen behaviour too.
+FROZEN4_SEED = hashlib.sha256(b"expert-4 frozen").digest()
+FROZEN4 = "71fd5c5b50b4a78ea731df82f3b642e4bded3b53c449df11010b53a626ed348c"
+
+
+def test_expert_4_is_frozen_and_deterministic_and_expert_3s_search_with_its_own_settings():
+    from bots.expert3 import EXPERT3_SETTINGS, Expert3Bot
+    bot = get_bot("expert-4")
+    assert isinstance(bot, Expert3Bot) and bot.id == "expert-4"
+    assert bot.settings == {**EXPERT3_SETTINGS, "proposals": 600, "worlds8": 16, "worlds6": 48, "worlds": 48}
+    first = _record_digest_in_a_fresh_process("expert-4", FROZEN4_SEED)
+    assert first == _record_digest_in_a_fresh_process("expert-4", FROZEN4_SEED) == FROZEN4
+
+
 def test_expert_3_searches_from_the_first_follow_and_is_expert_2s_family():
     from bots.expert3 import Expert3Bot
     bot = get_bot("expert-3")
