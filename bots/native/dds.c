@@ -400,6 +400,17 @@ static uint32_t root_legal(const Root *r) {
     return r->n ? legal_facing(hand, r->led, r->w, r->ws, r->mover, r->x->trump) : hand;
 }
 
+/* An 8 or 9 the search left out (legal, not in ``reps``) takes the answer of the next lower card
+ * in play, which stands for it. */
+static void equivalents(int *out, uint32_t legal, uint32_t reps, uint32_t u) {
+    for (int c = 0; c < 32; c++) {
+        if (!(legal >> c & 1) || reps >> c & 1) continue;
+        int d = c - 1;
+        while (!(u >> d & 1)) d--;
+        out[c] = out[d];
+    }
+}
+
 /* The mover's best value, and for each legal card a bound from one null-window test at it:
  * ``out[c]`` is the card's exact value for the optimal cards (it equals the best) and an upper
  * bound, strictly below the best, for the others (-1: not legal).  Cards the search leaves out
@@ -424,12 +435,7 @@ int dds_card_bounds(Ctx *x, const uint32_t *hands, int leader, int n, const int 
             out[c] = r.total - (b <= v ? v : b);
         }
     }
-    for (int c = 0; c < 32; c++) {
-        if (!(legal >> c & 1) || out[c] >= 0) continue;
-        int d = c - 1;
-        while (!(r.u >> d & 1)) d--;
-        out[c] = out[d];
-    }
+    equivalents(out, legal, reps, r.u);
     return maximise ? v : r.total - v;
 }
 
@@ -452,37 +458,16 @@ int dds_card_exact(Ctx *x, const uint32_t *hands, int leader, int n, const int *
 /* The exact points the mover's team takes from here for each legal card: ``out[c]`` for every
  * legal card id c, -1 for the others.  ``hands``: the four hands; the trick in progress has
  * ``n`` cards ``trick`` led by ``leader``; ``guess``: of team 0's points, a hint.  The caller
- * (bots/solver.py) has checked that the position is a legal one.  Returns the mover's best. */
+ * (bots/solver.py) has checked that the position is a legal one.  Returns the mover's best.
+ * The best value first, each card tested against it (dds_card_bounds), then each card found
+ * worse searched down from the bound its test left (bots/solver.py's _Root.best, child_exact). */
 int dds_card_values(Ctx *x, const uint32_t *hands, int leader, int n, const int *trick, int guess, int *out) {
+    int best = dds_card_bounds(x, hands, leader, n, trick, guess, out);
     Root r;
     root_setup(x, &r, hands, leader, n, trick);
-    uint32_t legal = root_legal(&r);
-    uint32_t reps = reduce_equivalent(legal, r.u);
-    int maximise = !(r.mover & 1);
-    for (int c = 0; c < 32; c++) out[c] = -1;
-    /* the best value first (team 0's points), then each card tested against it with a null
-     * window: the optimal ones pass, the others leave a bound from which their exact value is
-     * searched (bots/solver.py's _Root.best and child_exact) */
-    int v = exact(&r, root_search, 0, r.total, guess);
-    for (int c = 0; c < 32; c++) {
-        if (!(reps >> c & 1)) continue;
-        r.card = c;
-        int team0;
-        if (maximise) {
-            int b = child(&r, v - 1, v);
-            team0 = b >= v ? v : exact(&r, child, 0, b, b);
-        } else {
-            int b = child(&r, v, v + 1);
-            team0 = b <= v ? v : exact(&r, child, b, r.total, b);
-        }
-        out[c] = maximise ? team0 : r.total - team0;
-    }
-    int best = maximise ? v : r.total - v;
-    for (int c = 0; c < 32; c++) { /* an 8 or 9 left out: the value of the next lower card in play */
-        if (!(legal >> c & 1) || out[c] >= 0) continue;
-        int d = c - 1;
-        while (!(r.u >> d & 1)) d--;
-        out[c] = out[d];
-    }
+    uint32_t legal = root_legal(&r), reps = reduce_equivalent(legal, r.u);
+    for (int c = 0; c < 32; c++)
+        if (reps >> c & 1 && out[c] != best) out[c] = dds_card_exact(x, hands, leader, n, trick, c, out[c]);
+    equivalents(out, legal, reps, r.u);
     return best;
 }
