@@ -23,7 +23,7 @@ A pure function of the observation, the model and the stream: fixed counts, no c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from service.replay import HashStream, Observation
 from service.replay.rules import Trick, legal_mask, team_of
@@ -43,7 +43,7 @@ class Past:
     before: Observation
     card: int
     since: int  # mask: this card and the seat's later cards of the deal
-    table: Knowledge  # what ``before`` tells whatever the hand (``Knowledge.holding`` adds one)
+    table: Knowledge = field(compare=False)  # what ``before`` tells whatever the hand (``holding`` adds one)
 
 
 def past_plays(obs: Observation, min_hand: int = 1, seats: frozenset[int] | None = None) -> list[Past]:
@@ -77,7 +77,7 @@ def past_plays(obs: Observation, min_hand: int = 1, seats: frozenset[int] | None
             mask = 0
             for c in later:
                 mask |= 1 << c
-            out.append(Past(s, before, p.card.id, mask, Knowledge(before)))
+            out.append(Past(s, before, p.card.id, mask, Knowledge.of_table(before)))
         if t.is_complete:
             w = t.winner
             points[team_of(w)] += t.points(last=False, bonus=rules.last_trick_bonus)

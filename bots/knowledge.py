@@ -42,6 +42,13 @@ class Knowledge:
         self._read_table(obs)
         self._hold(obs.hand_mask)
 
+    @classmethod
+    def of_table(cls, obs: Observation) -> "Knowledge":
+        """What ``obs`` tells whatever the seat's hand: only for ``holding`` to add one."""
+        k = cls.__new__(cls)
+        k._read_table(obs)
+        return k
+
     def holding(self, hand: int) -> "Knowledge":
         """What the same seat would know of the same table holding ``hand``: ``Knowledge`` of the
         observation with that hand, without reading the tricks again."""

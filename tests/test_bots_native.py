@@ -44,6 +44,8 @@ def _same(hands, trick, compiled: Solver | None = None, banked=None):
         for c, v in values.items():
             assert bounds[c] == v if v == best else v <= bounds[c] < best
             assert s.card_exact(hands, trick, c, bounds[c]) == v
+    illegal = next(c for c in range(32) if c not in values)
+    assert a._native.card_exact(hands, trick.leader, [p.card.id for p in trick.plays], illegal, 10) == -1
 
 
 @pytest.mark.parametrize("tricks", [8, 7, 6, 5, 4, 3, 2, 1])

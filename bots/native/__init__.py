@@ -134,7 +134,8 @@ class NativeSearch:
         return self._per_card(LIB.dds_card_bounds, hands, leader, trick_ids, guess)
 
     def card_exact(self, hands, leader: int, trick_ids, card: int, upper: int) -> int:
-        """The exact points of the mover's team after its legal ``card``, known to be ≤ ``upper``."""
+        """The exact points of the mover's team after its legal ``card``, known to be ≤ ``upper``
+        (-1 when the card is not legal)."""
         h = (ctypes.c_uint32 * 4)(*hands)
         t = (ctypes.c_int * 4)(*trick_ids)
         return LIB.dds_card_exact(self._ctx, h, leader, len(trick_ids), t, int(card), int(upper))

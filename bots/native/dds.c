@@ -440,11 +440,13 @@ int dds_card_bounds(Ctx *x, const uint32_t *hands, int leader, int n, const int 
 }
 
 /* The exact value for the mover of its legal ``card``, known to be at most ``upper`` (a bound
- * from dds_card_bounds, or the total).  An 8 or 9 left out is searched as the card it stands for. */
+ * from dds_card_bounds, or the total).  An 8 or 9 left out is searched as the card it stands for.
+ * -1 for a card that is not legal. */
 int dds_card_exact(Ctx *x, const uint32_t *hands, int leader, int n, const int *trick, int card, int upper) {
     Root r;
     root_setup(x, &r, hands, leader, n, trick);
-    uint32_t reps = reduce_equivalent(root_legal(&r), r.u);
+    uint32_t legal = root_legal(&r), reps = reduce_equivalent(legal, r.u);
+    if (card < 0 || card > 31 || !(legal >> card & 1)) return -1;
     while (!(reps >> card & 1)) {
         card--;
         while (!(r.u >> card & 1)) card--;
