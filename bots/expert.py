@@ -54,19 +54,22 @@ class ExpertBot:
             card = search_best_card(k, legal, rng, _preference(k, legal))
             if card is not None:
                 return DECK[card]
-        return DECK[_follow(k, legal) if k.trick_ids else _lead(k, legal)]
+        return DECK[_rules_card(k, legal)]
 
     def rule_card(self, k: Knowledge, legal: int) -> int | None:
         """The card ``choose`` plays from ``k`` (more than one ``legal`` card) when its rules of
         thumb decide, without the stream: None from ``SEARCH_FROM`` cards in hand down."""
-        if k.hand.bit_count() <= SEARCH_FROM:
-            return None
-        return _follow(k, legal) if k.trick_ids else _lead(k, legal)
+        return None if k.hand.bit_count() <= SEARCH_FROM else _rules_card(k, legal)
+
+
+def _rules_card(k: Knowledge, legal: int) -> int:
+    """The rules of thumb's card: a follow's when a trick is in progress, else a lead's."""
+    return _follow(k, legal) if k.trick_ids else _lead(k, legal)
 
 
 def _preference(k: Knowledge, legal: int) -> list[int]:
     """The rules-of-thumb card first, then the rest by id: the search's tie-break order."""
-    first = _follow(k, legal) if k.trick_ids else _lead(k, legal)
+    first = _rules_card(k, legal)
     return [first] + [c for c in iter_ids(legal) if c != first]
 
 

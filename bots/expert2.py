@@ -32,7 +32,7 @@ from service.replay.cards import DECK
 from .expert import ExpertBot, _preference
 from .inference import PlayModel, inferred_worlds
 from .knowledge import Knowledge
-from .move_order import reduce_equivalent
+from .move_order import reduce_equivalent, searched_as
 from .oracle import Solver
 
 #: Hand size from which the search replaces expert-1's rules of thumb.
@@ -132,14 +132,7 @@ class Expert2Bot:
         for hand in worlds[0]:
             in_play |= hand
         reps = reduce_equivalent(obs.legal_mask, in_play)
-        stands = {}  # card -> the card searched for it (an 8 or 9 -> the next lower card in play)
-        for c in order:
-            d = c
-            while not reps >> d & 1:
-                d -= 1
-                while not in_play >> d & 1:
-                    d -= 1
-            stands[c] = d
+        stands = {c: searched_as(c, reps, in_play) for c in order}  # an 8 or 9 -> the card it stands for
         cards = [c for c in order if c == stands[c]]
         rows = [solver.card_bounds(world, trick, banked) for world in worlds]
         values = {c: [got[c] for got, _ in rows] for c in cards}

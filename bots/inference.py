@@ -167,4 +167,3 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
             spare.append((m, i, w))
     spare.sort(key=lambda x: (x[0], x[1]))
     return kept + [w for _, _, w in spare[:n - len(kept)]]
-

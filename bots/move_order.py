@@ -34,6 +34,16 @@ def reduce_equivalent(cards: int, in_play: int) -> int:
                               | (_NINES & ((cards << 1) | ((cards << 2) & ~(in_play << 1))))))
 
 
+def searched_as(card: int, reps: int, in_play: int) -> int:
+    """The card searched for ``card``: itself when in ``reps`` (``reduce_equivalent``'s answer),
+    else, for an 8 or 9 left out, the next lower card in play, and so on down."""
+    while not reps >> card & 1:
+        card -= 1
+        while not in_play >> card & 1:
+            card -= 1
+    return card
+
+
 #: ``_up`` / ``_down`` results by mask (a cache; emptied when large).
 _UP_CACHE: dict[int, tuple[int, ...]] = {}
 _DOWN_CACHE: dict[int, tuple[int, ...]] = {}

@@ -43,7 +43,7 @@ from service.replay.rules import legal_facing
 
 from . import native
 from .alphabeta import _build_search, _from_boundary, _tail
-from .move_order import _beats, mask_points, reduce_equivalent
+from .move_order import _beats, mask_points, reduce_equivalent, searched_as
 
 #: Above this many entries a solver's table is emptied (it is a cache: values stay exact).
 MAX_TABLE = 1_000_000
@@ -154,10 +154,7 @@ class Solver:
             raise OracleError(f"{DECK[card]} is not a legal card here")
         if self._native is not None:
             return self._native.card_exact(root.hands, root.leader, root.trick_ids, card, upper)
-        while card not in root.moves:  # an 8 or 9 left out: the next lower card in play
-            card -= 1
-            while not root.in_play >> card & 1:
-                card -= 1
+        card = searched_as(card, reduce_equivalent(root.legal, root.in_play), root.in_play)
         if root.maximise:
             return _exact(lambda a, b: root.child(card, a, b), 0, upper, upper)
         lower = root.total - upper

@@ -36,25 +36,22 @@ World = tuple[int, int, int, int]
 class Constraints:
     """The unseen cards grouped by who may hold them, and how many cards each seat still needs."""
 
-    __slots__ = ("seat", "hand", "others", "unseen", "possible", "groups", "need", "_count", "_steps")
+    __slots__ = ("seat", "hand", "others", "groups", "need", "_count", "_steps")
 
     def __init__(self, k: Knowledge) -> None:
-        others = tuple(s for s in range(4) if s != k.seat)
-        self._setup(k.seat, k.hand, k.unseen, tuple(k.possible[s] for s in others), tuple(k.left[s] for s in others))
-
-    def _setup(self, seat: int, hand: int, unseen: int, possible: tuple[int, int, int],
-               need: tuple[int, int, int]) -> None:
-        self.seat, self.hand, self.unseen, self.possible, self.need = seat, hand, unseen, possible, need
-        self.others = tuple(s for s in range(4) if s != seat)
+        me = self.seat = k.seat
+        self.hand = k.hand
+        others = self.others = tuple(s for s in range(4) if s != me)
         by_holders: dict[int, list[int]] = {}
-        for c in iter_ids(unseen):  # a card nobody may hold makes a group of no holder: no deal
+        for c in iter_ids(k.unseen):
             holders = 0
-            for i in range(3):
-                if possible[i] >> c & 1:
+            for i, s in enumerate(others):
+                if k.possible[s] >> c & 1:
                     holders |= 1 << i
             by_holders.setdefault(holders, []).append(c)
         # Fixed order (by holder set): the draw reads the stream in this order.
         self.groups = tuple((h, tuple(cards)) for h, cards in sorted(by_holders.items()))
+        self.need = tuple(k.left[s] for s in others)
         self._count: int | None = None
         self._steps: dict = {}  # (group, caps) -> its splits and their running weights: draws repeat them
 
