@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""How often can any card chosen from what the leader knows be optimal at a deal's opening lead?
+
+    .venv/bin/python scripts/lead_ceiling.py                 # about 5 minutes on 2 cores (--games 200 --worlds 200: 36 minutes)
+    .venv/bin/python scripts/lead_ceiling.py --games 10 --worlds 20   # a quick look
+
+The optimal-card rate (``bench_oracle.py``) judges each card with every hand open.  At a deal's
+opening lead the leader knows its own eight cards and the turned card, nothing else: every deal
+of the other 24 cards that agrees with those is equally likely, whoever the other seats are.  So
+the rate any player can reach there, a person or a bot, is the mean over positions of the
+largest chance that one card is optimal, which this measures.
+
+On the fixed seeds ``SHA-256("manille-lead-ceiling" ‖ uint32be(i))`` (apart from the tournament's
+and the tests'), expert-1 plays every seat; at the opening lead of every deal, ``--worlds`` deals
+are drawn uniformly from what the leader knows (``bots.worlds``) and every legal card is solved
+exactly in each (``bots.solver``).  Three choices are then judged in the true deal:
+
+- ``P(optimal)``: the card optimal in the most drawn deals (the ceiling's own choice);
+- ``E(points)``: the card with the largest mean value (a determinized search's choice, with
+  many deals);
+- expert-1's card (expert-2 to expert-4 play it too: they do not search the opening lead).
+
+For each: the share of decisive positions (some legal card worse than the best) where it was
+optimal, and the mean card points it dropped there.  "ceiling" is the mean over the same positions
+of the largest share of drawn deals in which one card was optimal: an estimate of the best rate
+reachable from what the leader knows (a little above it: it picks the card on the deals it is
+measured with).
+
+Nothing here is a test: it only measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from multiprocessing import get_context
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bots import get_bot  # noqa: E402
+from bots.inference import inferred_worlds  # noqa: E402
+from bots.knowledge import Knowledge  # noqa: E402
+from bots.solver import Solver  # noqa: E402
+from cli import tournament  # noqa: E402
+from service.replay import GameState, HashStream, bot_move, decision_stream  # noqa: E402
+from service.replay.stream import u32be  # noqa: E402
+
+EXPERT = get_bot("expert-1")
+WORLDS = 100
+
+
+def lead_rows(i_seed: tuple[int, bytes]) -> list[tuple]:
+    """(decisive, expert-1 ok, dropped, E ok, dropped, P ok, dropped, ceiling) per opening lead
+    of the game of seed ``i``, expert-1 in every seat."""
+    i, seed = i_seed
+    state = GameState(seed)
+    rows = []
+    while not state.is_over:
+        if state.trick_index == 0 and not state.trick.plays and len(state.legal_cards()) > 1:
+            rows.append(judge(state, HashStream(b"lead ceiling" + u32be(i) + u32be(len(rows)))))
+        bot_move(state, EXPERT)
+    return rows
+
+
+def judge(state: GameState, rng: HashStream) -> tuple:
+    seat = state.current_player
+    obs = state.observation(seat)
+    solver = Solver(int(state.trick.trump))
+    true = solver.card_values(list(state.hands), state.trick)
+    best = max(true.values())
+    cards = sorted(true)
+    mean = dict.fromkeys(cards, 0)
+    optimal = dict.fromkeys(cards, 0)
+    worlds = inferred_worlds(obs, None, rng, WORLDS, 0, k=Knowledge(obs))
+    for world in worlds:
+        solver.clear()
+        got = solver.card_values(world, obs.trick)
+        top = max(got.values())
+        for c in cards:
+            mean[c] += got[c]
+            optimal[c] += got[c] == top
+    by_mean = max(cards, key=lambda c: mean[c])
+    by_chance = max(cards, key=lambda c: optimal[c])
+    played = EXPERT.choose(obs, decision_stream(state.seed, obs.deal_index, seat, len(obs.tricks))).id
+    decisive = min(true.values()) < best
+    return (decisive, true[played] == best, best - true[played], true[by_mean] == best, best - true[by_mean],
+            true[by_chance] == best, best - true[by_chance], optimal[by_chance] / len(worlds))
+
+
+def main(argv=None) -> int:
+    global WORLDS
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=60)
+    ap.add_argument("--worlds", type=int, default=WORLDS)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args(argv)
+    WORLDS = args.worlds
+    seeds = list(enumerate(tournament.fixed_seeds(b"manille-lead-ceiling", args.games)))
+    with get_context("fork").Pool(args.jobs) as pool:
+        rows = [r for game in pool.map(lead_rows, seeds) for r in game]
+    decisive = [r for r in rows if r[0]]
+    print(f"lead_ceiling: {args.games} games, {len(rows)} opening leads with a choice, {len(decisive)} decisive; "
+          f"{WORLDS} drawn deals each")
+    for name, ok, drop in (("expert-1's card", 1, 2), ("E(points) card", 3, 4), ("P(optimal) card", 5, 6)):
+        rate = sum(r[ok] for r in decisive) / len(decisive)
+        half = 1.96 * (rate * (1 - rate) / len(decisive)) ** 0.5
+        print(f"  {name:16s} optimal {100 * rate:5.1f} % (± {100 * half:.1f}), "
+              f"card points dropped {statistics.mean(r[drop] for r in decisive):.2f} a decisive lead")
+    print(f"  ceiling (largest share of drawn deals where one card is optimal): "
+          f"{100 * statistics.mean(r[7] for r in decisive):.1f} %")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
