@@ -110,7 +110,7 @@ class Probe:
 
     def __init__(self, solver_of) -> None:
         self.solver_of = solver_of
-        self.rows: list[tuple] = []  # (game key, seat, trick, n legal, decisive, agree, dropped)
+        self.rows: list[tuple] = []  # (game key, seat, trick, n legal, decisive, agree, dropped, a lead)
         self.game = None
         self.analysis = 0.0
         self.thinking = 0.0
@@ -123,7 +123,7 @@ class Probe:
         t1 = time.process_time()
         legal = obs.legal
         if len(legal) == 1:
-            self.rows.append((self.game, seat, state.trick_index, 1, False, True, 0))
+            self.rows.append((self.game, seat, state.trick_index, 1, False, True, 0, not state.trick.plays))
         else:
             solver = self.solver_of(state)
             best_value, best = solver.best(list(state.hands), state.trick, state.points[0])
@@ -132,7 +132,7 @@ class Probe:
             if not agree:
                 dropped = best_value - solver.card_value(list(state.hands), state.trick, card.id, state.points[0])
             self.rows.append((self.game, seat, state.trick_index, len(legal), len(best) < len(legal), agree,
-                              dropped))
+                              dropped, not state.trick.plays))
         self.analysis += time.process_time() - t1
         self.thinking += t1 - t0
         return card
@@ -224,9 +224,18 @@ def run_tournament(games: int, jobs: int) -> None:
         print(f"  {'all' if t is None else t:>5} {n:>9} {forced:>7} {all_opt:>8} {len(decisive):>8} "
               f"{100 * agree / max(n, 1):>8.1f}% {rate_d} {drop_d}")
 
+    opening = [r for r in rows if r[2] == 0 and r[7] and r[4]]
+    dropped_all = sum(r[6] for r in rows if r[4])
+    if opening:
+        print(f"  {PROBED.id}'s card points dropped a game: {dropped_all / games:.2f}; at decisive opening leads "
+              f"{sum(r[6] for r in opening) / games:.2f} ({len(opening) / games:.2f} a game, "
+              f"{100 * sum(r[5] for r in opening) / len(opening):.1f}% optimal, "
+              f"{sum(r[6] for r in opening) / len(opening):.2f} dropped each: scripts/lead_ceiling.py says what "
+              f"any player could)")
+
     # Per seat and game: what a flag on one player's game would see.
     per: dict = {}
-    for game, seat, _t, _n, decisive, agree, _d in rows:
+    for game, seat, _t, _n, decisive, agree, _d, _lead in rows:
         if decisive:
             k = per.setdefault((game, seat), [0, 0])
             k[0] += agree
