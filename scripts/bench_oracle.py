@@ -224,14 +224,18 @@ def run_tournament(games: int, jobs: int) -> None:
         print(f"  {'all' if t is None else t:>5} {n:>9} {forced:>7} {all_opt:>8} {len(decisive):>8} "
               f"{100 * agree / max(n, 1):>8.1f}% {rate_d} {drop_d}")
 
-    opening = [r for r in rows if r[2] == 0 and r[7] and r[4]]
-    dropped_all = sum(r[6] for r in rows if r[4])
-    if opening:
-        print(f"  {PROBED.id}'s card points dropped a game: {dropped_all / games:.2f}; at decisive opening leads "
-              f"{sum(r[6] for r in opening) / games:.2f} ({len(opening) / games:.2f} a game, "
-              f"{100 * sum(r[5] for r in opening) / len(opening):.1f}% optimal, "
-              f"{sum(r[6] for r in opening) / len(opening):.2f} dropped each: scripts/lead_ceiling.py says what "
-              f"any player could)")
+    print(f"\n  {PROBED.id}'s card points dropped a game: {sum(r[6] for r in rows if r[4]) / games:.2f}; "
+          f"decisive decisions split into leads and follows (an opening lead: trick 0's; "
+          f"scripts/lead_ceiling.py says what any player could do there):")
+    print(f"  {'trick':>5} {'leads':>6} {'optimal':>8} {'dropped/game':>12}   {'follows':>7} {'optimal':>8} "
+          f"{'dropped/game':>12}")
+    for t in list(range(7)) + [None]:
+        cells = []
+        for lead in (True, False):
+            sel = [r for r in rows if r[4] and r[7] == lead and (t is None or r[2] == t)]
+            rate = f"{100 * sum(r[5] for r in sel) / len(sel):.1f}%" if sel else "-"
+            cells.append(f"{len(sel):>6} {rate:>8} {sum(r[6] for r in sel) / games:>12.2f}")
+        print(f"  {'all' if t is None else t:>5} {cells[0]}   {cells[1].rjust(29)}")
 
     # Per seat and game: what a flag on one player's game would see.
     per: dict = {}
