@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""How often can any card chosen from what the leader knows be optimal at a deal's opening lead?
+"""How often can any card chosen from what the leader knows be optimal at a lead?
 
-    .venv/bin/python scripts/lead_ceiling.py                 # about 5 minutes on 2 cores (--games 200 --worlds 200: 36 minutes)
+    .venv/bin/python scripts/lead_ceiling.py                 # about 5 minutes on 2 cores
+    .venv/bin/python scripts/lead_ceiling.py --games 100 --worlds 200 --trick 1   # about 4 minutes
     .venv/bin/python scripts/lead_ceiling.py --games 10 --worlds 20   # a quick look
 
 The optimal-card rate (``bench_oracle.py``) judges each card with every hand open.  At a deal's
@@ -13,12 +14,20 @@ largest chance that one card is optimal, which this measures.
 On the fixed seeds ``SHA-256("manille-lead-ceiling" ‖ uint32be(i))`` (apart from the tournament's
 and the tests'), expert-1 plays every seat; at the opening lead of every deal, ``--worlds`` deals
 are drawn uniformly from what the leader knows (``bots.worlds``) and every legal card is solved
-exactly in each (``bots.solver``).  Three choices are then judged in the true deal:
+exactly in each (``bots.solver``).  Four choices are then judged in the true deal:
 
 - ``P(optimal)``: the card optimal in the most drawn deals (the ceiling's own choice);
 - ``E(points)``: the card with the largest mean value (a determinized search's choice, with
   many deals);
-- expert-1's card (expert-2 to expert-4 play it too: they do not search the opening lead).
+- expert-1's card, and expert-4's (the same at the opening lead: the searching bots do not
+  search it).
+
+``--trick T`` (T from 1) judges the leads of trick T instead.  There the other seats' cards
+tell more than the rules do, and the deals are drawn as the searching bots draw them, explaining
+every card with expert-1 as the model of the other seats (``bots.inference``, ``--proposals``
+draws): in these games every seat is expert-1, so the model is the truth, and the deals that
+explain every card are those the play leaves possible (their share of the deals drawn is
+printed; when too few turn up, deals explaining all but one card fill the rest).
 
 For each: the share of decisive positions (some legal card worse than the best) where it was
 optimal, and the mean card points it dropped there.  "ceiling" is the mean over the same positions
@@ -42,7 +51,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bots import get_bot  # noqa: E402
-from bots.inference import inferred_worlds  # noqa: E402
+from bots.inference import inferred_worlds, past_plays  # noqa: E402
+from bots.inference import PlayModel  # noqa: E402
 from bots.knowledge import Knowledge  # noqa: E402
 from bots.solver import Solver  # noqa: E402
 from cli import tournament  # noqa: E402
@@ -50,7 +60,11 @@ from service.replay import GameState, HashStream, bot_move, decision_stream  # n
 from service.replay.stream import u32be  # noqa: E402
 
 EXPERT = get_bot("expert-1")
+SEARCHER = get_bot("expert-4")
+MODEL = PlayModel(EXPERT, b"expert-2 model\x00")  # the searching bots' model (bots.expert2)
 WORLDS = 100
+TRICK = 0
+PROPOSALS = 3000
 
 
 def lead_rows(i_seed: tuple[int, bytes]) -> list[tuple]:
@@ -60,7 +74,7 @@ def lead_rows(i_seed: tuple[int, bytes]) -> list[tuple]:
     state = GameState(seed)
     rows = []
     while not state.is_over:
-        if state.trick_index == 0 and not state.trick.plays and len(state.legal_cards()) > 1:
+        if state.trick_index == TRICK and not state.trick.plays and len(state.legal_cards()) > 1:
             rows.append(judge(state, HashStream(b"lead ceiling" + u32be(i) + u32be(len(rows)))))
         bot_move(state, EXPERT)
     return rows
@@ -75,7 +89,14 @@ def judge(state: GameState, rng: HashStream) -> tuple:
     cards = sorted(true)
     mean = dict.fromkeys(cards, 0)
     optimal = dict.fromkeys(cards, 0)
-    worlds = inferred_worlds(obs, None, rng, WORLDS, 0, k=Knowledge(obs))
+    k = Knowledge(obs)
+    if TRICK:
+        worlds = inferred_worlds(obs, MODEL, rng, WORLDS, PROPOSALS, enumerate_up_to=64, min_hand=SEARCHER.model_from,
+                                 k=k)
+        explained = sum(MODEL.misses(past_plays(obs, SEARCHER.model_from), w, 1) == 0 for w in worlds)
+    else:
+        worlds = inferred_worlds(obs, None, rng, WORLDS, 0, k=k)
+        explained = len(worlds)
     for world in worlds:
         solver.clear()
         got = solver.card_values(world, obs.trick)
@@ -86,26 +107,34 @@ def judge(state: GameState, rng: HashStream) -> tuple:
     by_mean = max(cards, key=lambda c: mean[c])
     by_chance = max(cards, key=lambda c: optimal[c])
     played = EXPERT.choose(obs, decision_stream(state.seed, obs.deal_index, seat, len(obs.tricks))).id
+    searched = SEARCHER.choose(obs, decision_stream(state.seed, obs.deal_index, seat, len(obs.tricks))).id
     decisive = min(true.values()) < best
     return (decisive, true[played] == best, best - true[played], true[by_mean] == best, best - true[by_mean],
-            true[by_chance] == best, best - true[by_chance], optimal[by_chance] / len(worlds))
+            true[by_chance] == best, best - true[by_chance], optimal[by_chance] / len(worlds),
+            true[searched] == best, best - true[searched], explained / len(worlds))
 
 
 def main(argv=None) -> int:
-    global WORLDS
+    global WORLDS, TRICK, PROPOSALS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--worlds", type=int, default=WORLDS)
+    ap.add_argument("--trick", type=int, default=TRICK, help="whose leads: 0 (the opening lead) to 6")
+    ap.add_argument("--proposals", type=int, default=PROPOSALS, help="draws a lead, from trick 1")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args(argv)
-    WORLDS = args.worlds
+    if not 0 <= args.trick <= 6:
+        ap.error("--trick is 0 to 6")
+    WORLDS, TRICK, PROPOSALS = args.worlds, args.trick, args.proposals
     seeds = list(enumerate(tournament.fixed_seeds(b"manille-lead-ceiling", args.games)))
     with get_context("fork").Pool(args.jobs) as pool:
         rows = [r for game in pool.map(lead_rows, seeds) for r in game]
     decisive = [r for r in rows if r[0]]
-    print(f"lead_ceiling: {args.games} games, {len(rows)} opening leads with a choice, {len(decisive)} decisive; "
-          f"{WORLDS} drawn deals each")
-    for name, ok, drop in (("expert-1's card", 1, 2), ("E(points) card", 3, 4), ("P(optimal) card", 5, 6)):
+    what = "opening leads" if TRICK == 0 else f"leads of trick {TRICK}"
+    print(f"lead_ceiling: {args.games} games, {len(rows)} {what} with a choice, {len(decisive)} decisive; "
+          f"{WORLDS} drawn deals each, {100 * statistics.mean(r[10] for r in rows):.1f}% of them explaining every card")
+    for name, ok, drop in (("expert-1's card", 1, 2), ("expert-4's card", 8, 9), ("E(points) card", 3, 4),
+                           ("P(optimal) card", 5, 6)):
         rate = sum(r[ok] for r in decisive) / len(decisive)
         half = 1.96 * (rate * (1 - rate) / len(decisive)) ** 0.5
         print(f"  {name:16s} optimal {100 * rate:5.1f} % (± {100 * half:.1f}), "
