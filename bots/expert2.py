@@ -89,7 +89,8 @@ class Expert2Bot:
         changed = {k: v for k, v in values.items() if k in tuning and v != self.settings[k]}
         self.id = self.name + ("[" + ",".join(f"{k}={v}" for k, v in changed.items()) + "]" if changed else "")
         self._expert = ExpertBot()
-        self._model = PlayModel(self._expert, b"expert-2 model\x00")
+        #: the model of the other seats' play that the inference reads their cards with
+        self.model = PlayModel(self._expert, b"expert-2 model\x00")
 
     def searches(self, obs: Observation) -> bool:
         """Whether this decision is a search (the dear ones, worth keeping: service.botcache)."""
@@ -115,7 +116,7 @@ class Expert2Bot:
         if self.card_worlds is not None:
             n = max(1, min(n, self.card_worlds // obs.legal_mask.bit_count()))
         seats = None if self.model_partner else frozenset({(obs.seat + 1) % 4, (obs.seat + 3) % 4})
-        return inferred_worlds(obs, self._model if self.infer else None, rng, n, self.proposals,
+        return inferred_worlds(obs, self.model if self.infer else None, rng, n, self.proposals,
                                enumerate_up_to=ENUMERATE_UP_TO, min_hand=self.model_from, k=k, seats=seats)
 
     def pick(self, obs: Observation, order: list[int], worlds: list) -> int:

@@ -46,13 +46,13 @@ import statistics
 import sys
 from multiprocessing import get_context
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bots import get_bot  # noqa: E402
 from bots.inference import inferred_worlds, past_plays  # noqa: E402
-from bots.inference import PlayModel  # noqa: E402
 from bots.knowledge import Knowledge  # noqa: E402
 from bots.solver import Solver  # noqa: E402
 from cli import tournament  # noqa: E402
@@ -61,15 +61,29 @@ from service.replay.stream import u32be  # noqa: E402
 
 EXPERT = get_bot("expert-1")
 SEARCHER = get_bot("expert-4")
-MODEL = PlayModel(EXPERT, b"expert-2 model\x00")  # the searching bots' model (bots.expert2)
 WORLDS = 100
 TRICK = 0
 PROPOSALS = 3000
+#: expert-4 drawing ``WORLDS`` deals from ``PROPOSALS`` draws at every hand size: how the searching
+#: bots draw the deals of a lead from trick 1 (set by ``main``)
+DRAWER = None
 
 
-def lead_rows(i_seed: tuple[int, bytes]) -> list[tuple]:
-    """(decisive, expert-1 ok, dropped, E ok, dropped, P ok, dropped, ceiling) per opening lead
-    of the game of seed ``i``, expert-1 in every seat."""
+class Judged(NamedTuple):
+    """One lead with a choice: whether a legal card is worse than the best, then for each choice
+    whether it is optimal in the true deal and the card points it drops there."""
+
+    decisive: bool
+    expert1: tuple[bool, int]
+    expert4: tuple[bool, int]
+    by_mean: tuple[bool, int]  # E(points)
+    by_chance: tuple[bool, int]  # P(optimal)
+    ceiling: float  # the largest share of drawn deals in which one card is optimal
+    explained: float  # the share of drawn deals that explain every card
+
+
+def lead_rows(i_seed: tuple[int, bytes]) -> list[Judged]:
+    """Every lead of trick ``TRICK`` with a choice in the game of seed ``i``, expert-1 in every seat."""
     i, seed = i_seed
     state = GameState(seed)
     rows = []
@@ -80,7 +94,7 @@ def lead_rows(i_seed: tuple[int, bytes]) -> list[tuple]:
     return rows
 
 
-def judge(state: GameState, rng: HashStream) -> tuple:
+def judge(state: GameState, rng: HashStream) -> Judged:
     seat = state.current_player
     obs = state.observation(seat)
     solver = Solver(int(state.trick.trump))
@@ -91,9 +105,9 @@ def judge(state: GameState, rng: HashStream) -> tuple:
     optimal = dict.fromkeys(cards, 0)
     k = Knowledge(obs)
     if TRICK:
-        worlds = inferred_worlds(obs, MODEL, rng, WORLDS, PROPOSALS, enumerate_up_to=64, min_hand=SEARCHER.model_from,
-                                 k=k)
-        explained = sum(MODEL.misses(past_plays(obs, SEARCHER.model_from), w, 1) == 0 for w in worlds)
+        worlds = DRAWER.worlds_for(obs, rng, k)
+        pasts = past_plays(obs, DRAWER.model_from)
+        explained = sum(DRAWER.model.misses(pasts, w, 1) == 0 for w in worlds)
     else:
         worlds = inferred_worlds(obs, None, rng, WORLDS, 0, k=k)
         explained = len(worlds)
@@ -104,18 +118,21 @@ def judge(state: GameState, rng: HashStream) -> tuple:
         for c in cards:
             mean[c] += got[c]
             optimal[c] += got[c] == top
-    by_mean = max(cards, key=lambda c: mean[c])
     by_chance = max(cards, key=lambda c: optimal[c])
-    played = EXPERT.choose(obs, decision_stream(state.seed, obs.deal_index, seat, len(obs.tricks))).id
-    searched = SEARCHER.choose(obs, decision_stream(state.seed, obs.deal_index, seat, len(obs.tricks))).id
-    decisive = min(true.values()) < best
-    return (decisive, true[played] == best, best - true[played], true[by_mean] == best, best - true[by_mean],
-            true[by_chance] == best, best - true[by_chance], optimal[by_chance] / len(worlds),
-            true[searched] == best, best - true[searched], explained / len(worlds))
+
+    def judged(card: int) -> tuple[bool, int]:
+        return true[card] == best, best - true[card]
+
+    def stream() -> HashStream:
+        return decision_stream(state.seed, obs.deal_index, seat, len(obs.tricks))
+
+    return Judged(min(true.values()) < best, judged(EXPERT.choose(obs, stream()).id),
+                  judged(SEARCHER.choose(obs, stream()).id), judged(max(cards, key=lambda c: mean[c])),
+                  judged(by_chance), optimal[by_chance] / len(worlds), explained / len(worlds))
 
 
 def main(argv=None) -> int:
-    global WORLDS, TRICK, PROPOSALS
+    global WORLDS, TRICK, PROPOSALS, DRAWER
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--worlds", type=int, default=WORLDS)
@@ -126,21 +143,23 @@ def main(argv=None) -> int:
     if not 0 <= args.trick <= 6:
         ap.error("--trick is 0 to 6")
     WORLDS, TRICK, PROPOSALS = args.worlds, args.trick, args.proposals
+    DRAWER = type(SEARCHER)(proposals=PROPOSALS, worlds8=WORLDS, worlds6=WORLDS, worlds=WORLDS)
     seeds = list(enumerate(tournament.fixed_seeds(b"manille-lead-ceiling", args.games)))
     with get_context("fork").Pool(args.jobs) as pool:
         rows = [r for game in pool.map(lead_rows, seeds) for r in game]
-    decisive = [r for r in rows if r[0]]
+    decisive = [r for r in rows if r.decisive]
     what = "opening leads" if TRICK == 0 else f"leads of trick {TRICK}"
     print(f"lead_ceiling: {args.games} games, {len(rows)} {what} with a choice, {len(decisive)} decisive; "
-          f"{WORLDS} drawn deals each, {100 * statistics.mean(r[10] for r in rows):.1f}% of them explaining every card")
-    for name, ok, drop in (("expert-1's card", 1, 2), ("expert-4's card", 8, 9), ("E(points) card", 3, 4),
-                           ("P(optimal) card", 5, 6)):
-        rate = sum(r[ok] for r in decisive) / len(decisive)
+          f"{WORLDS} drawn deals each, {100 * statistics.mean(r.explained for r in rows):.1f}% of them "
+          f"explaining every card")
+    for name, field in (("expert-1's card", "expert1"), ("expert-4's card", "expert4"), ("E(points) card", "by_mean"),
+                        ("P(optimal) card", "by_chance")):
+        rate = sum(getattr(r, field)[0] for r in decisive) / len(decisive)
         half = 1.96 * (rate * (1 - rate) / len(decisive)) ** 0.5
         print(f"  {name:16s} optimal {100 * rate:5.1f} % (± {100 * half:.1f}), "
-              f"card points dropped {statistics.mean(r[drop] for r in decisive):.2f} a decisive lead")
+              f"card points dropped {statistics.mean(getattr(r, field)[1] for r in decisive):.2f} a decisive lead")
     print(f"  ceiling (largest share of drawn deals where one card is optimal): "
-          f"{100 * statistics.mean(r[7] for r in decisive):.1f} %")
+          f"{100 * statistics.mean(r.ceiling for r in decisive):.1f} %")
     return 0
 
 
