@@ -35,6 +35,7 @@ typedef struct {
     uint32_t mask;
     uint32_t history[4][32];
     long nodes;
+    int last_best; /* the card found best at the last question's root: a hint, tried first */
 } Ctx;
 
 static inline int pts(int c) { return RANK_POINTS[c & 7]; }
@@ -112,6 +113,32 @@ static int order_cards(uint32_t m, int up, int *out) {
             out[n++] = 8 * (i & 3) + (i >> 2);
         }
     return n;
+}
+
+/* The leads of ``m`` by ``seat``'s history score, highest first (a stable insertion sort of
+ * the cards by rising rank: at most 8); returns how many. */
+static int order_leads(const Ctx *x, int seat, uint32_t m, int *moves) {
+    int k = order_cards(m, 1, moves);
+    const uint32_t *hist = x->history[seat];
+    for (int i = 1; i < k; i++) {
+        int c = moves[i], j = i;
+        while (j > 0 && hist[moves[j - 1]] < hist[c]) {
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        moves[j] = c;
+    }
+    return k;
+}
+
+/* ``c`` moved to the front of ``moves`` when it is there (a card to try first). */
+static void first(int *moves, int k, int c) {
+    if (c < 0 || k < 2 || moves[0] == c) return;
+    int j = 0;
+    while (j < k && moves[j] != c) j++;
+    if (j == k) return;
+    for (; j > 0; j--) moves[j] = moves[j - 1];
+    moves[0] = c;
 }
 
 static inline Entry *bucket_of(const Ctx *x, int leader) {
@@ -212,25 +239,9 @@ static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta) {
     uint32_t u = x->h[0] | x->h[1] | x->h[2] | x->h[3];
     uint32_t hand = x->h[leader];
     int moves[32];
-    int k = order_cards(reduce_equivalent(hand, u), 1, moves);
+    int k = order_leads(x, leader, reduce_equivalent(hand, u), moves);
+    first(moves, k, mv);
     uint32_t *hist = x->history[leader];
-    /* stable sort by history score, highest first (insertion sort: at most 8) */
-    for (int i = 1; i < k; i++) {
-        int c = moves[i], j = i;
-        while (j > 0 && hist[moves[j - 1]] < hist[c]) {
-            moves[j] = moves[j - 1];
-            j--;
-        }
-        moves[j] = c;
-    }
-    if (mv >= 0 && k > 1 && moves[0] != mv) {
-        int j = 0;
-        while (j < k && moves[j] != mv) j++;
-        if (j < k) {
-            for (; j > 0; j--) moves[j] = moves[j - 1];
-            moves[0] = mv;
-        }
-    }
     int maximise = !(leader & 1);
     int v = maximise ? -1 : INF;
     int bm = -1;
@@ -285,6 +296,7 @@ Ctx *dds_new(int trump, int log2_entries) {
     Ctx *x = calloc(1, sizeof *x);
     if (!x) return NULL;
     x->trump = trump;
+    x->last_best = -1;
     x->mask = (1u << log2_entries) / WAYS - 1; /* buckets */
     x->table = calloc((size_t)(x->mask + 1) * WAYS, sizeof(Entry));
     if (!x->table) {
@@ -332,13 +344,6 @@ static int child(Root *r, int alpha, int beta) {
     }
     x->h[r->mover] = hand;
     return v;
-}
-
-/* Team 0's points from the root position (fail-soft in the window). */
-static int root_search(Root *r, int alpha, int beta) {
-    Ctx *x = r->x;
-    if (r->n == 0) return boundary(x, r->leader, r->tl, r->total, alpha, beta);
-    return tail(x, r->leader, r->n, r->w, r->ws, r->led, r->p, r->tl, r->total - r->p, r->u, alpha, beta);
 }
 
 /* bots/solver.py's _exact: the value known to lie in [lo, hi] by null-window probes of
@@ -411,11 +416,26 @@ static void equivalents(int *out, uint32_t legal, uint32_t reps, uint32_t u) {
     }
 }
 
-/* The mover's best value, and for each legal card a bound from one null-window test at it:
- * ``out[c]`` is the card's exact value for the optimal cards (it equals the best) and an upper
- * bound, strictly below the best, for the others (-1: not legal).  Cards the search leaves out
- * (8s and 9s equivalent to the next lower card in play) take that card's answer.  Returns the
- * mover's best. */
+/* The mover's exact value of ``r->card``, known to lie in [lo, hi] (mover's points). */
+static int mover_exact(Root *r, int maximise, int lo, int hi, int guess) {
+    if (maximise) return exact(r, child, lo, hi, guess);
+    return r->total - exact(r, child, r->total - hi, r->total - lo, r->total - guess);
+}
+
+/* One null-window test of ``r->card`` at ``v`` (mover's points): the answer is at least ``v``
+ * when the card reaches ``v`` (a bound below its value), else an upper bound below ``v``. */
+static int mover_test(Root *r, int maximise, int v) {
+    if (maximise) return child(r, v - 1, v);
+    return r->total - child(r, r->total - v, r->total - v + 1);
+}
+
+/* The mover's best value, and for each legal card ``out[c]``: its exact value for the optimal
+ * cards (it equals the best), for the others an upper bound strictly below the best (-1: not
+ * legal).  The cards are searched one by one, the last question's best card first (the deals a
+ * bot solves for one decision often share it), then in the search's own order: the first
+ * exactly (from ``guess``, team 0's points), each next one by a null-window test against the
+ * best so far, exactly only when it reaches it.  Cards the search leaves out (8s and 9s
+ * equivalent to the next lower card in play) take that card's answer.  Returns the best. */
 int dds_card_bounds(Ctx *x, const uint32_t *hands, int leader, int n, const int *trick, int guess, int *out) {
     Root r;
     root_setup(x, &r, hands, leader, n, trick);
@@ -423,20 +443,30 @@ int dds_card_bounds(Ctx *x, const uint32_t *hands, int leader, int n, const int 
     uint32_t reps = reduce_equivalent(legal, r.u);
     int maximise = !(r.mover & 1);
     for (int c = 0; c < 32; c++) out[c] = -1;
-    int v = exact(&r, root_search, 0, r.total, guess);
-    for (int c = 0; c < 32; c++) {
-        if (!(reps >> c & 1)) continue;
-        r.card = c;
-        if (maximise) {
-            int b = child(&r, v - 1, v);
-            out[c] = b >= v ? v : b;
-        } else {
-            int b = child(&r, v, v + 1);
-            out[c] = r.total - (b <= v ? v : b);
+    int moves[32];
+    int k = n ? order_cards(reps, (r.ws ^ r.mover) & 1, moves) : order_leads(x, r.mover, reps, moves);
+    first(moves, k, x->last_best);
+    int best = -1;
+    for (int i = 0; i < k; i++) {
+        int c = r.card = moves[i];
+        if (best < 0) {
+            best = out[c] = mover_exact(&r, maximise, 0, r.total, maximise ? guess : r.total - guess);
+            x->last_best = c;
+            continue;
+        }
+        int m = mover_test(&r, maximise, best);
+        if (m < best) {
+            out[c] = m;
+            continue;
+        }
+        out[c] = mover_exact(&r, maximise, m, r.total, m);
+        if (out[c] > best) { /* the cards equal to the old best are now below it: bounds still */
+            best = out[c];
+            x->last_best = c;
         }
     }
     equivalents(out, legal, reps, r.u);
-    return maximise ? v : r.total - v;
+    return best;
 }
 
 /* The exact value for the mover of its legal ``card``, known to be at most ``upper`` (a bound
@@ -461,8 +491,9 @@ int dds_card_exact(Ctx *x, const uint32_t *hands, int leader, int n, const int *
  * legal card id c, -1 for the others.  ``hands``: the four hands; the trick in progress has
  * ``n`` cards ``trick`` led by ``leader``; ``guess``: of team 0's points, a hint.  The caller
  * (bots/solver.py) has checked that the position is a legal one.  Returns the mover's best.
- * The best value first, each card tested against it (dds_card_bounds), then each card found
- * worse searched down from the bound its test left (bots/solver.py's _Root.best, child_exact). */
+ * The best and a bound for each card (dds_card_bounds), then each card found worse searched
+ * down from its bound (bots/solver.py's child_exact; its _Root.best finds the best value of the
+ * root first and tests each card against it: the same values, more probes of the whole tree). */
 int dds_card_values(Ctx *x, const uint32_t *hands, int leader, int n, const int *trick, int guess, int *out) {
     int best = dds_card_bounds(x, hands, leader, n, trick, guess, out);
     Root r;
