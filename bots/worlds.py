@@ -36,7 +36,7 @@ World = tuple[int, int, int, int]
 class Constraints:
     """The unseen cards grouped by who may hold them, and how many cards each seat still needs."""
 
-    __slots__ = ("seat", "hand", "others", "groups", "need", "_count", "_steps")
+    __slots__ = ("seat", "hand", "others", "groups", "need", "_shape", "_count", "_steps")
 
     def __init__(self, k: Knowledge) -> None:
         me = self.seat = k.seat
@@ -52,6 +52,7 @@ class Constraints:
         # Fixed order (by holder set): the draw reads the stream in this order.
         self.groups = tuple((h, tuple(cards)) for h, cards in sorted(by_holders.items()))
         self.need = tuple(k.left[s] for s in others)
+        self._shape = tuple((h, len(cards)) for h, cards in self.groups)  # what the counts depend on
         self._count: int | None = None
         self._steps: dict = {}  # (group, caps) -> its splits and their running weights: draws repeat them
 
@@ -59,11 +60,8 @@ class Constraints:
     def count(self) -> int:
         """How many consistent deals there are (0 when the knowledge contradicts itself)."""
         if self._count is None:
-            self._count = _completions(self._shape(), 0, self.need)
+            self._count = _completions(self._shape, 0, self.need)
         return self._count
-
-    def _shape(self) -> tuple[tuple[int, int], ...]:
-        return tuple((h, len(cards)) for h, cards in self.groups)
 
     def _world(self, placed: list[int]) -> World:
         hands = [0, 0, 0, 0]
@@ -74,10 +72,10 @@ class Constraints:
 
     def draw(self, rng: HashStream) -> World:
         """One consistent deal, uniformly; raises ValueError when there is none."""
-        shape = self._shape()
-        caps = self.need
-        if not _completions(shape, 0, caps):
+        if not self.count:
             raise ValueError("no deal agrees with this knowledge")
+        shape = self._shape
+        caps = self.need
         placed = [0, 0, 0]
         steps = self._steps
         for g, (holders, cards) in enumerate(self.groups):
@@ -96,9 +94,7 @@ class Constraints:
             # the split whose share of the deals holds the pick
             split = splits[bisect_right(running, uniform_big(rng, total))]
             order = list(cards)
-            for i in range(len(order) - 1, 0, -1):  # Fisher-Yates, from the stream
-                j = rng.uniform(i + 1)
-                order[i], order[j] = order[j], order[i]
+            rng.shuffle(order)
             at = 0
             for i in range(3):
                 for c in order[at:at + split[i]]:
@@ -131,7 +127,7 @@ class Constraints:
                                 new[i] |= 1 << c
                         place(g + 1, rest, new)
 
-        shape = self._shape()
+        shape = self._shape
         place(0, self.need, [0, 0, 0])
         return out
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from service.replay import InvalidSeedError, check_seed, deal, dealer_of, first_dealer, format_cards, shuffled_deck
+from service.replay import HashStream, InvalidSeedError, check_seed, deal, dealer_of, first_dealer, format_cards, shuffled_deck
 
 ZERO = bytes(32)
 
@@ -54,3 +54,19 @@ def test_bad_seed(bad):
 def test_hex_seed_accepted():
     assert check_seed("00" * 32) == ZERO
     assert check_seed("AB" * 32) == bytes([0xAB]) * 32
+
+
+def test_the_streams_shuffle_reads_the_values_that_uniform_calls_would():
+    # HashStream.shuffle is RULES §3's Fisher-Yates read without a call a swap: the same order
+    # for every length (blocks of eight values crossed many times), and the stream left where
+    # the calls would leave it
+    for n in (0, 1, 2, 3, 7, 8, 24, 32, 100):
+        for tag in (b"a", b"b", b"c"):
+            items, reference = list(range(n)), list(range(n))
+            fast, slow = HashStream(tag + bytes([n])), HashStream(tag + bytes([n]))
+            fast.shuffle(items)
+            for i in range(n - 1, 0, -1):
+                j = slow.uniform(i + 1)
+                reference[i], reference[j] = reference[j], reference[i]
+            assert items == reference
+            assert [fast.next_u32() for _ in range(9)] == [slow.next_u32() for _ in range(9)]

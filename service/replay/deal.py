@@ -29,10 +29,7 @@ def check_seed(seed: bytes | str) -> bytes:
 def shuffled_deck(seed: bytes, deal_index: int) -> tuple[Card, ...]:
     """Deal ``deal_index``'s deck: Fisher-Yates from the canonical order, i = 31 down to 1."""
     deck = list(DECK)
-    stream = HashStream(seed + b"deal" + u32be(deal_index))
-    for i in range(31, 0, -1):
-        j = stream.uniform(i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+    HashStream(seed + b"deal" + u32be(deal_index)).shuffle(deck)
     return tuple(deck)
 
 

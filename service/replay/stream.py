@@ -11,6 +11,7 @@ import struct
 
 _U32 = struct.Struct(">I")
 _BLOCK = struct.Struct(">8I")
+_SPAN = 1 << 32
 
 
 def u32be(n: int) -> bytes:
@@ -33,27 +34,52 @@ class HashStream:
         self._values: tuple[int, ...] = ()
         self._pos = 0
 
+    def _refill(self) -> tuple[int, ...]:
+        h = self._hash.copy()
+        h.update(_U32.pack(self._block))
+        self._values = _BLOCK.unpack(h.digest())
+        self._block += 1
+        self._pos = 0
+        return self._values
+
     def next_u32(self) -> int:
         if self._pos == len(self._values):
-            h = self._hash.copy()
-            h.update(_U32.pack(self._block))
-            digest = h.digest()
-            self._values = _BLOCK.unpack(digest)
-            self._block += 1
-            self._pos = 0
+            self._refill()
         value = self._values[self._pos]
         self._pos += 1
         return value
 
     def uniform(self, n: int) -> int:
         """A uniform integer in [0, n) by rejection (RULES §3); raises ValueError if n < 1."""
-        if not 1 <= n <= 1 << 32:
+        if not 1 <= n <= _SPAN:
             raise ValueError(f"uniform needs 1 <= n <= 2**32, got {n}")
-        limit = ((1 << 32) // n) * n
+        limit = _SPAN - _SPAN % n  # the largest multiple of n up to 2**32
         while True:
-            u = self.next_u32()
+            if self._pos == len(self._values):
+                self._refill()
+            u = self._values[self._pos]
+            self._pos += 1
             if u < limit:
                 return u % n
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates in place (RULES §3): for i from the last index down to 1, swap item i with
+        item ``uniform(i + 1)``; the same values as those calls, read without a call each (the
+        bots' deal draws shuffle hundreds of thousands of times a game)."""
+        values, pos = self._values, self._pos
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            limit = _SPAN - _SPAN % n
+            while True:
+                if pos == len(values):
+                    values, pos = self._refill(), 0
+                u = values[pos]
+                pos += 1
+                if u < limit:
+                    break
+            j = u % n
+            items[i], items[j] = items[j], items[i]
+        self._pos = pos
 
     def choice(self, items):
         """One item of a non-empty sequence, uniformly."""
