@@ -113,12 +113,16 @@ class PlayModel:
         rng = HashStream(self.tag + u32be(b.deal_index) + u32be(past.seat) + u32be(len(b.tricks)))
         return self.bot.choose(obs, rng).id == past.card
 
-    def misses(self, pasts: list[Past], world: World, stop: int, memo: dict | None = None) -> int:
-        """How many of ``pasts`` the model would not have played in ``world`` (counting stops at
-        ``stop``).  ``memo``: answers of ``chooses`` kept by (card's index, that seat's cards then),
-        all it depends on: deals drawn for one decision often give a seat the same cards."""
+    def misses(self, pasts: list[Past], world: World, stop: int, memo: dict | None = None,
+               order: "MissOrder | None" = None) -> int:
+        """How many of ``pasts`` the model would not have played in ``world``, counted up to
+        ``stop`` (then it stops).  ``memo``: answers of ``chooses`` kept by (card's index, that
+        seat's cards then), all it depends on: deals drawn for one decision often give a seat the
+        same cards.  ``order``: the cards looked at first, those that missed most so far (the
+        count up to ``stop`` does not depend on the order, only how soon it gets there)."""
         n = 0
-        for i, p in enumerate(pasts):
+        for i in (order.current() if order is not None else range(len(pasts))):
+            p = pasts[i]
             if memo is None:
                 chosen = self.chooses(p, world)
             else:
@@ -128,9 +132,38 @@ class PlayModel:
                     chosen = memo[key] = self.chooses(p, world)
             if not chosen:
                 n += 1
+                if order is not None:
+                    order.missed(i)
                 if n >= stop:
                     break
         return n
+
+
+class MissOrder:
+    """The order ``PlayModel.misses`` reads a decision's past cards in: the cards the draws so
+    far missed most often first, so that a deal that misses two is told so after few looks."""
+
+    __slots__ = ("_indexes", "_counts", "_since")
+
+    #: Misses between two sorts.
+    RESORT = 32
+
+    def __init__(self, n: int) -> None:
+        self._indexes = list(range(n))
+        self._counts = [0] * n
+        self._since = 0
+
+    def current(self) -> list[int]:
+        """The order for the next deal (sorted again between deals, never while one is read)."""
+        if self._since >= self.RESORT:
+            self._since = 0
+            counts = self._counts
+            self._indexes = sorted(self._indexes, key=lambda j: -counts[j])
+        return self._indexes
+
+    def missed(self, i: int) -> None:
+        self._counts[i] += 1
+        self._since += 1
 
 
 def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, n: int, proposals: int, *,
@@ -156,9 +189,10 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
         return [every[i] for m, i in ranked if m == least]
     kept: list[World] = []
     spare: list[tuple[int, int, World]] = []
+    order = MissOrder(len(pasts))
     for i in range(proposals):
         w = constraints.draw(rng)
-        m = model.misses(pasts, w, 2, memo)  # one miss or more: only the first two are told apart
+        m = model.misses(pasts, w, 2, memo, order)  # one miss or more: only the first two are told apart
         if m == 0:
             kept.append(w)
             if len(kept) == n:

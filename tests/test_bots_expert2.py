@@ -13,7 +13,7 @@ import pytest
 from bots import get_bot
 from bots.registry import get_bidder
 from bots.expert2 import SEARCH_FROM, Expert2Bot
-from bots.inference import PlayModel, inferred_worlds, past_plays
+from bots.inference import MissOrder, PlayModel, inferred_worlds, past_plays
 from bots.knowledge import Knowledge
 from bots.worlds import Constraints
 from scripted import trick_of
@@ -258,3 +258,28 @@ def test_knowledge_holding_a_hand_is_knowledge_of_the_observation_with_it():
                         misses += not slow
             state.apply(EXPERT.choose(obs, decision_stream(seed, obs.deal_index, seat, len(obs.tricks))))
     assert compared > 500 and answered > 200 and misses > 50
+
+
+def test_reading_the_past_cards_most_missed_first_changes_no_count():
+    """The inference reads a decision's past cards in the order the draws missed most
+    (``MissOrder``): a count up to ``stop`` is the same in any order, only found sooner."""
+    model = PlayModel(EXPERT, b"test")
+    checked = reordered = 0
+    for seed in _seeds(2, b"expert-2-miss-order"):
+        state = GameState(seed)
+        while state.deal_index == 0 and not state.is_over:
+            seat = state.trick.next_seat
+            obs = state.observation(seat)
+            pasts = past_plays(obs, 4)
+            if len(pasts) >= 3:
+                order, memo, rng = MissOrder(len(pasts)), {}, HashStream(b"draws" + bytes([len(obs.tricks)]))
+                constraints = Constraints(Knowledge(obs))
+                for _ in range(200):
+                    w = constraints.draw(rng)
+                    full = model.misses(pasts, w, len(pasts) + 1)
+                    for stop in (1, 2):
+                        assert model.misses(pasts, w, stop, memo, order) == min(full, stop)
+                checked += 1
+                reordered += order.current() != list(range(len(pasts)))
+            state.apply(EXPERT.choose(obs, decision_stream(seed, obs.deal_index, seat, len(obs.tricks))))
+    assert checked >= 6 and reordered >= 3
