@@ -36,7 +36,7 @@ World = tuple[int, int, int, int]
 class Constraints:
     """The unseen cards grouped by who may hold them, and how many cards each seat still needs."""
 
-    __slots__ = ("seat", "hand", "others", "groups", "need", "_shape", "_count", "_steps")
+    __slots__ = ("seat", "hand", "others", "groups", "need", "_shape", "_bits", "_count", "_steps")
 
     def __init__(self, k: Knowledge) -> None:
         me = self.seat = k.seat
@@ -53,6 +53,7 @@ class Constraints:
         self.groups = tuple((h, tuple(cards)) for h, cards in sorted(by_holders.items()))
         self.need = tuple(k.left[s] for s in others)
         self._shape = tuple((h, len(cards)) for h, cards in self.groups)  # what the counts depend on
+        self._bits = tuple(tuple(1 << c for c in cards) for _, cards in self.groups)  # each group's cards as masks
         self._count: int | None = None
         self._steps: dict = {}  # (group, caps) -> its splits and their running weights: draws repeat them
 
@@ -93,13 +94,12 @@ class Constraints:
             splits, running, total = step
             # the split whose share of the deals holds the pick
             split = splits[bisect_right(running, uniform_big(rng, total))]
-            order = list(cards)
+            order = list(self._bits[g])  # the cards' masks: the shuffle's order depends only on how many
             rng.shuffle(order)
-            at = 0
-            for i in range(3):
-                for c in order[at:at + split[i]]:
-                    placed[i] |= 1 << c
-                at += split[i]
+            a, b = split[0], split[0] + split[1]
+            placed[0] |= sum(order[:a])  # distinct bits: their sum is their union
+            placed[1] |= sum(order[a:b])
+            placed[2] |= sum(order[b:])
             caps = _minus(caps, split)
         return self._world(placed)
 
