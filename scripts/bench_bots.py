@@ -9,7 +9,8 @@ On the fixed seeds ``SHA-256("manille-bots-bench" ‖ uint32be(i))``, seat 0 pla
 figures are per core.  Prints, for each of ``--bots`` (expert-1 to expert-4) in the same run:
 
 1. each bot's time per decision (``choose``, the three bot seats, forced cards included):
-   p50/p90/p99/max over the games' decisions;
+   p50/p90/p99/max over the games' decisions, and for a bot that searches, which decisions the
+   slowest 1 % are (cards in hand, lead or follow) with each such kind's own median;
 2. the worker's verification of a whole game (``service.replay.verify``): cold (every decision
    computed) p50/p90, and for a bot that searches, warm: through its decision cache (``service.botcache``) in
    a real Redis (an embedded redis-server) that the play path filled, as it does for a day;
@@ -30,6 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,14 +50,26 @@ NOISE = 6
 
 class Timed:
     def __init__(self, bot) -> None:
-        self.bot, self.id, self.times = bot, bot.id, []
+        self.bot, self.id, self.times, self.kinds = bot, bot.id, [], []
         self.searches = getattr(bot, "searches", None)
 
     def choose(self, obs, rng):
         t0 = time.perf_counter()
         card = self.bot.choose(obs, rng)
         self.times.append(time.perf_counter() - t0)
+        self.kinds.append((obs.hand_mask.bit_count(), "follow" if obs.trick.plays else "lead"))
         return card
+
+
+def slowest(timed: Timed, ms: list[float]) -> str:
+    """Which decisions (cards in hand, lead or follow) are the slowest 1 %, with each kind's p50."""
+    top = q(ms, .99)
+    slow = Counter(k for t, k in zip(ms, timed.kinds) if t > top)
+    parts = []
+    for (size, what), n in slow.most_common(3):
+        all_of = [t for t, k in zip(ms, timed.kinds) if k == (size, what)]
+        parts.append(f"{n} with {size} cards, a {what} (p50 of all {len(all_of)} such: {q(all_of, .5):.0f} ms)")
+    return "; ".join(parts)
 
 
 def player_game(seed: bytes, bot, noise: HashStream | None = None) -> list[str]:
@@ -136,6 +150,8 @@ def main(argv=None) -> int:
                 ms = [t * 1000 for t in timed.times]
                 print(f"  {bot_id}: a decision p50 {q(ms, .5):.2f} ms, p90 {q(ms, .9):.2f}, p99 {q(ms, .99):.2f}, "
                       f"max {max(ms):.1f} ({len(ms)} decisions)")
+                if getattr(bot, "searches", None):
+                    print(f"  {bot_id}: its slowest 1 %: {slowest(timed, ms)}")
                 print(f"  {bot_id}: verifying a game, cold: p50 {q(cold, .5):.3f} s, p90 {q(cold, .9):.3f} s"
                       + (f"; through a filled cache: p50 {q(warm, .5):.3f} s, p90 {q(warm, .9):.3f} s" if warm else ""))
 
