@@ -55,10 +55,7 @@ class HashStream:
             raise ValueError(f"uniform needs 1 <= n <= 2**32, got {n}")
         limit = _SPAN - _SPAN % n  # the largest multiple of n up to 2**32
         while True:
-            if self._pos == len(self._values):
-                self._refill()
-            u = self._values[self._pos]
-            self._pos += 1
+            u = self.next_u32()
             if u < limit:
                 return u % n
 
