@@ -36,6 +36,7 @@ import sys
 import time
 from multiprocessing import get_context
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -47,6 +48,19 @@ from service.replay import GameState, bot_move, decision_stream  # noqa: E402
 
 EXPERT = get_bot("expert-1")
 PROBED = EXPERT  # the bot of part 2 (``--bot``)
+
+
+class Decision(NamedTuple):
+    """One decision of the probed bot, judged with every hand open."""
+
+    game: tuple  # (seed index, the probed bot's team)
+    seat: int
+    trick: int
+    legal: int  # how many legal cards
+    decisive: bool  # some legal card is worse than the best
+    agree: bool  # the bot's card is one of the optimal ones
+    dropped: int  # card points the bot's card gives up against the best
+    lead: bool
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -110,7 +124,7 @@ class Probe:
 
     def __init__(self, solver_of) -> None:
         self.solver_of = solver_of
-        self.rows: list[tuple] = []  # (game key, seat, trick, n legal, decisive, agree, dropped, a lead)
+        self.rows: list[Decision] = []
         self.game = None
         self.analysis = 0.0
         self.thinking = 0.0
@@ -123,7 +137,7 @@ class Probe:
         t1 = time.process_time()
         legal = obs.legal
         if len(legal) == 1:
-            self.rows.append((self.game, seat, state.trick_index, 1, False, True, 0, not state.trick.plays))
+            self.rows.append(Decision(self.game, seat, state.trick_index, 1, False, True, 0, not state.trick.plays))
         else:
             solver = self.solver_of(state)
             best_value, best = solver.best(list(state.hands), state.trick, state.points[0])
@@ -131,8 +145,8 @@ class Probe:
             dropped = 0
             if not agree:
                 dropped = best_value - solver.card_value(list(state.hands), state.trick, card.id, state.points[0])
-            self.rows.append((self.game, seat, state.trick_index, len(legal), len(best) < len(legal), agree,
-                              dropped, not state.trick.plays))
+            self.rows.append(Decision(self.game, seat, state.trick_index, len(legal), len(best) < len(legal), agree,
+                                      dropped, not state.trick.plays))
         self.analysis += time.process_time() - t1
         self.thinking += t1 - t0
         return card
@@ -211,20 +225,20 @@ def run_tournament(games: int, jobs: int) -> None:
     print(f"  {'trick':>5} {'decisions':>9} {'forced':>7} {'all opt.':>8} {'decisive':>8} "
           f"{'agree all':>9} {'agree decisive':>14} {'pts dropped/decisive':>21}")
     for t in list(range(8)) + [None]:
-        sel = [r for r in rows if t is None or r[2] == t]
+        sel = [r for r in rows if t is None or r.trick == t]
         n = len(sel)
-        forced = sum(1 for r in sel if r[3] == 1)
-        decisive = [r for r in sel if r[4]]
+        forced = sum(1 for r in sel if r.legal == 1)
+        decisive = [r for r in sel if r.decisive]
         all_opt = n - forced - len(decisive)
-        agree = sum(1 for r in sel if r[5])
-        agree_d = sum(1 for r in decisive if r[5])
-        dropped = sum(r[6] for r in decisive)
+        agree = sum(1 for r in sel if r.agree)
+        agree_d = sum(1 for r in decisive if r.agree)
+        dropped = sum(r.dropped for r in decisive)
         rate_d = f"{100 * agree_d / len(decisive):>13.1f}%" if decisive else f"{'-':>14}"
         drop_d = f"{dropped / len(decisive):>21.2f}" if decisive else f"{'-':>21}"
         print(f"  {'all' if t is None else t:>5} {n:>9} {forced:>7} {all_opt:>8} {len(decisive):>8} "
               f"{100 * agree / max(n, 1):>8.1f}% {rate_d} {drop_d}")
 
-    print(f"\n  {PROBED.id}'s card points dropped a game: {sum(r[6] for r in rows if r[4]) / games:.2f}; "
+    print(f"\n  {PROBED.id}'s card points dropped a game: {sum(r.dropped for r in rows if r.decisive) / games:.2f}; "
           f"decisive decisions split into leads and follows (an opening lead: trick 0's; "
           f"scripts/lead_ceiling.py says what any player could do there):")
     print(f"  {'trick':>5} {'leads':>6} {'optimal':>8} {'dropped/game':>12}   {'follows':>7} {'optimal':>8} "
@@ -232,17 +246,17 @@ def run_tournament(games: int, jobs: int) -> None:
     for t in list(range(7)) + [None]:
         cells = []
         for lead in (True, False):
-            sel = [r for r in rows if r[4] and r[7] == lead and (t is None or r[2] == t)]
-            rate = f"{100 * sum(r[5] for r in sel) / len(sel):.1f}%" if sel else "-"
-            cells.append(f"{len(sel):>6} {rate:>8} {sum(r[6] for r in sel) / games:>12.2f}")
+            sel = [r for r in rows if r.decisive and r.lead == lead and (t is None or r.trick == t)]
+            rate = f"{100 * sum(r.agree for r in sel) / len(sel):.1f}%" if sel else "-"
+            cells.append(f"{len(sel):>6} {rate:>8} {sum(r.dropped for r in sel) / games:>12.2f}")
         print(f"  {'all' if t is None else t:>5} {cells[0]}   {cells[1].rjust(29)}")
 
     # Per seat and game: what a flag on one player's game would see.
     per: dict = {}
-    for game, seat, _t, _n, decisive, agree, _d, _lead in rows:
-        if decisive:
-            k = per.setdefault((game, seat), [0, 0])
-            k[0] += agree
+    for r in rows:
+        if r.decisive:
+            k = per.setdefault((r.game, r.seat), [0, 0])
+            k[0] += r.agree
             k[1] += 1
     rates = [a / n for a, n in per.values() if n >= 10]
     if rates:
