@@ -141,7 +141,7 @@ def main(argv=None) -> int:
                     t0 = time.perf_counter()
                     verify(seed, cards, timed)
                     cold.append(time.perf_counter() - t0)
-                    if getattr(bot, "searches", None):
+                    if timed.searches:
                         cache = DecisionCache(client, seed)
                         verify(seed, cards, CachedBot(bot, cache))  # the play path, filling the day's cache
                         t0 = time.perf_counter()
@@ -150,7 +150,7 @@ def main(argv=None) -> int:
                 ms = [t * 1000 for t in timed.times]
                 print(f"  {bot_id}: a decision p50 {q(ms, .5):.2f} ms, p90 {q(ms, .9):.2f}, p99 {q(ms, .99):.2f}, "
                       f"max {max(ms):.1f} ({len(ms)} decisions)")
-                if getattr(bot, "searches", None):
+                if timed.searches:
                     print(f"  {bot_id}: its slowest 1 %: {slowest(timed, ms)}")
                 print(f"  {bot_id}: verifying a game, cold: p50 {q(cold, .5):.3f} s, p90 {q(cold, .9):.3f} s"
                       + (f"; through a filled cache: p50 {q(warm, .5):.3f} s, p90 {q(warm, .9):.3f} s" if warm else ""))
