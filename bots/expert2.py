@@ -123,9 +123,10 @@ class Expert2Bot:
         """The card with the largest total over ``worlds`` of its exact value, ``order[0]``
         (expert-1's card) when within the margin of it, else the first in ``order`` that reaches
         it.  The totals are made exact only where they can decide: every card gets a bound from
-        one null-window test a deal (``Solver.card_bounds``); expert-1's card, and each card whose
-        bounds still reach the best total known, are then searched exactly (``card_exact``).
-        The same card as summing every card's exact value, for a fraction of the solves."""
+        one null-window test a deal (``Solver.card_bounds``); expert-1's card is then searched
+        exactly in every deal (``card_exact``), and each card whose bounds still reach the best
+        total known, deal by deal until they no longer do.  The same card as summing every
+        card's exact value, for a fraction of the solves."""
         trick = obs.trick
         solver = Solver(int(trick.trump))
         banked = obs.points[0]
@@ -139,11 +140,17 @@ class Expert2Bot:
         values = {c: [got[c] for got, _ in rows] for c in cards}
         exact = {c: [got[c] == best for got, best in rows] for c in cards}
 
-        def settle(c: int) -> None:
+        def settle(c: int, floor: int = -1) -> None:
+            # exact deal by deal; a card whose total falls below ``floor`` is out, settled or not
+            total = sum(values[c])
             for i, world in enumerate(worlds):
                 if not exact[c][i]:
-                    values[c][i] = solver.card_exact(world, trick, c, values[c][i])
+                    v = solver.card_exact(world, trick, c, values[c][i])
+                    total -= values[c][i] - v
+                    values[c][i] = v
                     exact[c][i] = True
+                    if total < floor:
+                        return
 
         settle(stands[order[0]])
         while True:
@@ -153,7 +160,7 @@ class Expert2Bot:
             reach = [c for c in cards if not all(exact[c]) and sum(values[c]) >= floor]
             if not reach:
                 break
-            settle(max(reach, key=lambda c: sum(values[c])))
+            settle(max(reach, key=lambda c: sum(values[c])), floor)
         first = sum(values[stands[order[0]]])
         if 10 * (floor - first) <= self.margin_tenths * len(worlds):
             return order[0]
