@@ -47,7 +47,6 @@ typedef struct {
     uint32_t h[4];
     Entry *table;
     uint32_t mask;
-    uint32_t history[4][32];
     long nodes;
     int last_best; /* the card found best at the last question's root: a hint, tried first */
 } Ctx;
@@ -136,20 +135,15 @@ static int order_cards(uint32_t m, int up, int *out) {
     return n;
 }
 
-/* The leads of ``m`` by ``seat``'s history score, highest first (a stable insertion sort of
- * the cards by rising rank: at most 8); returns how many. */
-static int order_leads(const Ctx *x, int seat, uint32_t m, int *moves) {
-    int k = order_cards(m, 1, moves);
-    const uint32_t *hist = x->history[seat];
-    for (int i = 1; i < k; i++) {
-        int c = moves[i], j = i;
-        while (j > 0 && hist[moves[j - 1]] < hist[c]) {
-            moves[j] = moves[j - 1];
-            j--;
-        }
-        moves[j] = c;
-    }
-    return k;
+/* The leads of ``m``: the side suits' cards by falling rank, then the trumps by falling rank;
+ * returns how many.  On the recorded solves of expert-4's games the others took longer: a
+ * history heuristic (the cutoffs each lead made before) over rising rank 26 %, over falling
+ * rank 17 %; falling rank, trumps among the rest 10 %; trumps first 48 %; each side suit's
+ * master first 3 %. */
+static int order_leads(const Ctx *x, uint32_t m, int *moves) {
+    uint32_t t = m & suit_mask(x->trump);
+    int k = order_cards(m & ~t, 0, moves);
+    return k + order_cards(t, 0, moves + k);
 }
 
 /* ``c`` moved to the front of ``moves`` when it is there (a card to try first). */
@@ -343,9 +337,8 @@ static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta) {
     uint32_t u = x->h[0] | x->h[1] | x->h[2] | x->h[3];
     uint32_t hand = x->h[leader];
     int moves[32];
-    int k = order_leads(x, leader, reduce_equivalent(hand, u), moves);
+    int k = order_leads(x, reduce_equivalent(hand, u), moves);
     first(moves, k, mv);
-    uint32_t *hist = x->history[leader];
     int maximise = !(leader & 1);
     int v = maximise ? -1 : INF;
     int bm = -1;
@@ -364,10 +357,7 @@ static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta) {
             bm = c;
             if (r < b) b = r;
         }
-        if (a >= b) {
-            hist[c] += 1u << tl;
-            break;
-        }
+        if (a >= b) break;
     }
     x->h[leader] = hand;
     if (v <= wa) {
@@ -536,7 +526,7 @@ int dds_card_bounds(Ctx *x, const uint32_t *hands, int leader, int n, const int 
     int maximise = !(r.mover & 1);
     for (int c = 0; c < 32; c++) out[c] = -1;
     int moves[32];
-    int k = n ? order_cards(reps, (r.ws ^ r.mover) & 1, moves) : order_leads(x, r.mover, reps, moves);
+    int k = n ? order_cards(reps, (r.ws ^ r.mover) & 1, moves) : order_leads(x, reps, moves);
     first(moves, k, x->last_best);
     int best = -1;
     for (int i = 0; i < k; i++) {
