@@ -35,12 +35,11 @@ typedef struct {
     int8_t best;
 } Entry;
 
-/* Entries a key may sit in, side by side: the one with the fewest tricks left goes.  Two
- * measured best, on the recorded solves of expert-4's games (a table per decision, its deals one
- * after another) and of oracle-1's (a table per deal): 15 % and 8 % sooner than four, where one
- * was sooner still for expert-4 but 6 % later for oracle-1; with 16-byte entries (a bucket of four
- * is one cache line) two are still 10 % sooner than four. */
-#define WAYS 2
+/* Entries a key may sit in, side by side: the one with the fewest tricks left goes.  One
+ * (the newest replaces) measured best on the recorded solves of expert-4's games (a table per
+ * decision, its deals one after another): two took 9 % longer, four 23 %; on oracle-1's
+ * (a table per deal) one and two took the same time. */
+#define WAYS 1
 
 typedef struct {
     int trump;
