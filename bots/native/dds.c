@@ -47,6 +47,7 @@ typedef struct {
     Entry *table;
     uint32_t mask;
     long nodes;
+    int killer[4][9]; /* by seat and tricks left: 1 + the lead that last made a cut-off there */
     int last_best; /* the card found best at the last question's root: a hint, tried first */
 } Ctx;
 
@@ -337,6 +338,10 @@ static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta) {
     uint32_t hand = x->h[leader];
     int moves[32];
     int k = order_leads(x, reduce_equivalent(hand, u), moves);
+    /* the table's best lead, else the last lead of this seat that cut off as many tricks from
+     * the end (a killer move: 8 % fewer positions and 6 % sooner on the recorded solves of
+     * expert-4's games, 13 % on oracle-1's; two killers, or killers for the follows, took longer) */
+    first(moves, k, x->killer[leader][tl] - 1);
     first(moves, k, mv);
     int maximise = !(leader & 1);
     int v = maximise ? -1 : INF;
@@ -356,7 +361,10 @@ static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta) {
             bm = c;
             if (r < b) b = r;
         }
-        if (a >= b) break;
+        if (a >= b) {
+            x->killer[leader][tl] = c + 1;
+            break;
+        }
     }
     x->h[leader] = hand;
     if (v <= wa) {
