@@ -14,7 +14,9 @@ fail-soft alpha-beta on the points:
 - move ordering: the table's best lead first, then the leads by a history score (cut-offs they
   caused, per seat) and by rising points; a follower tries its cheapest card when an opponent
   holds the trick (the rules leave it only winners or only losers then) and its dearest when its
-  partner does;
+  partner does.  The compiled search (``bots/native/dds.c``) leads in a fixed order instead,
+  side suits' cards from the top and then trumps, which measured sooner there; the order never
+  changes an answer, only the time;
 - equivalent cards: an 8 or a 9 is not searched when the next lower card of its suit still in
   play (hands and trick in progress) is in the same hand: no card in play separates them and
   neither is worth a point, so swapping them changes nothing.  Cards adjacent in strength but
