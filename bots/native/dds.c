@@ -374,7 +374,8 @@ static int boundary(Ctx *x, int leader, int tl, int rem, int alpha, int beta) {
     } else {
         lo = hi = v;
     }
-    store(bucket, &y, at, lo, hi, bm);
+    /* a lead that reached no bound (every lead failed) says little: the table's is kept */
+    store(bucket, &y, at, lo, hi, (maximise ? v <= wa : v >= wb) ? mv : bm);
     x->nodes++;
     return v;
 }
