@@ -1,6 +1,6 @@
 /* The double-dummy search of bots/alphabeta.py in C: the same question (team 0's card points
  * from a position of one deal to its end, all hands open), the same exact answers, found
- * 15-32 times sooner at a deal's first lead.  Loaded by bots/native/__init__.py with ctypes (no Python headers);
+ * 35-81 times sooner at a deal's first lead.  Loaded by bots/native/__init__.py with ctypes (no Python headers);
  * bots/solver.py asks it and keeps the Python search as the reference the tests compare with.
  *
  * Cards are ids 8 * suit + rank, rank 0..7 = 7 8 9 J Q K A T (the ten highest), masks of 32
