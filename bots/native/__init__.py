@@ -23,7 +23,7 @@ from pathlib import Path
 
 SOURCE = Path(__file__).with_name("dds.c")
 CFLAGS = ("-O3", "-shared", "-fPIC", "-std=c99")
-#: Entries of a table (2 ** this, 24 bytes each: 1.5 MiB), in buckets of 2.  Larger tables keep
+#: Entries of a table (2 ** this, 16 bytes each: 1 MiB), one a key.  Larger tables keep
 #: a few more positions of a whole deal but lose more to the memory than they save in nodes.
 TABLE_LOG2 = 16
 
