@@ -55,7 +55,7 @@ MODEL_FROM = 4
 #: Every setting and its frozen value (other values, for tuning on seeds apart, make another id).
 SETTINGS = {"search_from": SEARCH_FROM, "worlds": WORLDS, "worlds6": WORLDS_AT_SIX, "proposals": PROPOSALS,
             "margin_tenths": MARGIN_TENTHS, "model_from": MODEL_FROM, "infer": True, "lead6": LEAD_AT_SIX,
-            "worlds8": None, "lead8": True, "card_worlds": None, "model_partner": True}
+            "worlds8": None, "lead8": True, "card_worlds": None, "model_partner": True, "partner_last": False}
 
 
 class Expert2Bot:
@@ -86,6 +86,8 @@ class Expert2Bot:
         self.card_worlds = values["card_worlds"]
         #: whether the partner's cards are read through the model too (else only the opponents')
         self.model_partner = values["model_partner"]
+        #: whether the partner's misses only part deals that explain the opponents alike
+        self.partner_last = values["partner_last"]
         changed = {k: v for k, v in values.items() if k in tuning and v != self.settings[k]}
         self.id = self.name + ("[" + ",".join(f"{k}={v}" for k, v in changed.items()) + "]" if changed else "")
         self._expert = ExpertBot()
@@ -117,7 +119,8 @@ class Expert2Bot:
             n = max(1, min(n, self.card_worlds // obs.legal_mask.bit_count()))
         seats = None if self.model_partner else frozenset({(obs.seat + 1) % 4, (obs.seat + 3) % 4})
         return inferred_worlds(obs, self.model if self.infer else None, rng, n, self.proposals,
-                               enumerate_up_to=ENUMERATE_UP_TO, min_hand=self.model_from, k=k, seats=seats)
+                               enumerate_up_to=ENUMERATE_UP_TO, min_hand=self.model_from, k=k, seats=seats,
+                               partner_last=self.partner_last)
 
     def pick(self, obs: Observation, order: list[int], worlds: list) -> int:
         """The card with the largest total over ``worlds`` of its exact value, ``order[0]``

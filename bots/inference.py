@@ -168,12 +168,15 @@ class MissOrder:
 
 def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, n: int, proposals: int, *,
                     enumerate_up_to: int = 0, min_hand: int = 1, k: Knowledge | None = None,
-                    seats: frozenset[int] | None = None) -> list[World]:
+                    seats: frozenset[int] | None = None, partner_last: bool = False) -> list[World]:
     """``n`` consistent deals that explain the other seats' cards best (see the module): every
     consistent deal ranked by misses when there are at most ``enumerate_up_to`` of them (then all
     the deals without a miss, if any, else those with the fewest); otherwise the first ``n`` without
     a miss among ``proposals`` uniform draws, topped up with the fewest misses.  With no model,
-    ``n`` uniform draws (or every deal, when few)."""
+    ``n`` uniform draws (or every deal, when few).  ``partner_last``: the opponents' misses rank
+    a deal first, the partner's only between deals that explain the opponents alike (a partner
+    that plays unlike the model, as a searching bot does, then no longer pushes out the deals
+    that explain the opponents)."""
     constraints = Constraints(k or Knowledge(obs))
     count = constraints.count
     if not count:
@@ -181,23 +184,35 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
     if model is None:
         return constraints.every() if count <= enumerate_up_to else [constraints.draw(rng) for _ in range(n)]
     pasts = past_plays(obs, min_hand, seats)
-    memo: dict = {}
+    if partner_last:
+        partner = (obs.seat + 2) % 4
+        groups = [[p for p in pasts if p.seat != partner], [p for p in pasts if p.seat == partner]]
+    else:
+        groups = [pasts]
+    memos: list[dict] = [{} for _ in groups]
     if count <= enumerate_up_to:
         every = constraints.every()
-        ranked = [(model.misses(pasts, w, len(pasts) + 1, memo), i) for i, w in enumerate(every)]
+        ranked = [(tuple(model.misses(g, w, len(g) + 1, memo) for g, memo in zip(groups, memos)), i)
+                  for i, w in enumerate(every)]
         least = min(m for m, _ in ranked)
         return [every[i] for m, i in ranked if m == least]
     kept: list[World] = []
-    spare: list[tuple[int, int, World]] = []
-    order = MissOrder(len(pasts))
+    spare: list[tuple[list[int], int, World]] = []
+    orders = [MissOrder(len(g)) for g in groups]
     for i in range(proposals):
         w = constraints.draw(rng)
-        m = model.misses(pasts, w, 2, memo, order)  # one miss or more: only the first two are told apart
-        if m == 0:
+        # one miss or more: only the first two are told apart; a later group is read only when
+        # the earlier ones explain every card
+        rank = [0] * len(groups)
+        for j, (g, memo, order) in enumerate(zip(groups, memos, orders)):
+            rank[j] = model.misses(g, w, 2, memo, order)
+            if rank[j]:
+                break
+        if not any(rank):
             kept.append(w)
             if len(kept) == n:
                 return kept
         else:
-            spare.append((m, i, w))
+            spare.append((rank, i, w))
     spare.sort(key=lambda x: (x[0], x[1]))
     return kept + [w for _, _, w in spare[:n - len(kept)]]

@@ -148,6 +148,49 @@ def test_expert_4_is_frozen_and_deterministic_and_expert_3s_search_with_its_own_
     assert first == _record_digest_in_a_fresh_process("expert-4", FROZEN4_SEED) == FROZEN4
 
 
+#: expert-5's game of this seed, all four seats: frozen behaviour too.
+FROZEN5_SEED = hashlib.sha256(b"expert-5 frozen").digest()
+FROZEN5 = "82e54177e299da31e6b1310e56361ce7e086dad4d9c984fc27ed9d081836813a"
+
+
+def test_expert_5_is_frozen_and_deterministic_and_expert_4_reading_its_partner_last():
+    from bots.expert4 import EXPERT4_SETTINGS, Expert4Bot
+    bot = get_bot("expert-5")
+    assert isinstance(bot, Expert4Bot) and bot.id == "expert-5"
+    assert bot.settings == {**EXPERT4_SETTINGS, "partner_last": True} and not get_bot("expert-4").partner_last
+    first = _record_digest_in_a_fresh_process("expert-5", FROZEN5_SEED)
+    assert first == _record_digest_in_a_fresh_process("expert-5", FROZEN5_SEED) == FROZEN5
+
+
+def test_reading_the_partner_last_keeps_more_deals_that_explain_the_opponents():
+    """With a searching partner (its cards often not expert-1's), ``partner_last`` ranks a deal by
+    the opponents' misses first: the deals it returns explain every opponent card at least as
+    often as when every miss counts alike, and more often at some decisions; it draws the same
+    deals, so where enough explain both it returns the very same ones."""
+    model = PlayModel(EXPERT, b"test")
+    bot = get_bot("expert-4")
+    more = same = 0
+    for seed in _seeds(1, b"expert-5-partner-last"):
+        state = GameState(seed)
+        while state.deal_index < 2 and not state.is_over:
+            seat = state.trick.next_seat
+            obs = state.observation(seat)
+            stream = (seed, obs.deal_index, seat, len(obs.tricks))
+            opponents = [p for p in past_plays(obs, 4) if p.seat % 2 != seat % 2]
+            if bot.searches(obs) and opponents:
+                got = {}
+                for last in (False, True):
+                    worlds = inferred_worlds(obs, model, HashStream(b"draws" + bytes(stream[1:])), 24, 300,
+                                             min_hand=4, partner_last=last)
+                    assert len(worlds) == 24
+                    got[last] = (sum(model.misses(opponents, w, 1) == 0 for w in worlds), worlds)
+                assert got[True][0] >= got[False][0]
+                more += got[True][0] > got[False][0]
+                same += got[True][1] == got[False][1]
+            state.apply(bot.choose(obs, decision_stream(*stream)))
+    assert more >= 3 and same >= 1
+
+
 def test_expert_3_searches_from_the_first_follow_and_is_expert_2s_family():
     from bots.expert3 import Expert3Bot
     bot = get_bot("expert-3")
