@@ -145,13 +145,14 @@ def _play_seed(seed: bytes) -> tuple[int, int, int, dict]:
 
 
 def run(a, b, games: int, *, rules=None, target: int | None = None, bidder_a=None,
-        bidder_b=None, tag: bytes = TOURNAMENT_TAG, jobs: int = 1) -> dict:
+        bidder_b=None, tag: bytes = TOURNAMENT_TAG, jobs: int = 1, pairs: bool = False) -> dict:
     """Play ``games`` games (``games / 2`` seeds from ``tag``, teams swapped on the second game of
     each) under ``rules`` (muette-1 when None) to ``target``; each team's bidder calls for it under
     rules with an auction.  A team is a bot, or a pair (its first and second seat).  ``jobs``
     processes share the seeds (the figures are the same; the timings add up).  Raises
     ManilleError for an odd count, a bidder without an auction or a missing one with it,
-    UnknownRulesError for bad rules or target."""
+    UnknownRulesError for bad rules or target.  ``pairs``: the result also lists each seed's mean
+    margin (``a_pair_margins``, in seed order), for comparing two bots on the same seeds."""
     if games < 2 or games % 2:
         raise ManilleError(f"--games is the number of games, an even number >= 2 (each seed is played "
                            f"twice, teams swapped); got {games}")
@@ -199,6 +200,8 @@ def run(a, b, games: int, *, rules=None, target: int | None = None, bidder_a=Non
         out.update(rules=the_rules.id, target=target,
                    bidder_a=bidder_a.id if bidder_a is not None else None,
                    bidder_b=bidder_b.id if bidder_b is not None else None)
+    if pairs:
+        out["a_pair_margins"] = pair_margins
     if tag != TOURNAMENT_TAG:
         out["seed_tag"] = tag.decode("utf-8", "replace")
     return out

@@ -44,6 +44,16 @@ def test_swapped_teams_are_symmetric():
     assert r["a_mean_margin"] == 0 and r["a_wins"] == 3
 
 
+def test_pairs_lists_each_seeds_margin_in_seed_order():
+    """``pairs``: one mean margin a seed, the same seeds' as a shorter run, averaging to the margin."""
+    a, b = get_bot("greedy-1"), get_bot("random-1")
+    r = tournament.run(a, b, 8, pairs=True)
+    got = r["a_pair_margins"]
+    assert len(got) == 4 and sum(got) / 4 == pytest.approx(r["a_mean_margin"]) and len(set(got)) > 1
+    assert tournament.run(a, b, 4, pairs=True)["a_pair_margins"] == got[:2]
+    assert "a_pair_margins" not in tournament.run(a, b, 4)
+
+
 def test_seeds_are_fixed():
     assert tournament.tournament_seeds(2)[1].hex() == tournament.tournament_seeds(3)[1].hex()
     assert len(set(tournament.tournament_seeds(50))) == 50
