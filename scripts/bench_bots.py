@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark the day's bots where they run: a decision, a whole game's verification, the cache.
 
-    .venv/bin/python scripts/bench_bots.py               # about 3-5 minutes on one core
+    .venv/bin/python scripts/bench_bots.py               # about 10 minutes on one core
     .venv/bin/python scripts/bench_bots.py --games 5 --players 20   # a quick look
 
 On the fixed seeds ``SHA-256("manille-bots-bench" ‖ uint32be(i))``, seat 0 played by expert-1
