@@ -185,8 +185,7 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
         return constraints.every() if count <= enumerate_up_to else [constraints.draw(rng) for _ in range(n)]
     pasts = past_plays(obs, min_hand, seats)
     if partner_last:
-        partner = (obs.seat + 2) % 4
-        groups = [[p for p in pasts if p.seat != partner], [p for p in pasts if p.seat == partner]]
+        groups = [[p for p in pasts if p.seat != obs.partner], [p for p in pasts if p.seat == obs.partner]]
     else:
         groups = [pasts]
     memos: list[dict] = [{} for _ in groups]
