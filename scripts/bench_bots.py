@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Benchmark the day's bots where they run: a decision, a whole game's verification, the cache.
 
-    .venv/bin/python scripts/bench_bots.py               # about 10 minutes on one core
+    .venv/bin/python scripts/bench_bots.py               # about 13 minutes on one core
     .venv/bin/python scripts/bench_bots.py --games 5 --players 20   # a quick look
 
 On the fixed seeds ``SHA-256("manille-bots-bench" ‖ uint32be(i))``, seat 0 played by expert-1
 (a player who is not the bot), the other seats by the bot measured.  One process, so that the
-figures are per core.  Prints, for each of ``--bots`` (expert-1 to expert-5) in the same run:
+figures are per core.  Prints, for each of ``--bots`` (expert-1 to expert-6) in the same run:
 
 1. each bot's time per decision (``choose``, the three bot seats, forced cards included):
    p50/p90/p99/max over the games' decisions, and for a bot that searches, which decisions the
@@ -18,7 +18,7 @@ figures are per core.  Prints, for each of ``--bots`` (expert-1 to expert-5) in 
    with a uniform legal card instead one time in six (its own stream), arriving one after the
    other; each game is verified through the cache, and the share of the bot's searches found
    there is printed as the day fills, with the day's verification time per game (for each of
-   ``--day-bots``: expert-2 to expert-5).
+   ``--day-bots``: expert-2 to expert-6).
 
 Nothing here is a test: it only measures.
 """
@@ -120,8 +120,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--players", type=int, default=100)
-    ap.add_argument("--bots", default="expert-1,expert-2,expert-3,expert-4,expert-5")
-    ap.add_argument("--day-bots", default="expert-2,expert-3,expert-4,expert-5")
+    ap.add_argument("--bots", default="expert-1,expert-2,expert-3,expert-4,expert-5,expert-6")
+    ap.add_argument("--day-bots", default="expert-2,expert-3,expert-4,expert-5,expert-6")
     args = ap.parse_args(argv)
     load = os.getloadavg()[0]
     print(f"bench_bots: Python {sys.version.split()[0]}, load average {load:.2f} at start; one process")

@@ -162,6 +162,50 @@ def test_expert_5_is_frozen_and_deterministic_and_expert_4_reading_its_partner_l
     assert first == _record_digest_in_a_fresh_process("expert-5", FROZEN5_SEED) == FROZEN5
 
 
+#: expert-6's game of this seed, all four seats: frozen behaviour too.
+FROZEN6_SEED = hashlib.sha256(b"expert-6 frozen").digest()
+FROZEN6 = "540e289778147acd4614d3c004b0852d7df8d0b5d06bb75ebc1e8a88da39953f"
+
+
+def test_expert_6_is_frozen_and_deterministic_and_expert_5_drawing_twice_the_deals():
+    from bots.expert5 import EXPERT5_SETTINGS, Expert5Bot
+    bot = get_bot("expert-6")
+    assert isinstance(bot, Expert5Bot) and bot.id == "expert-6"
+    assert bot.settings == {**EXPERT5_SETTINGS, "proposals": 1200} and get_bot("expert-5").proposals == 600
+    first = _record_digest_in_a_fresh_process("expert-6", FROZEN6_SEED)
+    assert first == _record_digest_in_a_fresh_process("expert-6", FROZEN6_SEED) == FROZEN6
+
+
+def test_more_draws_keep_every_explaining_deal_fewer_draws_found_and_replace_only_the_topping_up():
+    """expert-6 reads expert-5's stream of draws, further: the deals expert-5 kept that explain
+    every card come first in expert-6's too, in the same order; where they were enough, the deals
+    are the very same; where expert-5 topped up with deals the play contradicts, expert-6 finds
+    more that explain every card at some decisions."""
+    five, six = get_bot("expert-5"), get_bot("expert-6")
+    model = five.model
+    same = more = 0
+    for seed in _seeds(2, b"expert-6-draws"):
+        state = GameState(seed)
+        while state.deal_index < 2 and not state.is_over:
+            seat = state.trick.next_seat
+            obs = state.observation(seat)
+            stream = (seed, obs.deal_index, seat, len(obs.tricks))
+            if five.searches(obs):
+                k = Knowledge(obs)
+                w5 = five.worlds_for(obs, decision_stream(*stream), k)
+                w6 = six.worlds_for(obs, decision_stream(*stream), k)
+                pasts = past_plays(obs, five.model_from)
+                explained5 = [w for w in w5 if model.misses(pasts, w, 1) == 0]
+                explained6 = [w for w in w6 if model.misses(pasts, w, 1) == 0]
+                assert len(w6) == len(w5) and explained6[:len(explained5)] == explained5
+                if len(explained5) == len(w5):
+                    assert w6 == w5
+                    same += 1
+                more += len(explained6) > len(explained5)
+            state.apply(five.choose(obs, decision_stream(*stream)))
+    assert same >= 3 and more >= 1
+
+
 def test_reading_the_partner_last_keeps_more_deals_that_explain_the_opponents():
     """With a searching partner (its cards often not expert-1's), ``partner_last`` ranks a deal by
     the opponents' misses first: the deals it returns explain every opponent card at least as
