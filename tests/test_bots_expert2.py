@@ -61,6 +61,17 @@ def test_a_small_lead_makes_the_ten_and_ace_together_in_the_leaders_hand_rarer()
         assert (w[1] | w[2] | w[3]).bit_count() == 23 and w[2] >> Card.parse("JH").id & 1
 
 
+def _decisions(seeds: list[bytes], deals: int = 1 << 30):
+    """Each decision of each seed's game, of its first ``deals`` deals: the game, the observation
+    of the seat to play and its decision stream's arguments.  The caller plays a card into the
+    game before asking for the next."""
+    for seed in seeds:
+        state = GameState(seed)
+        while not state.is_over and state.deal_index < deals:
+            obs = state.observation(state.trick.next_seat)
+            yield state, obs, (seed, obs.deal_index, obs.seat, len(obs.tricks))
+
+
 def test_the_true_deal_always_explains_expert_1s_own_cards():
     """Rebuilt from the observation alone, every earlier card by another seat is what expert-1,
     holding that seat's true cards then, would have played: the true deal has no miss."""
@@ -81,16 +92,11 @@ def test_the_true_deal_always_explains_expert_1s_own_cards():
 def test_it_is_expert_1_until_it_searches():
     """With more than SEARCH_FROM cards in hand (or six on a lead), and under rules its solver does
     not play, expert-2's card is expert-1's."""
-    for seed in _seeds(3, b"expert-2-early"):
-        state = GameState(seed)
-        while not state.is_over:
-            seat = state.trick.next_seat
-            obs = state.observation(seat)
-            stream = (seed, obs.deal_index, seat, len(obs.tricks))
-            size = obs.hand_mask.bit_count()
-            if size > SEARCH_FROM or (size == SEARCH_FROM and not obs.trick.plays):
-                assert EXPERT2.choose(obs, decision_stream(*stream)) == EXPERT.choose(obs, decision_stream(*stream))
-            state.apply(EXPERT2.choose(obs, decision_stream(*stream)))
+    for state, obs, stream in _decisions(_seeds(3, b"expert-2-early")):
+        size = obs.hand_mask.bit_count()
+        if size > SEARCH_FROM or (size == SEARCH_FROM and not obs.trick.plays):
+            assert EXPERT2.choose(obs, decision_stream(*stream)) == EXPERT.choose(obs, decision_stream(*stream))
+        state.apply(EXPERT2.choose(obs, decision_stream(*stream)))
     _plays_as_expert_1_under_the_rules_with_an_auction(EXPERT2)
 
 
@@ -184,25 +190,20 @@ def test_more_draws_keep_every_explaining_deal_fewer_draws_found_and_replace_onl
     five, six = get_bot("expert-5"), get_bot("expert-6")
     model = five.model
     same = more = 0
-    for seed in _seeds(2, b"expert-6-draws"):
-        state = GameState(seed)
-        while state.deal_index < 2 and not state.is_over:
-            seat = state.trick.next_seat
-            obs = state.observation(seat)
-            stream = (seed, obs.deal_index, seat, len(obs.tricks))
-            if five.searches(obs):
-                k = Knowledge(obs)
-                w5 = five.worlds_for(obs, decision_stream(*stream), k)
-                w6 = six.worlds_for(obs, decision_stream(*stream), k)
-                pasts = past_plays(obs, five.model_from)
-                explained5 = [w for w in w5 if model.misses(pasts, w, 1) == 0]
-                explained6 = [w for w in w6 if model.misses(pasts, w, 1) == 0]
-                assert len(w6) == len(w5) and explained6[:len(explained5)] == explained5
-                if len(explained5) == len(w5):
-                    assert w6 == w5
-                    same += 1
-                more += len(explained6) > len(explained5)
-            state.apply(five.choose(obs, decision_stream(*stream)))
+    for state, obs, stream in _decisions(_seeds(2, b"expert-6-draws"), deals=2):
+        if five.searches(obs):
+            k = Knowledge(obs)
+            w5 = five.worlds_for(obs, decision_stream(*stream), k)
+            w6 = six.worlds_for(obs, decision_stream(*stream), k)
+            pasts = past_plays(obs, five.model_from)
+            explained5 = [w for w in w5 if model.misses(pasts, w, 1) == 0]
+            explained6 = [w for w in w6 if model.misses(pasts, w, 1) == 0]
+            assert len(w6) == len(w5) and explained6[:len(explained5)] == explained5
+            if len(explained5) == len(w5):
+                assert w6 == w5
+                same += 1
+            more += len(explained6) > len(explained5)
+        state.apply(five.choose(obs, decision_stream(*stream)))
     assert same >= 3 and more >= 1
 
 
@@ -214,24 +215,19 @@ def test_reading_the_partner_last_keeps_more_deals_that_explain_the_opponents():
     model = PlayModel(EXPERT, b"test")
     bot = get_bot("expert-4")
     more = same = 0
-    for seed in _seeds(1, b"expert-5-partner-last"):
-        state = GameState(seed)
-        while state.deal_index < 2 and not state.is_over:
-            seat = state.trick.next_seat
-            obs = state.observation(seat)
-            stream = (seed, obs.deal_index, seat, len(obs.tricks))
-            opponents = [p for p in past_plays(obs, 4) if p.seat % 2 != seat % 2]
-            if bot.searches(obs) and opponents:
-                got = {}
-                for last in (False, True):
-                    worlds = inferred_worlds(obs, model, HashStream(b"draws" + bytes(stream[1:])), 24, 300,
-                                             min_hand=4, partner_last=last)
-                    assert len(worlds) == 24
-                    got[last] = (sum(model.misses(opponents, w, 1) == 0 for w in worlds), worlds)
-                assert got[True][0] >= got[False][0]
-                more += got[True][0] > got[False][0]
-                same += got[True][1] == got[False][1]
-            state.apply(bot.choose(obs, decision_stream(*stream)))
+    for state, obs, stream in _decisions(_seeds(1, b"expert-5-partner-last"), deals=2):
+        opponents = [p for p in past_plays(obs, 4) if p.seat % 2 != obs.seat % 2]
+        if bot.searches(obs) and opponents:
+            got = {}
+            for last in (False, True):
+                worlds = inferred_worlds(obs, model, HashStream(b"draws" + bytes(stream[1:])), 24, 300,
+                                         min_hand=4, partner_last=last)
+                assert len(worlds) == 24
+                got[last] = (sum(model.misses(opponents, w, 1) == 0 for w in worlds), worlds)
+            assert got[True][0] >= got[False][0]
+            more += got[True][0] > got[False][0]
+            same += got[True][1] == got[False][1]
+        state.apply(bot.choose(obs, decision_stream(*stream)))
     assert more >= 3 and same >= 1
 
 
