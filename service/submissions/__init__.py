@@ -23,7 +23,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import redis
 from rq import Callback, Queue, Retry
@@ -68,7 +68,10 @@ def new_submission_id(run_id: str, day: date, now: datetime) -> str:
     before the days were sharded for a run of that form (their keys under the day's tag)."""
     if run_shard(run_id) is None:
         return f"{day:%Y%m%d}-{secrets.token_hex(10)}"
-    since = now - datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+    # from the UTC midnight before the day's: a day in a zone east of UTC (Brussels) begins
+    # before its UTC midnight, and ids clamped at 0 there lost their order; 8 hex digits of
+    # milliseconds still last 49 days
+    since = now - datetime(day.year, day.month, day.day, tzinfo=timezone.utc) + timedelta(days=1)
     ms = min(max(0, int(since.total_seconds() * 1000)), 16 ** 8 - 1)
     return f"{day:%Y%m%d}-{run_shard(run_id):02d}-{ms:08x}{secrets.token_hex(10)}"
 

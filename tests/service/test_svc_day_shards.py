@@ -6,14 +6,14 @@ keeps a player to one ranked run."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, timedelta, timezone
 
 from redis.crc import key_slot
 
 from service.app import create_app
 from service.runs import Runs, run_day, run_shard
 from service.store import DAY_SHARDS, EVERY_SHARD, day_scope, key_for, shard_of
-from service.submissions import SUB_ID_RE, Submissions
+from service.submissions import SUB_ID_RE, Submissions, new_submission_id
 
 from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, headers, play_game
 
@@ -34,6 +34,17 @@ def post(client):
 
 def tag(key: str) -> str:
     return key.split("{", 1)[1].split("}", 1)[0]
+
+
+def test_submission_ids_sort_by_time_over_a_whole_day_east_of_utc():
+    """A Brussels day begins at 23:00 UTC the evening before: ids made then, before the day's UTC
+    midnight, sort in the order made too (they all carried 0 and sorted by chance)."""
+    day = date(2026, 12, 6)
+    start = datetime(2026, 12, 5, 23, 0, tzinfo=timezone.utc)
+    times = [start + timedelta(minutes=m) for m in (0, 1, 30, 59, 60, 61, 23 * 60 + 59)]
+    ids = [new_submission_id(f"20261206-{i % 16:02d}-" + "a" * 16, day, t) for i, t in enumerate(times)]
+    assert sorted(ids, key=lambda sub_id: sub_id[12:20]) == ids and len({i[12:20] for i in ids}) == len(ids)
+    assert all(SUB_ID_RE.match(i) for i in ids)
 
 
 def test_ids_name_their_shard_and_old_ids_the_days_tag():
