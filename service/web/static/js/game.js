@@ -261,8 +261,9 @@ export class Game {
     const epoch = this.epoch;
     this.busy = true;
     const turn = run.turn;
-    this.auction.lock();
+    // read before the lock: a disabled button loses the focus (Chromium moves it to the body)
     this.afterCall = this.auction.el.contains(document.activeElement);
+    this.auction.lock();
     this.seats.setTurn(null);
     this.calls.push({ seat: 0, call });
     this.showCalls();
