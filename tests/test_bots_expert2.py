@@ -77,15 +77,11 @@ def test_the_true_deal_always_explains_expert_1s_own_cards():
     holding that seat's true cards then, would have played: the true deal has no miss."""
     model = PlayModel(EXPERT, b"test")
     checked = 0
-    for seed in _seeds(3, b"expert-2-true-deal"):
-        state = GameState(seed)
-        while not state.is_over:
-            seat = state.trick.next_seat
-            obs = state.observation(seat)
-            pasts = past_plays(obs, 4)
-            assert model.misses(pasts, tuple(state.hands), len(pasts) + 1) == 0
-            checked += len(pasts)
-            state.apply(EXPERT.choose(obs, decision_stream(seed, obs.deal_index, seat, len(obs.tricks))))
+    for state, obs, stream in _decisions(_seeds(3, b"expert-2-true-deal")):
+        pasts = past_plays(obs, 4)
+        assert model.misses(pasts, tuple(state.hands), len(pasts) + 1) == 0
+        checked += len(pasts)
+        state.apply(EXPERT.choose(obs, decision_stream(*stream)))
     assert checked > 1000
 
 
@@ -253,17 +249,12 @@ def test_the_score_before_the_deal_changes_no_card():
     """``reads_totals = False`` (the decision cache leaves the score out of its key): true."""
     import dataclasses
     assert EXPERT2.reads_totals is False
-    for seed in _seeds(2, b"expert-2-totals"):
-        state = GameState(seed)
-        while not state.is_over:
-            seat = state.trick.next_seat
-            obs = state.observation(seat)
-            args = (seed, obs.deal_index, seat, len(obs.tricks))
-            card = EXPERT2.choose(obs, decision_stream(*args))
-            if EXPERT2.searches(obs):
-                for totals in ((0, 0), (39, 0), (12, 30)):
-                    assert EXPERT2.choose(dataclasses.replace(obs, totals=totals), decision_stream(*args)) == card
-            state.apply(card)
+    for state, obs, args in _decisions(_seeds(2, b"expert-2-totals")):
+        card = EXPERT2.choose(obs, decision_stream(*args))
+        if EXPERT2.searches(obs):
+            for totals in ((0, 0), (39, 0), (12, 30)):
+                assert EXPERT2.choose(dataclasses.replace(obs, totals=totals), decision_stream(*args)) == card
+        state.apply(card)
 
 
 def test_tuned_values_make_another_bot_id():
