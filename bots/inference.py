@@ -30,6 +30,8 @@ from service.replay.rules import Trick, legal_mask, team_of
 from service.replay.stream import u32be
 from service.replay.variants import rules_for
 
+from . import native
+from .expert import SEARCH_FROM
 from .knowledge import Knowledge
 from .worlds import Constraints, World
 
@@ -93,6 +95,18 @@ class PlayModel:
         self.bot = bot
         self.tag = tag
         self._rule_card = getattr(bot, "rule_card", None)
+        # the compiled mirror of expert-1's rules of thumb (bots.native), when there is one
+        self._native = native.LIB is not None and getattr(bot, "id", None) == "expert-1"
+
+    def counter(self, pasts: list[Past]):
+        """``misses`` of ``pasts`` as a function of (world, stop), keeping what helps between the
+        deals of one decision: compiled when the model is expert-1 and its rules of thumb decide
+        every card (``bots.native``, the same answers), else with a memo and a ``MissOrder``."""
+        if self._native and all(8 - len(p.before.tricks) > SEARCH_FROM for p in pasts):
+            return native.NativeModel(pasts).misses
+        memo: dict = {}
+        order = MissOrder(len(pasts))
+        return lambda world, stop: self.misses(pasts, world, stop, memo, order)
 
     def chooses(self, past: Past, world: World) -> bool:
         """Whether the model, holding that seat's cards of ``world`` then, plays ``past.card``."""
@@ -188,23 +202,22 @@ def inferred_worlds(obs: Observation, model: PlayModel | None, rng: HashStream, 
         groups = [[p for p in pasts if p.seat != obs.partner], [p for p in pasts if p.seat == obs.partner]]
     else:
         groups = [pasts]
-    memos: list[dict] = [{} for _ in groups]
+    counters = [model.counter(g) for g in groups]
     if count <= enumerate_up_to:
         every = constraints.every()
-        ranked = [(tuple(model.misses(g, w, len(g) + 1, memo) for g, memo in zip(groups, memos)), i)
+        ranked = [(tuple(misses(w, len(g) + 1) for g, misses in zip(groups, counters)), i)
                   for i, w in enumerate(every)]
         least = min(m for m, _ in ranked)
         return [every[i] for m, i in ranked if m == least]
     kept: list[World] = []
     spare: list[tuple[list[int], int, World]] = []
-    orders = [MissOrder(len(g)) for g in groups]
     for i in range(proposals):
         w = constraints.draw(rng)
         # one miss or more: only the first two are told apart; a later group is read only when
         # the earlier ones explain every card
         rank = [0] * len(groups)
-        for j, (g, memo, order) in enumerate(zip(groups, memos, orders)):
-            rank[j] = model.misses(g, w, 2, memo, order)
+        for j, misses in enumerate(counters):
+            rank[j] = misses(w, 2)
             if rank[j]:
                 break
         if not any(rank):

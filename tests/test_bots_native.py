@@ -16,7 +16,7 @@ from bots import native
 from bots.solver import Solver
 from cli import tournament
 from service.replay import GameState, bot_move
-from bots import get_bot
+from bots import get_bidder, get_bot
 
 from test_bots_oracle import random_position
 
@@ -113,3 +113,84 @@ def test_expert1_plays_the_same_games_without_the_library():
                           env=dict(os.environ, MANILLE_NATIVE=flag), timeout=300) for flag in ("0", "1")]
     assert got[0].returncode == 0 and got[1].returncode == 0, got[0].stderr + got[1].stderr
     assert got[0].stdout == got[1].stdout and len(got[0].stdout.strip()) == 64
+
+
+def _model_positions(rules: str, games: int, worlds: int):
+    """(past cards, candidate hands) at every card decision of ``games`` expert-1 games under
+    ``rules``: each other seat's earlier cards with four or more cards then in hand (where the
+    rules of thumb decide), and its hands then in the true deal and in ``worlds`` drawn deals."""
+    from bots.inference import past_plays
+    from bots.knowledge import Knowledge
+    from bots.worlds import Constraints
+    from service.replay import HashStream
+    bidder = get_bidder("bidder-1") if rules != "muette-1" else None
+    expert = get_bot("expert-1")
+    for i, seed in enumerate(tournament.fixed_seeds(b"native-model-" + rules.encode(), games)):
+        state = GameState(seed, rules)
+        while not state.is_over:
+            if state.auction is None:
+                seat = state.current_player
+                obs = state.observation(seat)
+                pasts = past_plays(obs, 4)
+                if pasts:
+                    constraints = Constraints(Knowledge(obs))
+                    rng = HashStream(seed + bytes([len(obs.tricks), len(obs.trick.plays)]))
+                    drawn = [tuple(state.hands)] + [constraints.draw(rng) for _ in range(worlds)]
+                    yield pasts, drawn
+            bot_move(state, expert, bidder)
+
+
+@pytest.mark.parametrize("rules", ["muette-1", "parlee-1", "manillen-1"])
+def test_the_compiled_model_plays_expert_1s_rules_of_thumb_card_in_every_candidate_deal(rules):
+    """``model.c`` gives the card ``ExpertBot.rule_card`` gives over ``Knowledge.holding`` (None
+    where the card was forced), for every past card of every decision in the true deal and in
+    drawn deals, under every rules id (no trump and manillen's forced trumping included); and its
+    count of misses up to any stop is the Python model's."""
+    from bots.inference import PlayModel
+    from service.replay import legal_mask
+    expert = get_bot("expert-1")
+    model = PlayModel(expert, b"test")
+    cards = misses = forced = 0
+    for pasts, drawn in _model_positions(rules, 6, 12):
+        compiled = native.NativeModel(pasts)
+        for i, p in enumerate(pasts):
+            for world in drawn:
+                hand = world[p.seat] | p.since
+                legal = legal_mask(hand, p.before.trick, p.seat, p.table.facing)
+                want = expert.rule_card(p.table.holding(hand), legal) if legal & (legal - 1) else None
+                assert compiled.card(i, hand) == want, (rules, p, hex(hand))
+                cards += 1
+                forced += want is None
+                misses += want is not None and want != p.card
+        for world in drawn:
+            full = model.misses(pasts, world, len(pasts) + 1)
+            for stop in (1, 2, len(pasts) + 1):
+                assert compiled.misses(world, stop) == min(full, stop)
+    assert cards > 20_000 and misses > 2_000 and forced > 1_000, (cards, misses, forced)
+
+
+def test_the_inference_reads_the_same_deals_compiled_or_not():
+    """``inferred_worlds`` with expert-1 as the model gives the same deals in the same order
+    whether the compiled model counts the misses or the Python one does (with its memo)."""
+    from bots.expert5 import Expert5Bot
+    from bots.inference import PlayModel, inferred_worlds
+    from service.replay import HashStream
+    bot = Expert5Bot()
+    compiled = PlayModel(get_bot("expert-1"), b"test")
+    python = PlayModel(get_bot("expert-1"), b"test")
+    python._native = False
+    assert compiled._native
+    checked = 0
+    for seed in tournament.fixed_seeds(b"native-model-inference", 2):
+        state = GameState(seed)
+        while state.deal_index == 0 and not state.is_over:
+            seat = state.current_player
+            obs = state.observation(seat)
+            if len(obs.tricks) >= 1 and obs.legal_mask & (obs.legal_mask - 1):
+                for partner_last in (False, True):
+                    got = [inferred_worlds(obs, m, HashStream(seed + b"w"), 24, 400, enumerate_up_to=64,
+                                           min_hand=4, partner_last=partner_last) for m in (compiled, python)]
+                    assert got[0] == got[1]
+                    checked += 1
+            bot_move(state, bot if seat else get_bot("expert-1"))
+    assert checked > 40

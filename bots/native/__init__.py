@@ -1,8 +1,10 @@
-"""The compiled double-dummy search (``dds.c``), loaded with ctypes; None where it cannot be.
+"""The compiled double-dummy search (``dds.c``) and the inference's model of expert-1
+(``model.c``), loaded with ctypes; None where they cannot be.
 
-It answers exactly what the Python search of ``bots.alphabeta`` answers (tests compare the two on
-hundreds of positions), only faster, so a bot or an analysis gives the same bytes with it or
-without it: where no C compiler is found the solver falls back to Python and is merely slower.
+Each answers exactly what its Python reference answers (``bots.alphabeta``; ``bots.expert``'s
+rules of thumb over ``bots.knowledge``): tests compare the two on hundreds of positions and
+thousands of candidate deals, so a bot or an analysis gives the same bytes with them or without
+them.  Where no C compiler is found, Python answers and is merely slower.
 
 The library is built once per source text (its name carries the source's digest, so an edited
 ``dds.c`` is never served by an old build) with the machine's ``cc``, into this folder or, if that
@@ -21,7 +23,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-SOURCE = Path(__file__).with_name("dds.c")
+from service.replay.rules import trump_forced
+
+SOURCES = (Path(__file__).with_name("dds.c"), Path(__file__).with_name("model.c"))
 CFLAGS = ("-O3", "-shared", "-fPIC", "-std=c99")
 #: Entries of a table (2 ** this, 16 bytes each: 1 MiB), one a key.  Larger tables keep
 #: a few more positions of a whole deal but lose more to the memory than they save in nodes.
@@ -29,13 +33,13 @@ TABLE_LOG2 = 16
 
 
 def _library_name() -> str:
-    digest = hashlib.sha256(SOURCE.read_bytes() + " ".join(CFLAGS).encode()).hexdigest()[:12]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in SOURCES) + " ".join(CFLAGS).encode()).hexdigest()[:12]
     return f"_dds-{digest}.so"
 
 
 def _places() -> list[Path]:
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "manille"
-    return [SOURCE.parent, cache]
+    return [SOURCES[0].parent, cache]
 
 
 def build() -> Path | None:
@@ -55,7 +59,7 @@ def build() -> Path | None:
         except OSError:
             continue
         try:
-            done = subprocess.run([compiler, *CFLAGS, "-o", tmp, str(SOURCE)], capture_output=True, text=True,
+            done = subprocess.run([compiler, *CFLAGS, "-o", tmp, *map(str, SOURCES)], capture_output=True, text=True,
                                   timeout=120)
             if done.returncode != 0:
                 print(f"bots.native: {compiler} failed, the Python search is used:\n{done.stderr[-2000:]}",
@@ -94,7 +98,21 @@ def _load():
     lib.dds_card_exact.restype = ctypes.c_int
     lib.dds_card_exact.argtypes = (ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32), ctypes.c_int, ctypes.c_int,
                                    ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int)
+    lib.model_card.restype = ctypes.c_int
+    lib.model_card.argtypes = (ctypes.POINTER(PastStruct), ctypes.c_uint32)
+    lib.model_misses.restype = ctypes.c_int
+    lib.model_misses.argtypes = (ctypes.POINTER(PastStruct), ctypes.c_int, *[ctypes.c_uint32] * 4, ctypes.c_int)
     return lib
+
+
+class PastStruct(ctypes.Structure):
+    """``model.c``'s ``past_t``: one earlier card and the table as its seat saw it."""
+
+    _fields_ = [("seat", ctypes.c_int32), ("trump", ctypes.c_int32), ("forced", ctypes.c_int32),
+                ("dealer", ctypes.c_int32), ("played", ctypes.c_uint32), ("turned", ctypes.c_uint32),
+                ("shown", ctypes.c_uint32 * 4), ("left", ctypes.c_int32 * 4), ("n_trick", ctypes.c_int32),
+                ("trick_ids", ctypes.c_int32 * 3), ("win_id", ctypes.c_int32), ("win_seat", ctypes.c_int32),
+                ("card", ctypes.c_int32), ("since", ctypes.c_uint32)]
 
 
 LIB = _load()
@@ -147,3 +165,33 @@ class NativeSearch:
         best = fn(self._ctx, h, leader, len(trick_ids), t, int(guess), out)
         return {c: v for c, v in enumerate(out) if v >= 0}, best
 
+
+
+class NativeModel:
+    """Earlier cards of a deal (``bots.inference.Past``), each with the table its seat saw, for
+    ``model.c`` to count how many expert-1's rules of thumb would not have played in a deal."""
+
+    __slots__ = ("_pasts", "_n")
+
+    def __init__(self, pasts) -> None:
+        self._n = len(pasts)
+        self._pasts = (PastStruct * max(1, self._n))()
+        for out, p in zip(self._pasts, pasts):
+            k = p.table
+            out.seat, out.trump, out.forced = k.seat, k.trump, k.facing is trump_forced
+            out.dealer = -1 if k.dealer is None else k.dealer
+            out.played, out.turned = k.played, k._turned
+            out.shown[:], out.left[:] = list(k._shown), list(k.left)
+            out.n_trick = len(k.trick_ids)
+            out.trick_ids[:len(k.trick_ids)] = k.trick_ids
+            out.win_id, out.win_seat = k.win_id, k.win_seat
+            out.card, out.since = p.card, p.since
+
+    def misses(self, world, stop: int) -> int:
+        """How many of the cards the rules of thumb would not have played in ``world``, up to ``stop``."""
+        return LIB.model_misses(self._pasts, self._n, world[0], world[1], world[2], world[3], stop)
+
+    def card(self, i: int, hand: int) -> int | None:
+        """The card the rules of thumb play at the ``i``-th past card holding ``hand`` (None: forced)."""
+        card = LIB.model_card(ctypes.byref(self._pasts[i]), hand)
+        return None if card < 0 else card
