@@ -75,7 +75,10 @@ class LiveStack:
                    # every visitor here comes from 127.0.0.1: the per-address limits are tested elsewhere
                    MANILLE_LIMIT_RANKED_RUNS="off", MANILLE_LIMIT_RUNS_PER_ADDRESS="off",
                    MANILLE_LIMIT_PLAYS_PER_ADDRESS="off", MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS="off",
-                   MANILLE_LIMIT_ANALYSES_PER_ADDRESS="off")
+                   MANILLE_LIMIT_ANALYSES_PER_ADDRESS="off",
+                   # a muette game gives the player 16 cards at least (two deals), 15 gaps: the API's quick
+                   # games are flagged 'speed' whatever the day's deal (by default 16 gaps are needed)
+                   MANILLE_FLAG_SPEED_MIN_CARDS="15")
         env.pop("MANILLE_SECRET_FILE", None)
         self.procs.append(subprocess.Popen(
             [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME], env=env, cwd=ROOT,

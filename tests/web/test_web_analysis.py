@@ -253,9 +253,9 @@ def test_a_ranked_game_of_the_open_day_offers_no_analysis_but_says_when(visitor,
 
 # --- the leaderboard: a closed day's game -----------------------------------------------------------
 
-def _yesterdays_verified_game(live) -> dict:
-    """A ranked game of yesterday (a closed day), played and submitted as it would have been
-    yesterday at noon (the service's own classes, their clock given), then verified by the stack's
+def _a_closed_days_verified_game(live) -> dict:
+    """A ranked game of the day before yesterday (a closed day), played and submitted as it would have been
+    that day at noon (the service's own classes, their clock given), then verified by the stack's
     worker as any submission is.  No page can make one: the day has closed."""
     from bots import get_bot
     from service.config import Settings
@@ -270,7 +270,8 @@ def _yesterdays_verified_game(live) -> dict:
     settings = Settings.from_env({"MANILLE_SECRET": SECRET, "MANILLE_TZ": TZ, "MANILLE_BOTS": BOTS,
                                   "REDIS_URL": live.redis.url})
     client = connect(live.redis.url)
-    day = settings.today() - timedelta(days=1)
+    # two days back: yesterday is still closing for half an hour after midnight, its seed not yet public
+    day = settings.today() - timedelta(days=2)
     noon = datetime.combine(day, dt_time(12), ZoneInfo(TZ)).astimezone(timezone.utc)
     players = Players(client)
     token, pid = Players.new_token()
@@ -286,13 +287,13 @@ def _yesterdays_verified_game(live) -> dict:
                                                      now=noon)
     deadline = time.monotonic() + 60
     while requests.get(f"{live.base}/api/v1/submissions/{sub_id}", timeout=10).json()["status"] == "queued":
-        assert time.monotonic() < deadline, "yesterday's submission was never verified"
+        assert time.monotonic() < deadline, "the closed day's submission was never verified"
         time.sleep(0.2)
     return {"token": token, "submission_id": sub_id, "day": day.isoformat(), "nickname": nickname}
 
 
 def test_the_leaderboard_opens_the_analysis_of_ones_own_game_of_a_closed_day(visitor, live, shot):
-    game = _yesterdays_verified_game(live)
+    game = _a_closed_days_verified_game(live)
     sub = requests.get(f"{live.base}/api/v1/submissions/{game['submission_id']}", timeout=10).json()
     assert sub["status"] == "verified", sub
     page = visitor(viewport=PHONE, has_touch=True, is_mobile=True)

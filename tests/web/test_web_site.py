@@ -4,6 +4,7 @@ security headers and markup, phone widths."""
 from __future__ import annotations
 
 import re
+import time
 import uuid
 from html.parser import HTMLParser
 from urllib.parse import urlparse
@@ -55,9 +56,16 @@ def test_leaderboard_page_shows_a_new_verified_score(visitor, site, shot):
     done = api_play_ranked_game(site, nickname)
     score = done["submission"]["score"]
     page = visitor()
-    page.goto("/leaderboard?lang=en")
     row = page.get_by_role("row").filter(has_text=nickname).or_(
         page.get_by_role("listitem").filter(has_text=nickname))
+    # a web process may serve the board page it holds for up to MANILLE_BOARD_MAX_AGE (1 s) before it
+    # checks the board's version again, and the test before this one loaded it: reload within that
+    deadline = time.monotonic() + 3
+    while True:
+        page.goto("/leaderboard?lang=en")
+        if row.count() or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
     expect(row).to_have_count(1)
     # Today's board by default: the day's score (not a week's margin), and the rank.
     expect(row).to_contain_text(number_text(score), use_inner_text=True)
