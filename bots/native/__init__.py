@@ -6,10 +6,10 @@ rules of thumb over ``bots.knowledge``): tests compare the two on hundreds of po
 thousands of candidate deals, so a bot or an analysis gives the same bytes with them or without
 them.  Where no C compiler is found, Python answers and is merely slower.
 
-The library is built once per source text (its name carries the source's digest, so an edited
-``dds.c`` is never served by an old build) with the machine's ``cc``, into this folder or, if that
-is read-only, ``$XDG_CACHE_HOME/manille``; ``make install`` builds it ahead (``python -m
-bots.native``).  ``MANILLE_NATIVE=0`` turns it off (the reference search, for comparisons).
+The library is built once per source text (its name carries the sources' digest, so an edited
+``dds.c``, ``model.c`` or ``rules.h`` is never served by an old build) with the machine's ``cc``,
+into this folder or, if that is read-only, ``$XDG_CACHE_HOME/manille``; ``make install`` builds it
+ahead (``python -m bots.native``).  ``MANILLE_NATIVE=0`` turns it off (the reference search, for comparisons).
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from pathlib import Path
 from service.replay.rules import trump_forced
 
 SOURCES = (Path(__file__).with_name("dds.c"), Path(__file__).with_name("model.c"))
+#: What both include: the card rules, written once (part of the build's digest, not compiled alone).
+HEADERS = (Path(__file__).with_name("rules.h"),)
 CFLAGS = ("-O3", "-shared", "-fPIC", "-std=c99")
 #: Entries of a table (2 ** this, 16 bytes each: 1 MiB), one a key.  Larger tables keep
 #: a few more positions of a whole deal but lose more to the memory than they save in nodes.
@@ -33,7 +35,8 @@ TABLE_LOG2 = 16
 
 
 def _library_name() -> str:
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in SOURCES) + " ".join(CFLAGS).encode()).hexdigest()[:12]
+    text = b"".join(p.read_bytes() for p in SOURCES + HEADERS) + " ".join(CFLAGS).encode()
+    digest = hashlib.sha256(text).hexdigest()[:12]
     return f"_dds-{digest}.so"
 
 
@@ -164,7 +167,6 @@ class NativeSearch:
         out = (ctypes.c_int * 32)()
         best = fn(self._ctx, h, leader, len(trick_ids), t, int(guess), out)
         return {c: v for c, v in enumerate(out) if v >= 0}, best
-
 
 
 class NativeModel:

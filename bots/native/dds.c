@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules.h"
+
 #define INF 1024
 #define EIGHTS 0x02020202u
 #define NINES 0x04040404u
-
-static const int RANK_POINTS[8] = {0, 0, 0, 1, 2, 3, 4, 5};
 
 /* A position's key: the cards in play, those of seats 1 and 3, those of seats 2 and 3.  A
  * card's seat is read from the last two (in neither: seat 0), so the three words are the four
@@ -52,14 +52,6 @@ typedef struct {
     int last_best; /* the card found best at the last question's root: a hint, tried first */
 } Ctx;
 
-static inline int pts(int c) { return RANK_POINTS[c & 7]; }
-
-static inline uint32_t suit_mask(int s) { return s < 4 ? 0xFFu << (8 * s) : 0u; }
-
-static inline uint32_t stronger(int c) {
-    return suit_mask(c >> 3) & (uint32_t)~(((uint64_t)2 << c) - 1);
-}
-
 static int mask_points(uint32_t m) {
     int p = 0;
     while (m) {
@@ -68,28 +60,6 @@ static int mask_points(uint32_t m) {
         m &= m - 1;
     }
     return p;
-}
-
-/* RULES §4 rules 2-3: service/replay/rules.py's legal_facing, line for line. */
-static uint32_t legal_facing(uint32_t hand, int led, int best, int best_seat, int seat, int trump) {
-    uint32_t follow = hand & suit_mask(led);
-    if (!((best_seat ^ seat) & 1)) return follow ? follow : hand;
-    if (follow) {
-        if (best >> 3 == led) {
-            uint32_t higher = follow & stronger(best);
-            if (higher) return higher;
-        }
-        return follow;
-    }
-    uint32_t trumps = hand & suit_mask(trump);
-    if (trumps) {
-        if (best >> 3 == trump) {
-            uint32_t higher = trumps & stronger(best);
-            if (higher) return higher;
-        }
-        return trumps;
-    }
-    return hand;
 }
 
 /* bots/move_order.py's reduce_equivalent: an 8 or 9 whose next lower card in play is in the

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "rules.h"
+
 typedef uint32_t mask;
 
 /* One earlier card by another seat: the table as that seat saw it (Knowledge._read_table), the
@@ -29,45 +31,18 @@ typedef struct {
     mask since;
 } past_t;
 
-static const int POINTS[8] = {0, 0, 0, 1, 2, 3, 4, 5};
-#define PTS(c) POINTS[(c) & 7]
 #define ACE 6
 #define TEN 7
 
-static mask suit_mask(int suit) { return suit < 4 ? (mask)0xFFu << (8 * suit) : 0; }
-static mask stronger(int c) { return suit_mask(c >> 3) & ~(mask)((2ull << c) - 1); }
 static int popcount(mask m) { return __builtin_popcount(m); }
 static int top_id(mask m) { return 31 - __builtin_clz(m); }
 static int lowest(mask m) { return __builtin_ctz(m); }
 
-/* -- legal cards (service.replay.rules) ------------------------------------------------------- */
-
-static mask void_in_led(mask hand, int best, int trump) {
-    mask trumps = hand & suit_mask(trump);
-    if (trumps) {
-        if (best >> 3 == trump) {
-            mask higher = trumps & stronger(best);
-            if (higher) return higher;
-        }
-        return trumps;
-    }
-    return hand;
-}
-
+/* The legal cards of ``hand`` at ``p`` under the rules' legal-card rule (rules.h). */
 static mask legal_of(const past_t *p, mask hand) {
     if (!p->n_trick) return hand;
-    int led = p->trick_ids[0] >> 3, best = p->win_id;
-    mask follow = hand & suit_mask(led);
-    if (p->forced) return follow ? follow : void_in_led(hand, best, p->trump);   /* trump_forced */
-    if (!((p->win_seat ^ p->seat) & 1)) return follow ? follow : hand;            /* legal_facing */
-    if (follow) {
-        if (best >> 3 == led) {
-            mask higher = follow & stronger(best);
-            if (higher) return higher;
-        }
-        return follow;
-    }
-    return void_in_led(hand, best, p->trump);
+    return (p->forced ? trump_forced : legal_facing)(hand, p->trick_ids[0] >> 3, p->win_id, p->win_seat, p->seat,
+                                                     p->trump);
 }
 
 /* -- the knowledge with a hand (Knowledge._hold) ---------------------------------------------- */
@@ -141,10 +116,10 @@ static int discard(const know_t *k, mask legal) {
     int best = -1, best_cost = 1 << 30;
     for (mask m = legal; m; m &= m - 1) {
         int c = lowest(m), suit = c >> 3;
-        int cost = PTS(c) * 10 + (c & 7);
+        int cost = pts(c) * 10 + (c & 7);
         if (suit == k->trump)
             cost += 100;
-        else if (PTS(c) && is_master(k, c))
+        else if (pts(c) && is_master(k, c))
             cost += 25;
         if ((c & 7) <= 2) {
             mask in_suit = k->hand & suit_mask(suit);
@@ -184,10 +159,10 @@ static int lead(const know_t *k, mask legal) {
             if ((!(k->possible[o] & suit_out) || !suit_out) && (k->possible[o] & tmask)) risky = 1;
         }
         if (risky) continue;
-        int value = PTS(top) * 4 + popcount(suit_out);
+        int value = pts(top) * 4 + popcount(suit_out);
         if (value > best_value) { best_master = top; best_value = value; }
     }
-    if (best_master >= 0 && PTS(best_master) >= 3) return best_master;
+    if (best_master >= 0 && pts(best_master) >= 3) return best_master;
 
     int best = -1, best_cost = 1 << 30;
     for (int suit = 0; suit < 4; suit++) {
@@ -195,16 +170,16 @@ static int lead(const know_t *k, mask legal) {
         if (suit == trump || !cards) continue;
         if ((cards >> (8 * suit + ACE) & 1) && (k->unseen >> (8 * suit + TEN) & 1)) continue;
         int c = lowest(cards);
-        int cost = PTS(c) * 4 + (c & 7);
+        int cost = pts(c) * 4 + (c & 7);
         for (int i = 0; i < 2; i++) {
             int o = opps[i];
             if (!(k->possible[o] & suit_mask(suit)) && (k->possible[o] & tmask)) cost += 6;
         }
         if (!(k->possible[partner] & suit_mask(suit)) && (k->possible[partner] & tmask)) cost -= 3;
-        if (popcount(cards) == 1 && my_trumps && PTS(c) == 0) cost -= 1;
+        if (popcount(cards) == 1 && my_trumps && pts(c) == 0) cost -= 1;
         if (cost < best_cost) { best = c; best_cost = cost; }
     }
-    if (best_master >= 0 && (best < 0 || PTS(best) > 0)) return best_master;
+    if (best_master >= 0 && (best < 0 || pts(best) > 0)) return best_master;
     if (best >= 0) return best;
     if (best_master >= 0) return best_master;
 
@@ -219,14 +194,14 @@ static int load(const know_t *k, mask legal) {
     int best = -1, best_value = -(1 << 30);
     for (mask m = legal; m; m &= m - 1) {
         int c = lowest(m);
-        int value = PTS(c) * 10 + (c & 7);
+        int value = pts(c) * 10 + (c & 7);
         if (c >> 3 == k->trump)
             value -= 100;
-        else if (PTS(c) && is_master(k, c))
+        else if (pts(c) && is_master(k, c))
             value -= 40;
         if (value > best_value) { best = c; best_value = value; }
     }
-    if (PTS(best) == 0 || best >> 3 == k->trump) return discard(k, legal);
+    if (pts(best) == 0 || best >> 3 == k->trump) return discard(k, legal);
     return best;
 }
 
@@ -236,7 +211,7 @@ static int cheapest(const know_t *k, mask cards, int by_rank) {
     long best_key = 0;
     for (mask m = cards; m; m &= m - 1) {
         int c = lowest(m);
-        long key = ((long)(c >> 3 == k->trump) << 24) | ((long)PTS(c) << 16) | ((long)(by_rank ? c & 7 : 0) << 8) | c;
+        long key = ((long)(c >> 3 == k->trump) << 24) | ((long)pts(c) << 16) | ((long)(by_rank ? c & 7 : 0) << 8) | c;
         if (best < 0 || key < best_key) { best = c; best_key = key; }
     }
     return best;
@@ -251,7 +226,7 @@ static int follow(const know_t *k, const past_t *p, mask legal) {
     if (!((best_seat ^ me) & 1)) {
         if (!(n_opps && may_beat(k, opp, best, led))) return load(k, legal);
         int trick_points = 0;
-        for (int i = 0; i < p->n_trick; i++) trick_points += PTS(p->trick_ids[i]);
+        for (int i = 0; i < p->n_trick; i++) trick_points += pts(p->trick_ids[i]);
         mask securing = 0;
         for (mask m = legal; m; m &= m - 1) {
             int c = lowest(m);
