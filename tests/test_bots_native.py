@@ -174,23 +174,20 @@ def test_the_inference_reads_the_same_deals_compiled_or_not():
     whether the compiled model counts the misses or the Python one does (with its memo)."""
     from bots.expert5 import Expert5Bot
     from bots.inference import PlayModel, inferred_worlds
-    from service.replay import HashStream
-    bot = Expert5Bot()
-    compiled = PlayModel(get_bot("expert-1"), b"test")
-    python = PlayModel(get_bot("expert-1"), b"test")
+    from service.replay import HashStream, decision_stream
+    from test_bots_expert2 import _decisions
+    bot, expert = Expert5Bot(), get_bot("expert-1")
+    compiled = PlayModel(expert, b"test")
+    python = PlayModel(expert, b"test")
     python._native = False
     assert compiled._native
     checked = 0
-    for seed in tournament.fixed_seeds(b"native-model-inference", 2):
-        state = GameState(seed)
-        while state.deal_index == 0 and not state.is_over:
-            seat = state.current_player
-            obs = state.observation(seat)
-            if len(obs.tricks) >= 1 and obs.legal_mask & (obs.legal_mask - 1):
-                for partner_last in (False, True):
-                    got = [inferred_worlds(obs, m, HashStream(seed + b"w"), 24, 400, enumerate_up_to=64,
-                                           min_hand=4, partner_last=partner_last) for m in (compiled, python)]
-                    assert got[0] == got[1]
-                    checked += 1
-            bot_move(state, bot if seat else get_bot("expert-1"))
+    for state, obs, stream in _decisions(tournament.fixed_seeds(b"native-model-inference", 2), deals=1):
+        if len(obs.tricks) >= 1 and obs.legal_mask & (obs.legal_mask - 1):
+            for partner_last in (False, True):
+                got = [inferred_worlds(obs, m, HashStream(stream[0] + b"w"), 24, 400, enumerate_up_to=64,
+                                       min_hand=4, partner_last=partner_last) for m in (compiled, python)]
+                assert got[0] == got[1]
+                checked += 1
+        state.apply((bot if obs.seat else expert).choose(obs, decision_stream(*stream)))
     assert checked > 40
