@@ -40,9 +40,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rq import Queue, SimpleWorker  # noqa: E402
+from rq import Queue  # noqa: E402
 
 from service.app import create_app  # noqa: E402
+from service.analysis import QUEUE as ANALYSIS_QUEUE  # noqa: E402
 from service.config import DEFAULT_LIMITS, QUEUE_NAME  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
 from service.store import connect, raw_client  # noqa: E402
@@ -71,6 +72,12 @@ FAMILY = [
     (re.compile(r"(?<=ranked:)[0-9a-f]+"), "*"),
     (re.compile(r"manille-limits.*"), "manille-limits:…"),
     (re.compile(r"(?<=^rq:worker:).*"), "*"),
+    (re.compile(r"(?<=^rq:job:)analysis-[0-9a-f]+-[0-9]+"), "analysis-*"),
+    (re.compile(r"(?<=^rq:job:)[0-9]{8}-.*"), "<sub>"),
+    (re.compile(r"(?<=^rq:results:).*"), "*"),
+    (re.compile(r"(?<=^rq:execution:).*"), "*"),
+    (re.compile(r"(?<=^rq:executions:).*"), "*"),
+    (re.compile(r"(?<=\{seed:)[0-9a-f]+"), "*"),
 ]
 
 
@@ -175,13 +182,16 @@ def play_day(client, clock, start: datetime, players: int, pick: str, tokens: li
 
 
 def verify_all(r, day) -> None:
-    """Run every queued verification in this process (as the tests' run_worker does)."""
+    """Run every queued job as ``make run``'s two workers do (``python -m worker``'s class, in
+    this process): the verifications, then the analyses the hidden-information check asked for."""
     import worker.jobs
+    from worker.__main__ import SweepingSimpleWorker
 
     t0 = wall()
     worker.jobs._settings = None
     raw = raw_client(r)
-    SimpleWorker([Queue(QUEUE_NAME, connection=raw)], connection=raw).work(burst=True, logging_level="WARNING")
+    for queue in (QUEUE_NAME, ANALYSIS_QUEUE):
+        SweepingSimpleWorker([Queue(queue, connection=raw)], connection=raw).work(burst=True, logging_level="WARNING")
     statuses = defaultdict(int)
     for key in r.scan_iter(match=f"manille:{{day:{day}*}}:submission:*", count=1000):
         statuses[r.hget(key, "status")] += 1

@@ -57,6 +57,8 @@
                      game (``service.runs.cache``; default 1024, about 20 KB each); 0: none
 ``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
                      that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
+``MANILLE_MATCHPOINTS_SECONDS``  while a day is open, its matchpoint board is built again at most this
+                     often (``service.duplicate.matchpoints``; default 300); 0: after every game
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ DEFAULT_PRACTICE_KEEP_HOURS = 24
 DEFAULT_MEMORY_WARN = 0.8
 DEFAULT_PLAY_CACHE = 1024
 DEFAULT_BOARD_MAX_AGE = 1.0
+DEFAULT_MATCHPOINTS_SECONDS = 300.0
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -174,6 +177,7 @@ class Settings:
     memory_warn: float = DEFAULT_MEMORY_WARN
     play_cache: int = DEFAULT_PLAY_CACHE
     board_max_age: float = DEFAULT_BOARD_MAX_AGE
+    matchpoints_seconds: float = DEFAULT_MATCHPOINTS_SECONDS
     clock: DayClock = field(init=False)
     secrets: SecretSchedule = field(init=False)
 
@@ -235,6 +239,7 @@ class Settings:
             "memory_warn": float(environ.get("MANILLE_MEMORY_WARN") or DEFAULT_MEMORY_WARN),
             "play_cache": int(environ.get("MANILLE_PLAY_CACHE") or DEFAULT_PLAY_CACHE),
             "board_max_age": float(environ.get("MANILLE_BOARD_MAX_AGE") or DEFAULT_BOARD_MAX_AGE),
+            "matchpoints_seconds": float(environ.get("MANILLE_MATCHPOINTS_SECONDS") or DEFAULT_MATCHPOINTS_SECONDS),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

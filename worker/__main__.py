@@ -13,7 +13,8 @@ worker survives and handles itself.
 
 It also runs RQ's scheduler (a verification that crashed is retried after a backoff: the
 scheduler puts it back on the queue) and, with RQ's maintenance every minute, the sweep that
-marks delayed the verifications RQ will not run again by itself (``Submissions.sweep``).  Its
+marks delayed the verifications RQ will not run again by itself (``Submissions.sweep``) and
+queues a build of each recent day's matchpoint board that lags its games (``service.duplicate``).  Its
 Redis connection rides out a Redis restart of a few seconds in the middle of a job; its
 scheduler dies with it, even when it is killed with -9 (Linux).
 """
@@ -32,6 +33,7 @@ from rq.job import Job, JobStatus
 from rq.utils import as_text, parse_composite_key
 
 import worker.jobs  # noqa: F401 - the engine and the bots, imported once (inherited by forks)
+from service import duplicate
 from service.challenges import check_commitments
 from service.analysis import JOB as ANALYSIS_JOB, Analyses
 from service.config import QUEUE_NAME, Settings
@@ -131,6 +133,11 @@ class Sweeping:
         if marked:
             log.warning("verifications marked delayed (requeue with `manille ops requeue`): %s",
                         " ".join(marked))
+        try:
+            settings = Settings.from_env()
+            duplicate.refresh(settings, settings.state_beside(self.connection), queue=self.connection)
+        except Exception:  # noqa: BLE001 - the next maintenance looks again
+            log.exception("queueing the matchpoint boards' builds failed")
 
     def fork_work_horse(self, job, queue):
         global _forking_horse

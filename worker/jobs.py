@@ -18,6 +18,7 @@ from service.challenges import Challenges
 from service.config import Settings
 from service.leaderboard import BoardsRebuilding, Leaderboard
 from service.replay import SubmissionRejected, simulate, verify
+from service import duplicate
 from service import flags as suspicion
 from service.runs import Runs
 from service.runs.table import parse_plays
@@ -80,6 +81,7 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
         subs.mark_rejected(submission_id, e.rejection.to_json(), now)
         return {"status": "rejected", "reason": e.rejection.code}
     score = record["rank_score"]
+    points = [deal["points"][0] for deal in record["deals"]]  # the field of each deal: service.duplicate
     boards = Leaderboard(client, wait_ms=settings.redis_wait_ms)
     # Flags are computed once, when first verified, and kept: runs opened later change nothing.
     flags = json.loads(sub["flags"]) if sub.get("flags") else _flags(settings, client, sub, record, boards)
@@ -87,15 +89,19 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
     decision = sub.get("ops_decision", "")
     if decision == "disqualified" or (decision != "restored" and suspicion.held(flags, settings.flags)):
         status = "disqualified" if decision == "disqualified" else "held"
-        subs.mark_verified(submission_id, score, now, flags=flags, status=status)
+        subs.mark_verified(submission_id, score, now, flags=flags, status=status, deals=points)
         return {"status": status, "score": score, "flags": [f["code"] for f in flags]}
     out = {"status": "verified", "score": score, "flags": [f["code"] for f in flags]}
     try:
-        boards.record(day, sub["pid"], sub["nickname"], score, submission_id, rebuilding=rebuilding)
+        boards.record(day, sub["pid"], sub["nickname"], score, submission_id, deals=points, rebuilding=rebuilding)
     except BoardsRebuilding:
         out["deferred"] = True  # the rebuild in progress records it before it ends
-    subs.mark_verified(submission_id, score, now, flags=flags)
+    subs.mark_verified(submission_id, score, now, flags=flags, deals=points)
     if not rebuilding:
+        try:
+            duplicate.request_build(settings, client, day)
+        except Exception:  # the board is built again by the next game or the maintenance: never costs a verdict
+            log.exception("submission %s: the matchpoint board's build could not be queued", submission_id)
         try:
             request_check(settings, client, submission_id, {**sub, "score": score})
         except Exception:  # the check is extra evidence: a failure to queue it never costs a verdict
@@ -138,6 +144,15 @@ def _expert_agreement(settings: Settings, client, day: date) -> dict:
     ref.pop("choices")
     client.set(key, json.dumps(ref))
     return ref
+
+
+def build_matchpoints(day_text: str) -> dict:
+    """Build a day's matchpoint board from its deals' fields (and, once final, its week's and
+    month's): ``service.duplicate.build``."""
+    settings, client = _context()
+    out = duplicate.build(settings, client, date.fromisoformat(day_text))
+    log.info("matchpoints %s: %s games%s", day_text, out["games"], " (final)" if out["final"] else "")
+    return out
 
 
 def reverify_day(day_text: str) -> int:
@@ -183,6 +198,8 @@ def rebuild_boards() -> dict:
             counts["deferred"] += 1
             _verify(settings, client, sub_id, rebuilding=True)
         if boards.end_rebuild():
+            for day in days:  # the matchpoint boards, from the fields just rebuilt
+                duplicate.request_build(settings, client, day, force=True)
             return counts
 
 

@@ -49,6 +49,7 @@ import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import date, timedelta
 
 import redis
@@ -126,6 +127,21 @@ class Board:
     def seq_key(self) -> str:
         return self.key_of("seq")
 
+    # A day's field of each deal (service.duplicate reads it; day_change.lua writes it).
+    @property
+    def field_key(self) -> str:
+        """The deals' histogram: ``<deal>:<points>`` -> counted games that took those card points."""
+        return self.key_of("field")
+
+    @property
+    def games_key(self) -> str:
+        """Each counted game's submission and card points a deal: pid -> ``<sub>|51,22,33``."""
+        return self.key_of("games")
+
+    def deal_key(self, deal: int, points: int) -> str:
+        """The pids of the counted games that took ``points`` on ``deal``, in the order recorded."""
+        return self.key_of("deal", str(deal), str(points))
+
     def value_of(self, composite: float) -> int:
         return int(composite) // self.shift
 
@@ -190,10 +206,12 @@ class Leaderboard:
     # -- writing -------------------------------------------------------------
 
     @staticmethod
-    def _day_keys(day: date) -> list[str]:
-        """The keys of a day's board that ``day_change.lua`` names, in its order (one slot)."""
+    def _day_keys(day: date, deals: Sequence[int] = ()) -> list[str]:
+        """The keys of a day's board that ``day_change.lua`` names, in its order (one slot): with
+        the list of each deal the game played, for the card points it took there."""
         d = day_board(day)
-        return [d.key, d.names_key, d.key_of("histogram"), d.seq_key, d.key_of("pending")]
+        return [d.key, d.names_key, d.key_of("histogram"), d.seq_key, d.key_of("pending"), d.field_key,
+                d.games_key, *(d.deal_key(k, p) for k, p in enumerate(deals))]
 
     @staticmethod
     def _all_keys(day: date) -> list[str]:
@@ -215,15 +233,16 @@ class Leaderboard:
         return Board("week", week_id(day)), Board("month", month_id(day))
 
     def _change(self, sign: str, day: date, pid: str, score: int, nickname: str, submission_id: str,
-                rebuilding: bool) -> bool:
-        """Put a score on the day's board (``+``) or take it off (``-``), and carry that to the
-        all-time, week's and month's boards: the day's step, then each period's, then the note
-        taken off, each in its board's slot.  A change of the player left pending by a step that
-        did not finish (a crash, Redis gone) is carried first.  True if changed now."""
-        day_keys, finished = self._day_keys(day), False
+                rebuilding: bool, deals: Sequence[int] = ()) -> bool:
+        """Put a score on the day's board (``+``) or take it off (``-``), with the game's card
+        points on each deal in (or out of) the day's field, and carry that to the all-time,
+        week's and month's boards: the day's step, then each period's, then the note taken off,
+        each in its board's slot.  A change of the player left pending by a step that did not
+        finish (a crash, Redis gone) is carried first.  True if changed now."""
+        day_keys, finished = self._day_keys(day, deals), False
+        args = [sign, pid, score, nickname, SHIFT, submission_id, ",".join(map(str, deals))]
         for _attempt in range(3):
-            (changed, note), _acked = run_replicated(self.r, self._day, day_keys,
-                                                     [sign, pid, score, nickname, SHIFT], self.wait_ms)
+            (changed, note), _acked = run_replicated(self.r, self._day, day_keys, args, self.wait_ms)
             if note:
                 self._carry(day, pid, note, submission_id, rebuilding)
                 finished = finished or json.loads(note)[0] == sign  # this very change, left by a crash
@@ -265,36 +284,48 @@ class Leaderboard:
         run_replicated(self.r, self._clear, [day_board(day).key_of("pending")], [pid, note], self.wait_ms)
 
     def remove(self, day: date, pid: str, score: int) -> bool:
-        """Take the player's counted score of ``day`` off the day's board and out of the period
-        sums (ops: disqualify, hold); False if it was not counted.  ``record`` puts it back.
-        (``score``: the one counted; the board's own entry is what is taken off.)"""
-        # a record left pending is carried as the rebuild would (never deferred: ops are waiting)
-        return self._change("-", day, pid, score, "", "", True)
+        """Take the player's counted score of ``day`` off the day's board, its game out of the
+        day's field and the score out of the period sums (ops: disqualify, hold); False if it was
+        not counted.  ``record`` puts it back.  (``score``: the one counted; the board's own entry
+        is what is taken off.)"""
+        for _attempt in range(3):
+            game = self.r.hget(day_board(day).games_key, pid)
+            deals = [int(p) for p in game.split("|", 1)[1].split(",")] if game else []
+            try:
+                # a record left pending is carried as the rebuild would (never deferred: ops are waiting)
+                return self._change("-", day, pid, score, "", "", True, deals)
+            except redis.ResponseError as e:
+                if "GAME_CHANGED" not in str(e):
+                    raise
+        raise RuntimeError(f"the game of {pid} on {day} keeps changing")  # pragma: no cover
 
     def record(self, day: date, pid: str, nickname: str, score: int, submission_id: str, *,
-               rebuilding: bool = False) -> bool:
-        """Put a verified score on the day, week, month and all-time boards, once; True if
-        counted now, False if the player's score of the day was counted before.  Raises
-        BoardsRebuilding while a rebuild runs, unless ``rebuilding`` (the rebuild itself)."""
+               deals: Sequence[int] = (), rebuilding: bool = False) -> bool:
+        """Put a verified score on the day, week, month and all-time boards, and its card points
+        on each deal (``deals``: the record's ``points[0]``, deal by deal) in the day's field,
+        once; True if counted now, False if the player's score of the day was counted before.
+        Raises BoardsRebuilding while a rebuild runs, unless ``rebuilding`` (the rebuild itself)."""
         if not rebuilding and self.r.exists(REBUILD_FLAG):  # written nowhere: the rebuild records it
             self.r.sadd(DEFERRED, submission_id)
             raise BoardsRebuilding(f"boards are being rebuilt; {submission_id} is deferred to the rebuild")
-        return self._change("+", day, pid, score, nickname, submission_id, rebuilding)
+        return self._change("+", day, pid, score, nickname, submission_id, rebuilding, deals)
 
     def record_many(self, day: date, entries, batch: int = 1000) -> None:
-        """``record`` for many (pid, nickname, score, submission id) of one day, the steps of a
-        batch pipelined (benchmarks)."""
+        """``record`` for many (pid, nickname, score, submission id[, deals]) of one day, the steps
+        of a batch pipelined (benchmarks)."""
         # loaded first (on every master of a cluster): a pipeline does not load a missing script
         for script in (self._day, self._all, self._periods, self._clear):
             self.r.script_load(script.script)
-        entries = list(entries)
-        day_keys, all_keys, pending = self._day_keys(day), self._all_keys(day), day_board(day).key_of("pending")
+        entries = [(*e, ()) if len(e) == 4 else tuple(e) for e in entries]
+        all_keys, pending = self._all_keys(day), day_board(day).key_of("pending")
         periods = self._periods_of(day)
         for start in range(0, len(entries), batch):
             chunk = entries[start:start + batch]
-            notes = pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._day, day_keys, ["+", pid, score, name, SHIFT])
-                                                    for pid, name, score, _sub in chunk])
-            todo = [(pid, note, sub) for (pid, _n, _s, sub), (changed, note) in zip(chunk, notes) if changed]
+            notes = pipelined(self.r, lambda pipe: [
+                evalsha_on(pipe, self._day, self._day_keys(day, deals),
+                           ["+", pid, score, name, SHIFT, sub, ",".join(map(str, deals))])
+                for pid, name, score, sub, deals in chunk])
+            todo = [(pid, note, sub) for (pid, _n, _s, sub, _d), (changed, note) in zip(chunk, notes) if changed]
             wipes = pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._all, all_keys,
                                                                 self._all_args(pid, note, sub, True))
                                                      for pid, note, sub in todo])
@@ -312,9 +343,9 @@ class Leaderboard:
         wipes = self.r.get(WIPES) or "0"
         pipe = self.r.pipeline(transaction=False)
         # the day's sequence starts again: so must every board's bitmap of the day's changes carried
+        day_keys = list(self.r.scan_iter(match=key_for("*", d.tag), count=1000))  # the board, its field
         for key in (board_key("counted", day_scope(day)), board_key("entries", d.scope), board_key("carried", d.scope),
-                    *(self._period_keys(b, day, wipes)[2] for b in (w, m)),
-                    d.key, d.names_key, d.key_of("histogram"), d.seq_key, d.key_of("pending")):
+                    *(self._period_keys(b, day, wipes)[2] for b in (w, m)), *day_keys):
             pipe.unlink(key)  # one key a command: a cluster's pipeline takes no other
         for b in (w, m, ALL_TIME):
             for i in range(0, len(pids), 1000):

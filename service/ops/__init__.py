@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
+from service import duplicate
 from service.config import Settings
 from service.errors import Conflict, NotFound
 from service.leaderboard import Leaderboard
@@ -184,17 +185,25 @@ class Ops:
         removed = self.boards.remove(date.fromisoformat(sub["date"]), sub["pid"], int(sub["score"]))
         self.r.hset(self.subs.key(sub_id), mapping={
             "status": "disqualified", "ops_decision": "disqualified", "ops_reason": why})
+        self._rebuild_matchpoints(sub["date"])
         self.audit(who, "disqualify", sub_id, why, was=sub["status"], removed_from_boards=removed)
         return self.submission(sub_id)
+
+    def _rebuild_matchpoints(self, day: date | str) -> None:
+        """A day's field changed by ops: its matchpoint board built again now, not in minutes."""
+        day = date.fromisoformat(day) if isinstance(day, str) else day
+        duplicate.request_build(self.settings, self.r, day, force=True, queue=self.subs.raw)
 
     def restore(self, sub_id: str, who: str, why: str) -> dict:
         """Put a disqualified or held game on the boards (ops decided it is honest)."""
         sub = self.subs.get(sub_id)
         if sub["status"] not in ("disqualified", "held"):
             raise Conflict(f"a {sub['status']} submission has nothing to restore", code="not_restorable")
-        self.boards.record(date.fromisoformat(sub["date"]), sub["pid"], sub["nickname"], int(sub["score"]), sub_id)
+        self.boards.record(date.fromisoformat(sub["date"]), sub["pid"], sub["nickname"], int(sub["score"]), sub_id,
+                           deals=duplicate.parse_points(sub.get("deals")))
         self.r.hset(self.subs.key(sub_id), mapping={
             "status": "verified", "ops_decision": "restored", "ops_reason": why})
+        self._rebuild_matchpoints(sub["date"])
         self.audit(who, "restore", sub_id, why, was=sub["status"])
         return self.submission(sub_id)
 
@@ -319,8 +328,10 @@ class Ops:
                 removed += self.boards.remove(day, sub["pid"], int(sub["score"]))
         keep = sorted((s for s in subs if s["status"] == "verified"), key=lambda s: s.get("verified_at", ""))
         for i, sub in enumerate(keep):
-            self.boards.record(day, sub["pid"], sub["nickname"], int(sub["score"]), sub["id"])
+            self.boards.record(day, sub["pid"], sub["nickname"], int(sub["score"]), sub["id"],
+                               deals=duplicate.parse_points(sub.get("deals")))
             if progress:
                 progress(i + 1, len(keep))
+        self._rebuild_matchpoints(day)
         self.audit(who, "rebuild_day", day.isoformat(), why, removed=removed, recorded=len(keep))
         return {"date": day.isoformat(), "removed": removed, "recorded": len(keep)}

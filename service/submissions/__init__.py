@@ -256,11 +256,12 @@ class Submissions(HindsightNotes):
         return sorted(found)
 
     def mark_verified(self, sub_id: str, score: int, now: datetime, *, flags: list | None = None,
-                      status: str = "verified") -> None:
+                      status: str = "verified", deals: list[int] = ()) -> None:
         """A valid game: ``verified`` (on the boards), or ``held`` (flagged, off the boards until
-        ops decide) or ``disqualified`` (by ops).  The record is not kept: ``record`` replays it."""
+        ops decide) or ``disqualified`` (by ops), with its card points deal by deal (``deals``,
+        ``51,22,33``: what the field compares).  The record is not kept: ``record`` replays it."""
         self._mark(sub_id, now, status=status, score=score, reason="",
-                   flags=json.dumps(flags or [], separators=(",", ":")))
+                   flags=json.dumps(flags or [], separators=(",", ":")), deals=",".join(map(str, deals)))
 
     def mark_rejected(self, sub_id: str, rejection: dict, now: datetime) -> None:
         self._mark(sub_id, now, status="rejected", reason=json.dumps(rejection, separators=(",", ":")))

@@ -166,8 +166,13 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     for path in (f"/api/v1/leaderboards/days/{today}", f"/api/v1/leaderboards/days/{today}/me",
                  f"/api/v1/leaderboards/days/{today}/histogram", "/api/v1/leaderboards/all-time",
                  f"/api/v1/leaderboards/weeks/{today.isocalendar()[0]}-W{today.isocalendar()[1]:02d}",
-                 f"/api/v1/leaderboards/months/{today:%Y-%m}/me", "/api/v1/players/me", "/metrics"):
+                 f"/api/v1/leaderboards/months/{today:%Y-%m}/me", "/api/v1/players/me", "/metrics",
+                 f"/api/v1/leaderboards/days/{today}/deals", f"/api/v1/submissions/{subs[0][0]['submission_id']}/deals",
+                 f"/api/v1/leaderboards/days/{today}/matchpoints"):
         assert client.get(path, headers=headers(subs[0][1])).status_code == 200, path
+    # a deal's traveller (the day is open here, so read as the API will once it has closed)
+    from service.duplicate import Field
+    assert Field(spy).traveller(today, 0)["results"] == 3
     target = subs[1][0]["submission_id"]
     assert client.post(f"/api/v1/ops/submissions/{target}/disqualify", json={"reason": "slots"},
                        headers=ops).status_code == 200
