@@ -44,15 +44,12 @@ def _day_open(day: date, what: str) -> Conflict:
                     reveal_at=services().settings.clock.reveals_at(day).isoformat())
 
 
-def _own_game(day: date, pid: str) -> dict | None:
-    """The player's ranked game of ``day`` if verification found it valid (counted or not)."""
+def _own_status(day: date, pid: str) -> str | None:
+    """The status of the player's submitted ranked game of ``day`` (None: not submitted)."""
     s = services()
     run_id = s.runs.ranked_run_id(day, pid)
-    sub_id = s.redis.hget(s.runs.key(run_id), "submission") if run_id else None
-    if not sub_id:
-        return None
-    sub = s.submissions.get(sub_id)
-    return sub if sub["status"] in VALID_GAME else None
+    sub_id = s.runs.load(run_id, pid).get("submission") if run_id else None
+    return s.submissions.get(sub_id)["status"] if sub_id else None
 
 
 def _may_see_field(day: date) -> None:
@@ -60,14 +57,20 @@ def _may_see_field(day: date) -> None:
     the day has been verified."""
     if _closed(day):
         return
-    token = token_from_request()
+    token, status = token_from_request(), None
     if token:
         try:
             pid = services().players.authenticate(token)
         except Unauthorized:
             pid = None
-        if pid and (Field(services().redis).game_of(day, pid) or _own_game(day, pid)):
+        if pid and Field(services().redis).game_of(day, pid):
             return
+        status = _own_status(day, pid) if pid else None
+        if status in VALID_GAME:
+            return
+    if status in ("queued", "delayed"):
+        raise Forbidden("your game of the day is being verified: the field is shown once it is",
+                        code="play_first", submission_status=status)
     raise Forbidden("the field of an open day is shown to players whose own game of the day has been "
                     "verified: play today's game and submit it first", code="play_first")
 

@@ -12,7 +12,7 @@ scores earliest-verified first.  The rank shown is shared by equal scores (1, 2,
 ``1 + the number of entries with a strictly higher score``.
 
 Each board has a hash tag of its own: a day's ``{boards:day:2026-12-02}`` (its entries, names,
-histogram and sequence), a week's ``{boards:week:2026-W49}``, a month's ``{boards:month:2026-12}``;
+histogram and sequence, and the field of its deals: ``service.duplicate``), a week's ``{boards:week:2026-W49}``, a month's ``{boards:month:2026-12}``;
 closed periods' boards are kept for good, and at ten million players a day one slot holding them
 all would grow by gigabytes a month.  The all-time board, its days played and the names that the
 week's and month's boards show too share ``{boards}`` with the rebuild's flag, the epoch and the
