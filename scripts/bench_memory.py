@@ -45,6 +45,7 @@ from rq import Queue  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.analysis import QUEUE as ANALYSIS_QUEUE  # noqa: E402
 from service.config import DEFAULT_LIMITS, QUEUE_NAME  # noqa: E402
+from service.duplicate import QUEUE as BOARDS_QUEUE  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
 from service.store import connect, raw_client  # noqa: E402
 
@@ -190,7 +191,7 @@ def verify_all(r, day) -> None:
     t0 = wall()
     worker.jobs._settings = None
     raw = raw_client(r)
-    for queue in (QUEUE_NAME, ANALYSIS_QUEUE):
+    for queue in (QUEUE_NAME, BOARDS_QUEUE, ANALYSIS_QUEUE):
         SweepingSimpleWorker([Queue(queue, connection=raw)], connection=raw).work(burst=True, logging_level="WARNING")
     statuses = defaultdict(int)
     for key in r.scan_iter(match=f"manille:{{day:{day}*}}:submission:*", count=1000):

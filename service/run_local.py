@@ -8,7 +8,8 @@
   keeps the queue.  For trying the service as a cluster runs it, not for keeping data.
 - ``MANILLE_SECRET`` unset: generated once and kept in ``./var/secret`` (lose it and past
   days can no longer be verified).
-- Starts a verification worker (``python -m worker``, an RQ worker on the ``verify`` queue), an
+- Starts a verification worker (``python -m worker``, an RQ worker on the ``verify`` queue, then
+  the ``boards`` queue of the matchpoint boards' builds), an
   analysis worker (the same on the ``analysis`` queue, at a lower CPU priority: a game's analysis
   takes seconds, and verification never waits behind one) and gunicorn
   (``deploy/gunicorn.conf.py``) on http://127.0.0.1:8000 (``MANILLE_BIND`` to change), prints the URL.
@@ -40,13 +41,14 @@ from redis.retry import Retry
 
 from service.analysis import QUEUE as ANALYSIS_QUEUE
 from service.config import QUEUE_NAME
+from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.procs import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, children_of, die_with, prctl
 from service.redis_server import LocalCluster, RedisServer
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 #: The workers started, by process name: (queue, nice increment).
-WORKERS = {"worker": (QUEUE_NAME, 0), "analyst": (ANALYSIS_QUEUE, 10)}
+WORKERS = {"worker": ((QUEUE_NAME, BOARDS_QUEUE), 0), "analyst": ((ANALYSIS_QUEUE,), 10)}
 LABELS = {"worker": "worker", "analyst": "analysis worker"}
 WORKER_RESTARTS = 5
 WORKER_WINDOW = 60.0
@@ -165,10 +167,10 @@ class Launcher:
     def spawn_worker(self, name: str) -> None:
         # A fresh name each time: RQ refuses a name whose dead worker it still remembers.
         self.workers_started += 1
-        queue, nice = WORKERS[name]
+        queues, nice = WORKERS[name]
         self.argv[name] = ["nice", "-n", str(nice)] * bool(nice) + [
             sys.executable, "-m", "worker", "--url", self.env["REDIS_URL"],
-            "--name", f"manille-{name}-{os.getpid()}-{self.workers_started}", queue]
+            "--name", f"manille-{name}-{os.getpid()}-{self.workers_started}", *queues]
         self.spawn(name)
 
     def spawn(self, name: str) -> None:

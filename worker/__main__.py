@@ -1,5 +1,6 @@
-"""``python -m worker [QUEUE …]``: an RQ worker on the verification queue (``verify``, the default) or
-the analysis queue (``analysis``), the engine and bots imported once.
+"""``python -m worker [QUEUE …]``: an RQ worker on the verification queue (``verify``) and, once no
+verification waits, the builds of the matchpoint boards (``boards``): the default; or on the
+analysis queue (``analysis``); the engine and bots imported once.
 
 Jobs run in this process, one after another (RQ's ``SimpleWorker``): no fork per job, its imports
 and Redis connections warm (a verification took 40 ms forked against 24 ms in process: issue 11).
@@ -34,6 +35,7 @@ from rq.utils import as_text, parse_composite_key
 
 import worker.jobs  # noqa: F401 - the engine and the bots, imported once (inherited by forks)
 from service import duplicate
+from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.challenges import check_commitments
 from service.analysis import JOB as ANALYSIS_JOB, Analyses
 from service.config import QUEUE_NAME, Settings
@@ -194,7 +196,7 @@ class SweepingSimpleWorker(Sweeping, SimpleWorker):
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m worker", description=__doc__.split("\n")[0])
-    p.add_argument("queues", nargs="*", default=[QUEUE_NAME])
+    p.add_argument("queues", nargs="*", default=[QUEUE_NAME, BOARDS_QUEUE])
     p.add_argument("--url", default=os.environ.get("REDIS_URL"))
     p.add_argument("--burst", action="store_true", help="stop when the queues are empty")
     p.add_argument("--fork", action="store_true", help="run each job in a forked work horse (RQ's Worker)")

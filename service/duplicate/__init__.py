@@ -27,6 +27,8 @@ from .field import BUCKETS, MAX_DEALS, MAX_TRAVELLER_PAGE, Field, game_matchpoin
 from .matchpoints import MAX_PAGE, MAX_RADIUS, Matchpoints
 
 JOB = "worker.jobs.build_matchpoints"
+#: The builds' queue: the verification workers take its jobs once no verification waits.
+QUEUE = "boards"
 #: Once a day has closed, its final board is built this soon after its last change at most.
 CLOSED_EVERY_SECONDS = 60
 #: Days looked at by the worker's maintenance: today, yesterday (closing after midnight) and the
@@ -45,7 +47,7 @@ def request_build(settings: Settings, client, day: date, *, force: bool = False,
     if not Matchpoints(client).due(day, every, force=force):
         return False
     connection = queue if queue is not None else settings.queue_connection(client)
-    Queue(settings.queue_name, connection=connection).enqueue_call(
+    Queue(QUEUE, connection=connection).enqueue_call(
         JOB, args=(day.isoformat(),), result_ttl=0, failure_ttl=86400, description=f"matchpoints {day}")
     return True
 
@@ -83,5 +85,5 @@ def refresh(settings: Settings, client, queue=None) -> list[date]:
     return queued
 
 
-__all__ = ["BUCKETS", "Field", "JOB", "MAX_DEALS", "MAX_PAGE", "MAX_RADIUS", "MAX_TRAVELLER_PAGE", "Matchpoints",
+__all__ = ["BUCKETS", "Field", "JOB", "QUEUE", "MAX_DEALS", "MAX_PAGE", "MAX_RADIUS", "MAX_TRAVELLER_PAGE", "Matchpoints",
            "build", "game_matchpoints", "matchpoints", "parse_points", "refresh", "request_build"]

@@ -17,6 +17,7 @@ from rq import SimpleWorker
 
 from service.app import create_app
 from service.config import QUEUE_NAME
+from service.duplicate import QUEUE as BOARDS_QUEUE
 from redis.cluster import RedisCluster
 
 from service.redis_server import LocalCluster, RedisServer
@@ -118,11 +119,11 @@ def client(app):
 
 @pytest.fixture
 def run_worker(rclient, queue_conn):
-    """Run every queued job now, in this process."""
+    """Run every queued verification, and the builds they queued, now, in this process."""
     def work():
         import worker.jobs
         worker.jobs._settings = None
         conn = queue_conn
         from rq import Queue
-        SimpleWorker([Queue(QUEUE_NAME, connection=conn)], connection=conn).work(burst=True)
+        SimpleWorker([Queue(q, connection=conn) for q in (QUEUE_NAME, BOARDS_QUEUE)], connection=conn).work(burst=True)
     return work

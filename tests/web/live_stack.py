@@ -25,6 +25,7 @@ if str(ROOT) not in sys.path:  # the script is run as a file: make the project i
 
 from service.analysis import QUEUE as ANALYSIS_QUEUE  # noqa: E402
 from service.config import QUEUE_NAME  # noqa: E402
+from service.duplicate import QUEUE as BOARDS_QUEUE  # noqa: E402
 from service.redis_server import RedisServer, free_port  # noqa: E402
 
 SECRET = "web-test-secret"
@@ -81,7 +82,7 @@ class LiveStack:
                    MANILLE_FLAG_SPEED_MIN_CARDS="15")
         env.pop("MANILLE_SECRET_FILE", None)
         self.procs.append(subprocess.Popen(
-            [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME], env=env, cwd=ROOT,
+            [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME, BOARDS_QUEUE], env=env, cwd=ROOT,
             stdout=open(self.dir / "worker.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         # The analyst searches with the Python solver (the same values as the compiled one, bots.native):
         # a game then takes seconds, not half of one, and the page's progress is seen moving.
