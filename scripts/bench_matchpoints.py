@@ -17,8 +17,9 @@ stream: the same games every run).  Then, for each size:
   traveller page (``Field.traveller``, 20 entries from the middle of deal 0), medians of 50;
 - the Redis memory of the field and the matchpoint board a game (``MEMORY USAGE`` of their keys).
 
-Last, a week's board built from seven days of the largest size (the day's board copied to the
-week's other six days: ``Matchpoints.build_period``, what the job runs once a day closes).
+Last, a week's and a month's boards built from seven and 31 days of the largest size (the day's
+board copied to the period's other days: ``Matchpoints.build_period``, what the job runs once a
+day closes).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from service.duplicate import Field, Matchpoints  # noqa: E402
 from service.leaderboard import Board, Leaderboard, day_board  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
-from service.store import connect, week_id  # noqa: E402
+from service.store import connect, month_id, week_id  # noqa: E402
 
 DAY = date(2027, 3, 10)
 NOW = datetime(2027, 3, 10, 12, tzinfo=timezone.utc)
@@ -106,15 +107,16 @@ def main(argv=None) -> int:
                 read_traveller = median_ms(lambda: field.traveller(DAY, 0, size // 2, 20), 50)
                 print(f"{size:9d} {record_s:9.1f} {build:8.2f} {size / build:9.0f} {read_field:9.2f} "
                       f"{read_game:8.2f} {read_traveller:13.2f} {field_bytes(r) / size:11.0f}", flush=True)
-            week = Board("week", week_id(DAY))
-            for day in week.days:
-                if day != DAY:
-                    r.copy(day_board(DAY).key_of("mp"), day_board(day).key_of("mp"), replace=True)
-            t0 = time.perf_counter()
-            meta = mp.build_period(week, week.days, now=NOW, final=True)
-            took = time.perf_counter() - t0
-            print(f"a week's board from 7 days of {max(sizes)} games: {took:.1f} s "
-                  f"({7 * max(sizes) / took:.0f} daily entries/s, {meta['games']} players)")
+            for period in (Board("week", week_id(DAY)), Board("month", month_id(DAY))):
+                for day in period.days:
+                    if day != DAY:
+                        r.copy(day_board(DAY).key_of("mp"), day_board(day).key_of("mp"), replace=True)
+                t0 = time.perf_counter()
+                meta = mp.build_period(period, period.days, now=NOW, final=True)
+                took = time.perf_counter() - t0
+                print(f"a {period.kind}'s board from {len(period.days)} days of {max(sizes)} games: {took:.1f} s "
+                      f"({len(period.days) * max(sizes) / took:.0f} daily entries/s, {meta['games']} players)",
+                      flush=True)
         finally:
             server.stop()
     return 0
