@@ -26,7 +26,7 @@ from collections import defaultdict
 from datetime import date, datetime
 
 from service.errors import NotFound
-from service.leaderboard import ALL_NAMES, SHIFT, Board, day_board
+from service.leaderboard import ALL_NAMES, SHIFT, Board, day_board, shared_ranks
 from service.store import load_script, pipelined
 
 from .field import BUCKETS, matchpoints, two_decimals
@@ -183,12 +183,9 @@ class Matchpoints:
         names, above = pipelined(self.r, lambda pipe: [
             pipe.hmget(names_key, pids),
             pipe.zcount(key, (first + 1) * (SHIFT if board.kind == "day" else PERIOD_SHIFT), "+inf")])
-        out, rank, prev = [], above + 1, None
-        for i, (pid, composite) in enumerate(items):
-            value = self._value(board, composite)
-            if prev is not None and value != prev:
-                rank = offset + i + 1
-            prev = value
+        values = [self._value(board, composite) for _pid, composite in items]
+        out = []
+        for i, ((pid, composite), value, rank) in enumerate(zip(items, values, shared_ranks(values, offset, above))):
             entry = {"rank": rank, "player": pid, "nickname": names[i] or "", "mp": two_decimals(value / SCALE)}
             if board.kind != "day":
                 entry["days"] = int(composite) % PERIOD_SHIFT

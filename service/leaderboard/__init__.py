@@ -146,6 +146,18 @@ class Board:
         return int(composite) // self.shift
 
 
+def shared_ranks(values: list[int], offset: int, above: int) -> list[int]:
+    """The ranks of a page's entries, best first, whose values are ``values``: equal values share
+    a rank (1, 2, 2, 4); ``offset``: the page's first position; ``above``: the entries above the
+    page's first value."""
+    ranks, rank = [], above + 1
+    for i, value in enumerate(values):
+        if i and value != values[i - 1]:
+            rank = offset + i + 1
+        ranks.append(rank)
+    return ranks
+
+
 def board_key(kind: str, *parts: str) -> str:
     """``manille:{boards}:<kind>[:<part>…]``: a key of the all-time board's slot."""
     return key_for(kind, BOARDS, *parts)
@@ -468,12 +480,9 @@ class Leaderboard:
             days = res[1]
         elif board.days:  # the days of the period whose board holds each player
             days = [sum(on[i] is not None for on in res[1:-1]) for i in range(len(pids))]
-        out, rank, prev = [], above + 1, None
-        for i, (pid, composite) in enumerate(items):
-            value = board.value_of(composite)
-            if prev is not None and value != prev:
-                rank = offset + i + 1
-            prev = value
+        values = [board.value_of(composite) for _pid, composite in items]
+        out = []
+        for i, ((pid, _composite), value, rank) in enumerate(zip(items, values, shared_ranks(values, offset, above))):
             entry = {"rank": rank, "player": pid, "nickname": names[i] or ""}
             if board.kind == "day":
                 entry["score"] = value
