@@ -150,7 +150,8 @@ export class Game {
           || this.hand.el.contains(document.activeElement)) this.auction.focus();
     } else {
       announce(t("yourTurn"));
-      // from the click on a card to the player's next turn (scripts/bench_turn.py reads it)
+      // from the click on a card to the next turn, in the browser's performance timeline
+      // (tests/web/measure_turns.py times the same wait from outside the page)
       if (this.clickedAt !== null) performance.measure("click-to-turn", { start: this.clickedAt });
       // the call button that had the focus is gone with the auction: the hand takes it (its first
       // legal card), as at a card turn after a trick
