@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.leaderboard import MAX_DAYS, MAX_PAGE, MAX_RADIUS
+from service.seeds import FIRST_DAY, LAST_DAY
 
 from .common import StrictSchema
 
@@ -44,8 +45,9 @@ class BoardPageSchema(ma.Schema):
 
 
 class DaysQuerySchema(StrictSchema):
-    before = fields.Date(load_default=None, metadata={
-        "description": "list the closed days before this one (default and latest: today)"})
+    before = fields.Date(load_default=None, validate=validate.Range(FIRST_DAY, LAST_DAY), metadata={
+        "description": "list the closed days before this one (default and latest: today); a day of the "
+                       "service, 2000-01-01 to 9998-12-31"})
     limit = fields.Integer(load_default=30, validate=validate.Range(1, MAX_DAYS))
 
 
