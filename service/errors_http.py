@@ -103,8 +103,17 @@ def handle_http_exception(error: HTTPException):
 
 
 def page_error(error: HTTPException):
-    """Outside the API a person is reading: a short HTML page, not JSON."""
+    """Outside the API a person is reading: the site's own page, in its style and the reader's
+    language, where the web pages are installed (``service.web`` puts its renderer in
+    ``app.extensions["manille_error_page"]``); else, or should that page itself fail, a short
+    HTML page.  Never JSON."""
     status = error.code or 500
+    render = current_app.extensions.get("manille_error_page")
+    if render is not None:
+        try:
+            return render(error)
+        except Exception:  # noqa: BLE001 - the plain page below still answers
+            log.exception("the error page could not be rendered")
     body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
             f'content="width=device-width, initial-scale=1"><title>{status} {escape(error.name)}</title>'
             f'</head><body><h1>{status} {escape(error.name)}</h1><p><a href="/">Manille</a></p></body></html>')

@@ -12,7 +12,7 @@ from service.leaderboard import ALL_TIME, KEPT_PAGES, Board, day_board, month_bo
 
 from .blueprint import Blueprint
 from .common import as_documented, current_pid, day_from, encode, services, token_from_request
-from .schemas import AroundQuerySchema, BoardPageSchema, HistogramSchema, PageQuerySchema
+from .schemas import AroundQuerySchema, BoardPageSchema, DaysQuerySchema, DaysSchema, HistogramSchema, PageQuerySchema
 
 PREFIX = "/leaderboards"
 blp = Blueprint("leaderboards", __name__, description=(
@@ -75,6 +75,16 @@ def _with_games(board: Board, page: dict) -> dict:
     return {**page, "entries": [{**e, "submission_id": g} if g else e for e, g in zip(page["entries"], games)]}
 
 
+def _caller_pid() -> str | None:
+    """The caller's pid from a valid token, else None: a public read (a bad token gives no ``me``)."""
+    if not token_from_request():
+        return None
+    try:
+        return services().players.authenticate(token_from_request())
+    except Unauthorized:
+        return None
+
+
 def _page(board: Board, query: dict):
     """A page of the board; with a valid player token, also ``me``: the caller's entry or null,
     so that a client knows whether asking for ``/me`` will find it.  A public read: a bad token
@@ -84,16 +94,29 @@ def _page(board: Board, query: dict):
     if not token_from_request():
         return as_documented(_public_body(board, page))
     out = {"board": board.kind, "period": board.id, **page}
-    try:
-        out["me"] = s.leaderboard.rank_of(board, s.players.authenticate(token_from_request()))
-    except Unauthorized:
-        pass
+    pid = _caller_pid()
+    if pid:
+        out["me"] = s.leaderboard.rank_of(board, pid)
     return as_documented(out)
 
 
 def _around(board: Board, query: dict):
     page = services().leaderboard.around(board, current_pid(), query["radius"])
     return as_documented({"board": board.kind, "period": board.id, **page})
+
+
+@blp.route("/days")
+class Days(MethodView):
+    @blp.arguments(DaysQuerySchema, location="query")
+    @blp.response(200, DaysSchema)
+    def get(self, query):
+        """The closed days (seed public) before ``before``, newest first, ``limit`` of them: how
+        many players each day's board holds and, with a player token, the caller's entry there"""
+        s = services()
+        today = s.settings.today()
+        before = min(query["before"] or today, today)
+        days = s.settings.clock.closed_days(before, query["limit"])
+        return {"days": s.leaderboard.days_played(days, _caller_pid())}
 
 
 @blp.route("/days/<string:period>")

@@ -68,6 +68,7 @@ SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see
 BASE_SCORE = 1000
 MAX_PAGE = 100
 MAX_RADIUS = 50
+MAX_DAYS = 90  # days of ``days_played`` in one request
 #: Pages kept per process (the least recently read go first).
 KEPT_PAGES = 512
 
@@ -533,6 +534,31 @@ class Leaderboard:
             day -= timedelta(days=chunk)
             first = False
         return streak
+
+    def days_played(self, days: list[date], pid: str | None = None) -> list[dict]:
+        """For each of ``days``: ``players``, how many its board holds, and with ``pid`` also
+        ``me``, the player's ``{"rank", "score"}`` there or None.  One round trip, and one more
+        for the ranks of the days the player has a score on."""
+        boards = [day_board(d) for d in days]
+
+        def sizes_and_scores(pipe):
+            for b in boards:
+                pipe.zcard(b.key)
+                if pid:
+                    pipe.zscore(b.key, pid)
+        replies = pipelined(self.r, sizes_and_scores) if boards else []
+        step = 2 if pid else 1
+        out = [{"date": d.isoformat(), "players": int(n)} for d, n in zip(days, replies[::step])]
+        if not pid:
+            return out
+        scored = [(i, c) for i, c in enumerate(replies[1::2]) if c is not None]
+        above = pipelined(self.r, lambda pipe: [pipe.zcount(boards[i].key, (boards[i].value_of(c) + 1) * SHIFT, "+inf")
+                                                for i, c in scored]) if scored else []
+        for row in out:
+            row["me"] = None
+        for (i, c), n in zip(scored, above):
+            out[i]["me"] = {"rank": n + 1, "score": boards[i].value_of(c)}
+        return out
 
     def histogram(self, day: date) -> list[dict]:
         raw = self.r.hgetall(day_board(day).key_of("histogram"))

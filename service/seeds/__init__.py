@@ -302,6 +302,19 @@ class DayClock:
             return "open"
         return "closing" if now < self.reveals_at(day) else "closed"
 
+    def closed_days(self, before: date, count: int, now: datetime | None = None) -> list[date]:
+        """Up to ``count`` days before ``before`` whose seed is public, newest first (the archive's
+        days: the day before today stays out while its grace runs)."""
+        now = self._now(now)
+        day = before - timedelta(days=1)
+        while day >= FIRST_DAY and self.phase(day, now) != "closed":  # today and, in its grace, yesterday
+            day -= timedelta(days=1)
+        days = []
+        while len(days) < count and day >= FIRST_DAY:
+            days.append(day)
+            day -= timedelta(days=1)
+        return days
+
     def revealed_seed(self, secrets: SecretSchedule | bytes, day: date, now: datetime | None = None) -> bytes:
         """The seed of a closed day, from a schedule or a single secret; raises SealedSeedError while
         the day is open or to come."""

@@ -9,13 +9,14 @@ the Content-Security-Policy forbids them.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlencode
 
 import markdown
 from flask import Blueprint, Flask, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import Babel
 from markupsafe import Markup
+from werkzeug.exceptions import HTTPException
 
 from service.seeds import InvalidDateError, parse_date
 
@@ -51,9 +52,10 @@ def _services():
 
 
 def _lang_links() -> list[dict]:
-    args = {k: v for k, v in request.args.items() if k != "lang"}
+    """This very page in each language (an error page too: it has no endpoint of its own)."""
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
     return [{"code": code, "label": label, "current": code == g.lang,
-             "url": url_for(request.endpoint, **(request.view_args or {}), **args, lang=code)}
+             "url": f"{request.path}?{urlencode([*args, ('lang', code)])}"}
             for code, label in LANGUAGES.items()]
 
 
@@ -67,7 +69,7 @@ def _asset_version(path: str) -> str:
 
 @bp.app_context_processor
 def _context() -> dict:
-    if not request or request.blueprint != "web":
+    if not request or not getattr(g, "lang", None):  # a web page, or an error page (error_page)
         return {}
     return {"lang": g.lang, "languages": LANGUAGES, "lang_links": _lang_links(),
             "asset": lambda path: url_for("web.static", filename=path, v=_asset_version(path))}
@@ -80,12 +82,16 @@ def _locale() -> None:
 
 @bp.after_request
 def _headers(resp):
+    return _page_headers(resp)
+
+
+def _page_headers(resp):
     resp.headers.setdefault("Content-Security-Policy", CSP)
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
     resp.headers.setdefault("Referrer-Policy", "same-origin")
     if request.args.get("lang") in LANGUAGES:
         resp.set_cookie(LANG_COOKIE, request.args["lang"], max_age=365 * 86400, samesite="Lax")
-    if request.endpoint == "web.static":
+    if request.endpoint == "web.static" and resp.status_code < 400:
         # A versioned URL names one content for ever; the modules that main.js imports by plain
         # URL must be revalidated, or a new main.js could run beside an old game.js.
         resp.headers["Cache-Control"] = ("public, max-age=31536000, immutable" if request.args.get("v")
@@ -121,15 +127,7 @@ def free():
 
 def _past_days() -> list[str]:
     s = _services().settings
-    today = s.today()
-    days = []
-    for back in range(1, ARCHIVE_DAYS + 8):
-        day = today - timedelta(days=back)
-        if s.clock.phase(day) == "closed":
-            days.append(day.isoformat())
-        if len(days) == ARCHIVE_DAYS:
-            break
-    return days
+    return [d.isoformat() for d in s.clock.closed_days(s.today(), ARCHIVE_DAYS)]
 
 
 @bp.get("/archive")
@@ -188,7 +186,19 @@ def favicon():
     return bp.send_static_file("favicon.svg")
 
 
+def error_page(error: HTTPException):
+    """A page the site cannot serve (404, 405, 500…), with the site's header, style and language."""
+    status = error.code or 500
+    g.lang = getattr(g, "lang", None) or select_locale()
+    resp = current_app.make_response((render_template("error.html", page="error", status=status), status))
+    if status == 405 and getattr(error, "valid_methods", None):
+        resp.headers["Allow"] = ", ".join(error.valid_methods)
+    # a page of the blueprint gets its headers from _headers; any other path, here
+    return resp if request.blueprint == "web" else _page_headers(resp)
+
+
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=lambda: getattr(g, "lang", None) or DEFAULT_LANGUAGE,
           default_translation_directories=str(Path(__file__).resolve().parent / "translations"))
     app.register_blueprint(bp)
+    app.extensions["manille_error_page"] = error_page

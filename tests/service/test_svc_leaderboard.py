@@ -324,3 +324,41 @@ def test_the_benchmarks_clean_up_lets_a_day_be_recorded_again(lb):
     assert margins(lb) == [None, None, None]
     assert lb.record(DAY, "a", "Ann", 1100, "s1")
     assert margins(lb) == [(100, 1), (100, 1), (100, 1)]
+
+
+# --- the closed days with their players (the archive) -------------------------------------------
+
+def test_the_closed_days_say_how_many_played_and_where_the_caller_stands(client, rclient):
+    """GET /leaderboards/days: the days whose seed is public, newest first, each with its board's
+    size and, with a token, the caller's rank and score there (null where they did not play)."""
+    from freezegun import freeze_time
+
+    from service.players import pid_of
+    from svc_helpers import err, headers
+
+    run = client.post("/api/v1/runs", json={"kind": "random"}).get_json()
+    token, me = run["player_token"], pid_of(run["player_token"])
+    lb = Leaderboard(rclient)
+    lb.record_many(date(2026, 11, 29), [(f"p{i}", f"P{i}", 1000 + 10 * i, f"s{i}") for i in range(5)]
+                   + [(me, "Me", 1025, "s-me")])
+    lb.record_many(date(2026, 11, 27), [("q", "Q", 990, "sq"), (me, "Me", 1200, "s-me2")])
+    lb.record_many(date(2026, 12, 1), [("r", "R", 1000, "sr")])  # yesterday, still in its grace
+    # 00:10 in Brussels on 2 December: 1 December closed ten minutes ago, its seed not yet public
+    with freeze_time("2026-12-01T23:10:00+00:00"):
+        public = client.get("/api/v1/leaderboards/days?limit=4")
+        assert public.status_code == 200, public.get_json()
+        assert public.get_json() == {"days": [{"date": "2026-11-30", "players": 0}, {"date": "2026-11-29", "players": 6},
+                                              {"date": "2026-11-28", "players": 0}, {"date": "2026-11-27", "players": 2}]}
+        mine = client.get("/api/v1/leaderboards/days?limit=4", headers=headers(token)).get_json()["days"]
+        assert [d["me"] for d in mine] == [None, {"rank": 3, "score": 1025}, None, {"rank": 1, "score": 1200}]
+        # a token the service does not know reads the public list (no "me"), as a board page does
+        assert "me" not in client.get("/api/v1/leaderboards/days?limit=1",
+                                      headers=headers("nope")).get_json()["days"][0]
+        later = client.get("/api/v1/leaderboards/days?before=2026-11-29&limit=2", headers=headers(token)).get_json()
+        assert [(d["date"], d["players"]) for d in later["days"]] == [("2026-11-28", 0), ("2026-11-27", 2)]
+        # a day to come is today: the list never reaches the open or closing days
+        assert client.get("/api/v1/leaderboards/days?before=2031-01-01&limit=1").get_json()["days"][0]["date"] == "2026-11-30"
+        assert len(client.get("/api/v1/leaderboards/days").get_json()["days"]) == 30
+    assert client.get("/api/v1/leaderboards/days?before=2000-01-01").get_json() == {"days": []}
+    for bad in ("limit=0", "limit=91", "before=2026-13-01", "limit=x", "before=0001-01-01", "before=9999-01-01"):
+        err(client.get(f"/api/v1/leaderboards/days?{bad}"), 422, "validation_error")

@@ -4,6 +4,7 @@ translations complete and compiled, the security headers, no inline script or ou
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,25 @@ def test_pages_outside_the_api_answer_errors_in_html_and_the_api_in_json(client)
     assert api.status_code == 404 and api.get_json()["error"] == "not_found"
     assert client.get("/archive/not-a-date").status_code == 404
     assert client.get("/archive/2999-01-01").status_code == 302  # not a past day: back to the list
+
+
+def test_error_pages_are_the_sites_own_in_the_readers_language(client, rclient, redis_server):
+    """404, 405 and 500 outside the API: the site's layout and style sheet, the reader's language,
+    the policy headers; the status kept (a 405 with its Allow)."""
+    from service.app import create_app
+    from svc_helpers import LIMITS_OFF
+
+    cases = [(client.get("/no-such-page?lang=fr"), 404, "fr", "Cette page n'existe pas"),
+             (client.get("/archive/not-a-date?lang=nl"), 404, "nl", "Deze pagina bestaat niet"),
+             (client.post("/rules?lang=en"), 405, "en", "This page cannot be opened that way")]
+    app = create_app({"REDIS_URL": redis_server.url, **LIMITS_OFF})
+    app.add_url_rule("/boom", "boom", lambda: 1 / 0)  # a bug on a page
+    cases.append((app.test_client().get("/boom?lang=fr"), 500, "fr", "Un problème est survenu de notre côté"))
+    for resp, status, lang, title in cases:
+        html = resp.get_data(as_text=True)
+        assert resp.status_code == status and resp.mimetype == "text/html", (status, html[:200])
+        assert html_lang(resp) == lang and f"<h1>{title}</h1>" in unescape(html), html
+        assert '<header class="top">' in html and re.search(r'href="/static/css/base\.css\?v=\d+"', html)
+        assert resp.headers["Content-Security-Policy"] == CSP and "<script>" not in html
+        assert f'href="{resp.request.path}?lang=' in html  # the language switch keeps the address
+    assert cases[2][0].headers["Allow"]

@@ -53,9 +53,11 @@ class LiveStack:
     """Redis + the verification worker + the analysis worker + gunicorn; ``base`` is the site's
     URL once started."""
 
-    def __init__(self, workdir: str | Path | None = None, web_processes: int = 2) -> None:
+    def __init__(self, workdir: str | Path | None = None, web_processes: int = 2, root: Path = ROOT) -> None:
+        """``root``: the project tree the processes run (another checkout, to compare two)."""
         self.dir = Path(workdir or tempfile.mkdtemp(prefix="manille-web-"))
         self.web_processes = web_processes
+        self.root = Path(root)
         self.redis: RedisServer | None = None
         self.procs: list[subprocess.Popen] = []
         self.base = ""
@@ -82,17 +84,17 @@ class LiveStack:
                    MANILLE_FLAG_SPEED_MIN_CARDS="15")
         env.pop("MANILLE_SECRET_FILE", None)
         self.procs.append(subprocess.Popen(
-            [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME, BOARDS_QUEUE], env=env, cwd=ROOT,
+            [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME, BOARDS_QUEUE], env=env, cwd=self.root,
             stdout=open(self.dir / "worker.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         # The analyst searches with the Python solver (the same values as the compiled one, bots.native):
         # a game then takes seconds, not half of one, and the page's progress is seen moving.
         self.procs.append(subprocess.Popen(
             [sys.executable, "-m", "worker", "--url", self.redis.url, ANALYSIS_QUEUE],
-            env=dict(env, MANILLE_NATIVE="0"), cwd=ROOT,
+            env=dict(env, MANILLE_NATIVE="0"), cwd=self.root,
             stdout=open(self.dir / "analyst.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         self.procs.append(subprocess.Popen(
-            [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "service.app:create_app()"],
-            env=env, cwd=ROOT, stdout=open(self.dir / "web.log", "w"), stderr=subprocess.STDOUT,
+            [str(BIN / "gunicorn"), "-c", str(self.root / "deploy/gunicorn.conf.py"), "service.app:create_app()"],
+            env=env, cwd=self.root, stdout=open(self.dir / "web.log", "w"), stderr=subprocess.STDOUT,
             start_new_session=True))
         self.base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + timeout

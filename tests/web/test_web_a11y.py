@@ -9,7 +9,7 @@ import uuid
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from web_helpers import api_play_ranked_game, enabled_cards, is_run_answer, nickname_box, play_game
+from web_helpers import api_play_ranked_game, enabled_cards, nickname_box, open_ranked, play_game
 
 AXE = Axe()
 
@@ -29,8 +29,9 @@ def test_axe_on_the_table_the_end_form_the_leaderboard_and_the_rules(visitor, si
     api_play_ranked_game(site, f"axe-{uuid.uuid4().hex[:6]}")  # the board has an entry to show
     page = visitor()
     found: list[str] = []
-    with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST"):
-        page.goto("/?lang=en&speed=instant")
+    page.goto("/?lang=en&speed=instant")
+    found += _serious(page, "first visit's welcome")
+    open_ranked(page)
     expect(enabled_cards(page).first).to_be_visible()
     found += _serious(page, "table, player's turn")
     play_game(page, "mouse", nickname_box(page))

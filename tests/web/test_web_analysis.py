@@ -163,6 +163,9 @@ def test_a_free_game_is_analysed_and_its_costliest_card_reached_by_keyboard(page
         expect(view.locator(f'.an-card[data-index="{i}"]')).to_have_attribute("aria-label", re.compile(f", {word}$"))
     costly = summary["costliest"]
     expect(view.locator(".an-jump")).to_have_count(len(costly))
+    # a desktop has a keyboard: the keys are said; Previous / Next are there for a pointer
+    expect(view.locator(".an-keys")).to_be_visible()
+    expect(view.get_by_role("group", name="Decisions").get_by_role("button", name="Next")).to_be_visible()
 
     # the keyboard: Tab to the list, C to the costliest, J and K (and the arrows) step
     _tab_to_list(page)

@@ -19,7 +19,7 @@ from live_stack import OPS_TOKEN, LiveStack
 from service.config import Settings
 from service.store import connect, raw_client
 from service.submissions import Submissions
-from web_helpers import nickname_box, play_game, wait_rank
+from web_helpers import nickname_box, open_ranked, play_game, wait_rank
 
 DELAYED = "Verification is delayed: it will be retried, and your game is safe."
 
@@ -35,8 +35,7 @@ def test_a_delayed_verification_is_said_plainly_then_the_rank_comes(visitor, sta
     worker = stack.procs[0]
     os.killpg(worker.pid, signal.SIGSTOP)  # the worker and its scheduler: nothing is verified
     try:
-        with page.expect_response(lambda r: r.url.endswith("/api/v1/runs") and r.request.method == "POST"):
-            page.goto("/?lang=en&speed=instant")
+        open_ranked(page)
         play_game(page, "mouse", nickname_box(page))
         with page.expect_response(lambda r: r.url.endswith("/api/v1/submissions")) as info:
             nickname_box(page).fill(f"late-{uuid.uuid4().hex[:6]}")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from live_stack import PHONE
 from web_helpers import (Game, card_button, card_name_en, enabled_cards, focused_card, hand_cards,
-                         hand_state, is_plays_answer, is_run_answer, nickname_box, number_text,
+                         hand_state, is_plays_answer, is_run_answer, nickname_box, number_text, open_ranked,
                          play_game, play_one, submit_nickname_and_wait_rank, tab_into_hand,
                          wait_hand_matches, watch_play_requests)
 
@@ -22,13 +22,8 @@ def _today(site: str) -> str:
 
 
 def _open_ranked(page, query: str = "lang=en&speed=instant") -> dict:
-    """Load / as a new visitor; returns the run the page created (POST /api/v1/runs)."""
-    with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST") as info:
-        page.goto(f"/?{query}")
-    assert info.value.status == 201, info.value.text()
-    run = info.value.json()
-    assert run["kind"] == "ranked" and run["player_token"], run
-    return run
+    """Load / as a new visitor and ask for today's game; returns the run the page created."""
+    return open_ranked(page, query)
 
 
 def _local_storage_values(page) -> list[str]:
@@ -210,9 +205,7 @@ def test_a_tap_plays_even_right_after_a_forbidden_card_was_touched(visitor, site
     near its upper edge: that tap must play it.  Nothing may move under the finger between the
     touch and the release (a browser sends the click to the element under both)."""
     page = visitor(viewport=PHONE, has_touch=True, is_mobile=True)
-    with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST") as info:
-        page.goto("/?lang=en&speed=instant")  # today's deal: the same position every run
-    view = info.value.json()["view"]
+    view = open_ranked(page)["view"]  # today's deal: the same position every run
     game = Game()
     watch_play_requests(page, game)
     for _ in range(64):

@@ -66,6 +66,26 @@ def play_again_button(page: Page) -> Locator:
     return page.get_by_role("button", name=re.compile("play again", re.I))
 
 
+#: The first visit's button that starts today's game (welcome.js), in each language.
+PLAY_TODAY = re.compile("play today's game|jouer la partie du jour|speel het spel van vandaag", re.I)
+
+
+def open_ranked(page: Page, query: str = "lang=en&speed=instant") -> dict:
+    """A visitor opens / and, a newcomer, asks for today's game from the welcome; returns the run
+    the page opened (POST /api/v1/runs, 201).  (Whether a newcomer is welcomed is
+    test_web_first_visit's to check: here a page that starts the game by itself will do too.)"""
+    with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST", timeout=20_000) as info:
+        page.goto(f"/?{query}")
+        play = page.get_by_role("button", name=PLAY_TODAY)
+        play.or_(hand(page).get_by_role("button").first).first.wait_for()
+        if play.is_visible():
+            play.click()
+    assert info.value.status == 201, info.value.text()
+    run = info.value.json()
+    assert run["kind"] == "ranked" and run["player_token"], run
+    return run
+
+
 def is_plays_request(request) -> bool:
     return request.method == "POST" and bool(PLAYS_PATH.match(urlparse(request.url).path))
 
@@ -255,7 +275,7 @@ RANK_TEXT = re.compile(r"Rank\s*#\s*([\d.,\u00a0\u202f ]*\d)\s+of\s+([\d.,\u00a0
 
 
 def wait_rank(page: Page, timeout: float = 20_000) -> tuple[int, int]:
-    rank = page.get_by_text(RANK_TEXT).first
+    rank = page.locator("#end").get_by_text(RANK_TEXT).first  # the results (the table has given way)
     expect(rank).to_be_visible(timeout=timeout)
     m = RANK_TEXT.search(rank.inner_text())
     assert m, rank.inner_text()

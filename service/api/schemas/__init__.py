@@ -9,8 +9,9 @@ from .runs import (RunCreateSchema, PlaySchema, PlaySeatSchema, CallSeatSchema, 
                    DealSummarySchema, ViewSchema, ResultSchema, EventSchema, RunSchema)  # noqa: F401
 from .submissions import (SUBMISSION_STATUSES, SubmissionCreateSchema, SubmissionAcceptedSchema,
                           SubmissionStatusSchema, RecordSchema)  # noqa: F401
-from .leaderboards import (PageQuerySchema, AroundQuerySchema, EntrySchema, BoardPageSchema,
-                           HistogramBinSchema, HistogramSchema)  # noqa: F401
+from .leaderboards import (PageQuerySchema, AroundQuerySchema, EntrySchema, BoardPageSchema, DaysQuerySchema,
+                           DayEntrySchema, DayPlayedSchema, DaysSchema, HistogramBinSchema,
+                           HistogramSchema)  # noqa: F401
 from .players import TodaySchema, PlayerSchema  # noqa: F401
 from .ops import (OPS_MAX_LIST, OpsListQuerySchema, OpsSubmissionsQuerySchema, OpsPendingQuerySchema,
                   ReasonSchema, FlagSchema, OpsSubmissionSchema, OpsSubmissionListSchema,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.leaderboard import MAX_PAGE, MAX_RADIUS
+from service.leaderboard import MAX_DAYS, MAX_PAGE, MAX_RADIUS
+from service.seeds import FIRST_DAY, LAST_DAY
 
 from .common import StrictSchema
 
@@ -41,6 +42,30 @@ class BoardPageSchema(ma.Schema):
     entries = fields.List(fields.Nested(EntrySchema), required=True)
     me = fields.Nested(EntrySchema, allow_none=True, metadata={
         "description": "the caller's entry (null when not on the board): only when a player token is sent"})
+
+
+class DaysQuerySchema(StrictSchema):
+    before = fields.Date(load_default=None, validate=validate.Range(FIRST_DAY, LAST_DAY), metadata={
+        "description": "list the closed days before this one (default and latest: today); a day of the "
+                       "service, 2000-01-01 to 9998-12-31"})
+    limit = fields.Integer(load_default=30, validate=validate.Range(1, MAX_DAYS))
+
+
+class DayEntrySchema(ma.Schema):
+    rank = fields.Integer(required=True)
+    score = fields.Integer(required=True, metadata={"description": "the rank score counted that day"})
+
+
+class DayPlayedSchema(ma.Schema):
+    date = fields.String(required=True)
+    players = fields.Integer(required=True, metadata={"description": "players on the day's board"})
+    me = fields.Nested(DayEntrySchema, allow_none=True, metadata={
+        "description": "the caller's entry on the day's board (null: no counted score that day): only when "
+                       "a player token is sent"})
+
+
+class DaysSchema(ma.Schema):
+    days = fields.List(fields.Nested(DayPlayedSchema), required=True)
 
 
 class HistogramBinSchema(ma.Schema):

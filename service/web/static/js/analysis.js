@@ -132,6 +132,8 @@ export async function openAnalysis(source, section) {
       if (section.dataset.key !== source.key) return;
       body.removeAttribute("aria-busy");
       showAnalysis(body, got.analysis, record, { player: source.player });
+      // it opens on its summary: the top of the analysis, unless the reader went elsewhere meanwhile
+      if ([title, document.body].includes(document.activeElement)) section.scrollIntoView({ block: "start" });
     } catch (e) {
       following.delete(source.key);
       if (section.dataset.key !== source.key) return;

@@ -1,11 +1,14 @@
 // The analysis of a game: the summary for you and your partner (from the seat, and with hindsight
 // apart), points lost deal by deal, the costliest decisions, every card with its mark, and the
-// chosen decision in detail. Keys: ← → or J K step card to card, Home End, C the next costliest.
+// chosen decision in detail with Previous / Next beside it. Keys: ← → or J K step card to card,
+// Home End, C the next costliest. It opens on its summary, and nothing but a key moves the page:
+// a tap changes the detail where it is, never the scroll away from the finger.
 import { SYMBOL, cardName, rankLabel, suitName, suitOf } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { num, seatName, t } from "./i18n.js";
 import { decisionPanel, decisionTitle, fmt, isYou, markWord, setPlayer, verdict, who } from "./decision.js";
 import { lossPlot } from "./lossplot.js";
+import { decisionStepper } from "./stepper.js";
 
 const MARK_ROWS = ["blunder", "mistake", "inaccuracy", "good", "best", "forced"];
 let keyHandler = null;
@@ -40,6 +43,7 @@ export function showAnalysis(box, doc, record, { player = null } = {}) {
 
   const live = h("p", { class: "sr-only", "aria-live": "polite", "aria-atomic": "true" });
   const detail = h("div", { class: "an-detail", id: "an-detail", tabindex: "-1" });
+  const stepper = decisionStepper((delta) => step(delta));
   const listBox = h("div", { class: "an-list" });
   const costBox = h("div", { class: "an-costly" });
   const seatButtons = seats.map((s) => h("button", { type: "button", class: "btn", "aria-pressed": String(s === seat),
@@ -81,7 +85,7 @@ export function showAnalysis(box, doc, record, { player = null } = {}) {
         h("ol", { class: "an-cards" }, buttons.map((b) => h("li", {}, b))));
     });
     fill(listBox, h("h3", { id: "an-list-title" }, t("cardsTitle", { who: who(seat), you: isYou(seat) })),
-      h("p", { class: "note an-keys" }, t("analysisKeys")),
+      h("p", { class: "note an-keys keyboard-only" }, t("analysisKeys")),
       h("div", { role: "group", "aria-labelledby": "an-list-title" }, blocks));
   }
 
@@ -95,13 +99,15 @@ export function showAnalysis(box, doc, record, { player = null } = {}) {
     costBox.append(h("ol", { class: "an-costly-list" }, list.map((i) => {
       const d = decisions[i];
       return h("li", {}, h("button", { type: "button", class: "btn an-jump", "data-index": i,
-        onclick: () => choose(i, { focus: true, costly: true }) },
+        onclick: () => choose(i, { costly: true }) },
       t("costlyLine", { deal: num(d.deal + 1), trick: num(d.trick + 1), card: cardName(d.played),
         better: cardName(d.best_seat[0]), lost: fmt(d.lost_seat), mark: markWord(d.mark) })));
     })));
   }
 
-  function choose(i, { focus = false, costly = false } = {}) {
+  // `focus`: the list's item takes the focus (no scroll); `reveal`: scrolled to, for a key that
+  // moved the focus there (a tap or a button never scrolls).
+  function choose(i, { focus = false, costly = false, reveal = false } = {}) {
     const d = decisions[i];
     if (!d) return;
     if (d.seat !== seat) showSeat(d.seat, false);
@@ -113,16 +119,12 @@ export function showAnalysis(box, doc, record, { player = null } = {}) {
       b.tabIndex = on ? 0 : -1;
     }
     fill(detail, decisionPanel(d, record));
+    const idx = mine();
+    stepper.show(idx.indexOf(i), idx.length);
     live.textContent = `${decisionTitle(d)}. ${cap(markWord(d.mark))}: ${verdict(d)}`;
     const item = items.find((b) => Number(b.dataset.index) === i);
     if (focus && item) item.focus({ preventScroll: true });
-    if (item) item.scrollIntoView({ block: "nearest" });
-    if (!detailVisible()) detail.scrollIntoView({ block: "nearest" });
-  }
-
-  function detailVisible() {
-    const r = detail.getBoundingClientRect();
-    return r.top >= 0 && r.top < innerHeight * 0.6;
+    if (reveal && item) item.scrollIntoView({ block: "nearest" });
   }
 
   function showSeat(s, pick) {
@@ -142,7 +144,9 @@ export function showAnalysis(box, doc, record, { player = null } = {}) {
     const idx = mine();
     const pos = idx.indexOf(at);
     const next = idx[Math.max(0, Math.min(idx.length - 1, (pos < 0 ? 0 : pos + delta)))];
-    if (next !== undefined) choose(next, { focus: listBox.contains(document.activeElement) });
+    if (next === undefined) return;
+    const fromList = listBox.contains(document.activeElement);
+    choose(next, { focus: fromList, reveal: fromList });
   }
 
   function nextCostly() {
@@ -152,7 +156,7 @@ export function showAnalysis(box, doc, record, { player = null } = {}) {
       return;
     }
     costlyAt = (costlyAt + 1) % list.length;
-    choose(list[costlyAt], { focus: true, costly: true });
+    choose(list[costlyAt], { focus: true, costly: true, reveal: true });
   }
 
   // The keys work with the focus anywhere in the analysis (or nowhere: on the page itself).
@@ -184,7 +188,7 @@ export function showAnalysis(box, doc, record, { player = null } = {}) {
     h("div", { class: "an-seat-pick", role: "group", "aria-label": t("showCardsOf") },
       h("span", { class: "an-seat-label", "aria-hidden": "true" }, t("showCardsOf")), seatButtons),
     costBox,
-    h("div", { class: "an-main" }, listBox, detail),
+    h("div", { class: "an-main" }, listBox, h("div", { class: "an-detail-col" }, stepper.el, detail)),
     live);
   showSeat(seats[0], false);
   const first = costliest()[0] ?? mine().find((i) => !decisions[i].forced) ?? mine()[0];

@@ -8,9 +8,11 @@ export function initAnnouncer(logEl, tickerEl) {
   ticker = tickerEl;
 }
 
-export function announce(text) {
+// `shown: false`: said to screen readers only, for a message the page already shows where it
+// belongs (a refused card's reason, under the hand): one place on the screen for a message.
+export function announce(text, { shown = true } = {}) {
   if (!text) return;
-  if (ticker) ticker.textContent = text;
+  if (ticker && shown) ticker.textContent = text;
   if (!log) return;
   const line = document.createElement("p");
   line.textContent = text;

@@ -98,7 +98,9 @@ export function verdict(d) {
   if (d.forced) return t("forcedNote");
   const seat = d.mark === "best" && d.lost_seat > 0
     ? t("markSeatWithin", { mark: markWord(d.mark), lost: fmt(d.lost_seat) })
-    : t("markSeat", { mark: markWord(d.mark), lost: fmt(d.lost_seat), se: fmt(d.lost_seat_se || 0), best: d.mark === "best" });
+    // an exact value (every deal counted) has no sampling error to show
+    : t("markSeat", { mark: markWord(d.mark), lost: fmt(d.lost_seat), best: d.mark === "best",
+      se: d.exact || !d.lost_seat_se ? null : fmt(d.lost_seat_se) });
   const open = t("markOpen", { mark: markWord(d.hindsight), lost: num(d.lost_open), best: d.hindsight === "best" });
   const better = d.mark !== "best" ? ` ${t("betterSeat", { cards: listCards(d.best_seat) })}` : "";
   return `${seat}${better} ${open}`;

@@ -3,8 +3,9 @@
 import { api, ApiError, sleep } from "./api.js";
 import { announce } from "./announcer.js";
 import { fill, h, store } from "./dom.js";
-import { betterThan, drawHistogram } from "./histogram.js";
-import { num, signed, t, teamName } from "./i18n.js";
+import { drawHistogram } from "./histogram.js";
+import { num, t, teamName } from "./i18n.js";
+import { beatenIn, standingWords } from "./standing.js";
 
 const NICK_KEY = "manille.nickname";
 const SUBS_KEY = "manille.submissions"; // {date: submission id} of this device's ranked games
@@ -26,10 +27,8 @@ function reasoning(deals, totals) {
   const list = h("ol", { class: "deal-lines" });
   for (const d of deals) {
     const team = d.scored[0] > 0 ? 0 : 1;
-    const line = t("dealLine", {
-      n: num(d.deal + 1), us: num(d.points[0]), them: num(d.points[1]), team: teamName(team),
-      scored: num(d.scored[team]), margin: signed(d.scored[0] - d.scored[1]),
-    });
+    const line = t("dealLine", { n: num(d.deal + 1), us: d.points[0], them: d.points[1], side: team,
+      scored: d.scored[team] });
     list.append(h("li", {}, d.factor > 1 ? `${line} (${t("factor", { n: num(d.factor) })})` : line));
   }
   const score = 1000 + 10 * (totals[0] - totals[1]);
@@ -98,13 +97,17 @@ async function verified(box, run, sub) {
   const shareBtn = h("button", { type: "button", class: "btn", onclick: async () => {
     copied.textContent = (await copy(shareText(run, sub, total))) ? t("copied") : t("copyFailed");
   } }, t("share"));
-  const rankText = sub.rank ? t("rankOf", { rank: num(sub.rank), total: num(total) }) : t("notRankedYet");
+  const standing = sub.rank ? standingWords({ rank: sub.rank, total, beaten: beatenIn(hist.bins, sub.score) }) : null;
+  const rankText = standing ? standing.rank : t("notRankedYet");
+  // the preview's "it counts once checked" is settled now
+  const preview = document.querySelector("#end .preview");
+  if (preview) preview.textContent = t("scoreIs", { score: num(sub.score, { useGrouping: false }) });
   fill(box,
     h("p", { class: "rank-line" }, rankText),
     h("p", {}, t("verifiedScore", { score: num(sub.score, { useGrouping: false }), nick: sub.nickname })),
-    h("p", {}, t("betterThan", { pct: num(betterThan(hist.bins, sub.score)) })),
+    standing ? h("p", { class: "standing" }, standing.compare) : null,
     drawHistogram(hist, sub.score),
-    me ? h("p", { class: "streak" }, t("streak", { n: num(me.streak) })) : null,
+    me ? h("p", { class: "streak" }, t("streak", { count: me.streak })) : null,
     challenge && sub.date === challenge.date ? countdown(challenge.closes_at) : null,
     h("p", { class: "share" }, shareBtn, " ", copied),
     h("p", { class: "links" },

@@ -13,6 +13,7 @@ import { Scoreboard } from "./scoreboard.js";
 import { pace } from "./settings.js";
 import { Seats } from "./table.js";
 import { TrickArea } from "./trick.js";
+import { firstVisit } from "./welcome.js";
 
 
 export class Game {
@@ -23,6 +24,7 @@ export class Game {
     this.busy = false;
     this.epoch = 0; // a new game started meanwhile: what was being drawn of the old one stops
     this.lastTrick = null;
+    this.clickedAt = null; // when the player's last card was chosen, until their next turn
     this.rules = "muette-1";
     this.calls = []; // this deal's calls so far, [{seat, call}] as the server said them
     this.carry = 1; // ×2 per 30–30 deal just before this one (parlée)
@@ -34,7 +36,7 @@ export class Game {
     this.hand = new Hand(document.getElementById("hand"), document.getElementById("reasons"),
       document.getElementById("hint"), {
         onPlay: (card) => this.play(card),
-        onRefuse: (card, why) => announce(why),
+        onRefuse: (card, why) => announce(why, { shown: false }), // the hand shows it
       });
     this.auction = new Auction(document.getElementById("auction"), { onCall: (call) => this.call(call) });
     this.picker = ctx.mode === "random"
@@ -71,6 +73,7 @@ export class Game {
 
   async open() {
     if (this.ctx.mode === "ranked") {
+      await firstVisit();
       if (api.hasToken()) {
         try {
           this.me = await api.get("/players/me");
@@ -136,6 +139,7 @@ export class Game {
   async settled() {
     const run = this.run;
     if (run.status === "finished") {
+      this.giveWay();
       const { showEnd } = await import("./endgame.js");
       return showEnd(this, run);
     }
@@ -146,11 +150,22 @@ export class Game {
           || this.hand.el.contains(document.activeElement)) this.auction.focus();
     } else {
       announce(t("yourTurn"));
+      // from the click on a card to the next turn, in the browser's performance timeline
+      // (tests/web/measure_turns.py times the same wait from outside the page)
+      if (this.clickedAt !== null) performance.measure("click-to-turn", { start: this.clickedAt });
       // the call button that had the focus is gone with the auction: the hand takes it (its first
       // legal card), as at a card turn after a trick
       if (this.afterCall && (!document.activeElement || document.activeElement === document.body)) this.hand.focus();
     }
     this.afterCall = false;
+    this.clickedAt = null;
+  }
+
+  // Once the game is over the table gives way to the results: no empty felt, no last deal's
+  // banner above them (a new game brings it back: restart).
+  giveWay() {
+    this.banner.hidden = true;
+    document.getElementById("play-area").hidden = true;
   }
 
   // What the run is played under: its variant and target on the score panel and in the picker.
@@ -219,6 +234,7 @@ export class Game {
     if (this.busy || !run || run.status !== "playing" || run.view.to_move !== 0 || this.calling(run.view)) return;
     const epoch = this.epoch;
     this.busy = true;
+    this.clickedAt = performance.now();
     const turn = run.turn;
     this.hand.remove(card);
     this.hand.lock();
@@ -323,6 +339,7 @@ export class Game {
   async restart() {
     this.epoch += 1;
     this.busy = false;
+    this.clickedAt = null;
     this.run = null;
     this.shown = null;
     this.lastTrick = null;

@@ -126,7 +126,9 @@ export class Hand {
     this.focusIndex = this.cards.indexOf(card);
     this.setFocusIndex(this.focusIndex, false);
     if (button.getAttribute("aria-disabled") === "true") {
-      this.onRefuse(card, this.myTurn ? this.reasons[card] || t("cannotPlay") : t("notYourTurn"));
+      const why = this.myTurn ? this.reasons[card] || t("cannotPlay") : t("notYourTurn");
+      this.hintEl.textContent = why; // under the hand, where the finger is: the one place it is shown
+      this.onRefuse(card, why);
       return;
     }
     // e.detail is 0 for Enter/Space: the keyboard always plays at once.

@@ -18,25 +18,41 @@ function buckets(bins) {
   return { width, bars };
 }
 
-export function betterThan(bins, score) {
-  const total = bins.reduce((s, b) => s + b.count, 0);
-  const below = bins.filter((b) => b.score < score).reduce((s, b) => s + b.count, 0);
-  return total ? Math.floor((100 * below) / total) : 0;
+// The score a bar stands for, as its tooltip says it.
+function barText(bar) {
+  return bar.from === bar.to ? t("histBarScore", { score: num(bar.from), count: bar.count })
+    : t("histBar", { from: num(bar.from), to: num(bar.to), count: bar.count });
+}
+
+// The axis' two labels hang under the first and the last bar (one under a lone bar): they say
+// where the bars are, not where the chart's box ends.
+function tick(text, where) {
+  const el = document.createElement("span");
+  el.className = `tick tick-${where}`;
+  el.setAttribute("aria-hidden", "true");
+  el.textContent = text;
+  return el;
 }
 
 export function drawHistogram(histogram, mine = null) {
   const figure = document.createElement("figure");
   figure.className = "histogram";
   const { bars } = buckets(histogram.bins || []);
+  const caption = document.createElement("figcaption");
+  if (!bars.length) { // no chart of nothing: the caption says so
+    caption.textContent = t("histEmpty");
+    figure.append(caption);
+    return figure;
+  }
   const chart = document.createElement("div");
   chart.className = "bars";
   chart.setAttribute("role", "img");
   const max = Math.max(1, ...bars.map((b) => b.count));
-  for (const bar of bars) {
+  const els = bars.map((bar) => {
     const el = document.createElement("div");
     el.className = "bar";
     el.style.height = `${Math.max(2, Math.round((100 * bar.count) / max))}%`;
-    el.title = t("histBar", { from: num(bar.from), to: num(bar.to), n: num(bar.count) });
+    el.title = barText(bar);
     if (mine !== null && mine >= bar.from && mine <= bar.to) {
       el.classList.add("mine");
       const tag = document.createElement("span");
@@ -45,23 +61,18 @@ export function drawHistogram(histogram, mine = null) {
       el.append(tag);
     }
     chart.append(el);
+    return el;
+  });
+  const lo = bars[0].from;
+  const hi = bars[bars.length - 1].to;
+  if (els.length === 1) els[0].append(tick(lo === hi ? num(lo) : `${num(lo)}–${num(hi)}`, "only"));
+  else {
+    els[0].append(tick(num(lo), "lo"));
+    els[els.length - 1].append(tick(num(hi), "hi"));
   }
-  const summary = bars.length
-    ? t("histSummary", { n: num(histogram.total), lo: num(bars[0].from), hi: num(bars[bars.length - 1].to) })
-    : t("histEmpty");
+  const summary = t("histSummary", { count: histogram.total, lo: num(lo), hi: num(hi) });
   chart.setAttribute("aria-label", mine === null ? summary : `${summary} ${t("histMine", { score: num(mine) })}`);
-  const axis = document.createElement("div");
-  axis.className = "axis";
-  axis.setAttribute("aria-hidden", "true");
-  if (bars.length) {
-    const lo = document.createElement("span");
-    lo.textContent = num(bars[0].from);
-    const hi = document.createElement("span");
-    hi.textContent = num(bars[bars.length - 1].to);
-    axis.append(lo, hi);
-  }
-  const caption = document.createElement("figcaption");
   caption.textContent = summary;
-  figure.append(chart, axis, caption);
+  figure.append(chart, caption);
   return figure;
 }

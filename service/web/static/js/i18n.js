@@ -1,4 +1,6 @@
 // The page's language is chosen by the server (<html lang>); only that catalogue is loaded.
+import { isPlural, plural } from "./plural.js";
+
 const LANGS = ["fr", "nl", "en"];
 let catalogue = {};
 export let lang = "fr";
@@ -13,15 +15,17 @@ export function cat() {
   return catalogue;
 }
 
-// t("key", {n: 3}) fills {n}; a catalogue entry may also be a function for grammar
-// (articles, plurals) that a template string cannot express.
+// t("key", {n: 3}) fills {n}. An entry may be plural forms ({one, other, "=0"…}: plural.js),
+// chosen by `count` ("#" in a form is the count); or a function, for grammar a template cannot
+// express (articles, "you" as the subject).
 export function t(key, vars = {}) {
-  const entry = catalogue[key];
+  let entry = catalogue[key];
   if (entry === undefined) {
     console.warn("missing string", key);
     return key;
   }
   if (typeof entry === "function") return entry(vars);
+  if (isPlural(entry)) entry = plural(lang, vars.count, entry);
   return entry.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 

@@ -1,40 +1,14 @@
 // The /leaderboard page: a day (any past day), an ISO week, a month or all time; pages of 50;
 // the player's own rank with the entries around it; the day's histogram with their score marked.
 import { api } from "./api.js";
-import { h, store } from "./dom.js";
+import { fill, h, store } from "./dom.js";
 import { drawHistogram } from "./histogram.js";
-import { longDate, num, signed, t } from "./i18n.js";
+import { num, signed, t } from "./i18n.js";
+import { drawPager } from "./pager.js";
+import { boardPath, periodLabel } from "./periods.js";
 
 const LIMIT = 50;
 const KINDS = ["day", "week", "month", "all"];
-
-// ISO 8601 week of a date: the week belongs to the year of its Thursday.
-function isoWeek(iso) {
-  const thursday = new Date(`${iso}T00:00:00Z`);
-  thursday.setUTCDate(thursday.getUTCDate() + 3 - ((thursday.getUTCDay() + 6) % 7));
-  const year = thursday.getUTCFullYear();
-  const jan4 = new Date(Date.UTC(year, 0, 4));
-  const week = 1 + Math.round(((thursday - jan4) / 86400000 - 3 + ((jan4.getUTCDay() + 6) % 7)) / 7);
-  return `${year}-W${String(week).padStart(2, "0")}`;
-}
-
-function boardPath(state) {
-  if (state.kind === "day") return `/leaderboards/days/${state.day}`;
-  if (state.kind === "week") return `/leaderboards/weeks/${isoWeek(state.day)}`;
-  if (state.kind === "month") return `/leaderboards/months/${state.day.slice(0, 7)}`;
-  return "/leaderboards/all-time";
-}
-
-function periodLabel(state) {
-  if (state.kind === "day") return longDate(state.day);
-  if (state.kind === "week") return t("weekOf", { week: isoWeek(state.day) });
-  if (state.kind === "month") {
-    const [y, m] = state.day.split("-").map(Number);
-    return new Intl.DateTimeFormat(document.documentElement.lang, { month: "long", year: "numeric", timeZone: "UTC" })
-      .format(new Date(Date.UTC(y, m - 1, 1)));
-  }
-  return t("allTime");
-}
 
 // A closed day's game may be analysed by anyone: its submission id, where the entry gives one.
 const entrySubmission = (e) => e.submission_id || e.submission || null;
@@ -77,16 +51,29 @@ function rows(entries, kind, mePlayer, analysable) {
   });
 }
 
-function boardTable(page, kind, caption, mePlayer, quietCaption = false, closed = false) {
+// Every board counts in one unit, points: a day's score, and a period's sum of each day's points
+// above or below 1000.
+function boardTable(page, kind, caption, mePlayer, quietCaption = false, closed = false, empty = t("boardEmpty")) {
   const analysable = closed && kind === "day" && page.entries.some(entrySubmission);
-  const heads = kind === "day" ? [t("colRank"), t("colPlayer"), t("colScore")]
-    : [t("colRank"), t("colPlayer"), t("colMargin"), t("colDays")];
+  const heads = kind === "day" ? [t("colRank"), t("colPlayer"), t("colPoints")]
+    : [t("colRank"), t("colPlayer"), t("colPoints"), t("colDays")];
   if (analysable) heads.push(t("colAnalysis"));
   return h("table", { class: "board" },
     h("caption", { class: quietCaption ? "sr-only" : null }, caption),
     h("thead", {}, h("tr", {}, heads.map((x, i) => h("th", { scope: "col", class: i === 1 || (analysable && i === heads.length - 1) ? null : "num" }, x)))),
     h("tbody", {}, page.entries.length ? rows(page.entries, kind, mePlayer, analysable)
-      : h("tr", {}, h("td", { colspan: heads.length }, t("boardEmpty")))));
+      : h("tr", {}, h("td", { colspan: heads.length }, empty))));
+}
+
+// What an empty board says: a past day that no one played, or a period with no score yet.
+function emptyText(state, today) {
+  return state.kind === "day" && state.day < today ? t("dayNobody") : t("boardEmpty");
+}
+
+// "Around you" is worth showing only when it has entries that the page above does not.
+function addsRows(around, page) {
+  const shown = new Set(page.entries.map((e) => e.player));
+  return around.entries.some((e) => !shown.has(e.player));
 }
 
 export function startLeaderboard(data) {
@@ -115,9 +102,9 @@ export function startLeaderboard(data) {
     const q = new URLSearchParams({ board: state.kind, day: state.day });
     if (state.offset) q.set("offset", state.offset);
     history.replaceState(null, "", `?${q}`);
-    title.textContent = periodLabel(state);
+    title.textContent = periodLabel(state.kind, state.day, today);
     list.setAttribute("aria-busy", "true");
-    const path = boardPath(state);
+    const path = boardPath(state.kind, state.day);
     let page;
     try {
       page = await api.get(`${path}?offset=${state.offset}&limit=${LIMIT}`);
@@ -136,23 +123,20 @@ export function startLeaderboard(data) {
       } catch { /* no analysis offered */ }
       if (ticket !== loading) return;
     }
-    list.replaceChildren(boardTable(page, state.kind, periodLabel(state), me && me.player, true, closed));
+    list.replaceChildren(boardTable(page, state.kind, periodLabel(state.kind, state.day, today), me && me.player,
+      true, closed, emptyText(state, today)));
     list.removeAttribute("aria-busy");
-    const first = page.total ? state.offset + 1 : 0;
-    const last = Math.min(state.offset + LIMIT, page.total);
-    pager.replaceChildren(
-      h("button", { type: "button", class: "btn", disabled: state.offset === 0,
-        onclick: () => { state.offset = Math.max(0, state.offset - LIMIT); load(); } }, t("previousPage")),
-      h("span", { class: "range" }, t("range", { first: num(first), last: num(last), total: num(page.total) })),
-      h("button", { type: "button", class: "btn", disabled: last >= page.total,
-        onclick: () => { state.offset += LIMIT; load(); } }, t("nextPage")));
+    drawPager(pager, { offset: state.offset, limit: LIMIT, total: page.total }, (offset) => {
+      state.offset = offset;
+      load();
+    });
     meBox.hidden = true;
     if (me) {
       try {
         const around = await api.get(`${path}/me?radius=5`);
         if (ticket !== loading) return;
-        meBox.replaceChildren(h("h2", {}, t("yourRank", { rank: num(me.rank), total: num(page.total) })),
-          boardTable(around, state.kind, t("aroundYou"), me.player, false, closed));
+        fill(meBox, h("h2", {}, t("yourRank", { rank: num(me.rank), total: num(page.total) })),
+          addsRows(around, page) ? boardTable(around, state.kind, t("aroundYou"), me.player, false, closed) : null);
         const own = closed && ownSubmission(state.day);
         if (own) meBox.append(h("p", {}, await analyseLink(own, me.nickname, true, t("analyseMine"))));
         meBox.hidden = false;
@@ -162,7 +146,7 @@ export function startLeaderboard(data) {
       meBox.hidden = false;
     }
     histBox.replaceChildren();
-    if (state.kind === "day") {
+    if (state.kind === "day" && page.total) { // an empty day's board says so; no empty chart under it
       try {
         const hist = await api.get(`/leaderboards/days/${state.day}/histogram`);
         if (ticket !== loading) return;

@@ -3,11 +3,12 @@ import { loadCatalogue, longDate } from "./i18n.js";
 import { applyLook, setUrlSpeed } from "./settings.js";
 
 async function table(data) {
-  const [{ Game }, { initDialogs }, { initAnnouncer, initStatus }] = await Promise.all([
-    import("./game.js"), import("./dialogs.js"), import("./announcer.js")]);
+  const [{ Game }, { initDialogs }, { initAnnouncer, initStatus }, { bindPaceControl }] = await Promise.all([
+    import("./game.js"), import("./dialogs.js"), import("./announcer.js"), import("./pacecontrol.js")]);
   initAnnouncer(document.getElementById("log"), document.getElementById("ticker"));
   initStatus(document.getElementById("status"));
   setUrlSpeed(data.speed);
+  bindPaceControl(document.getElementById("pace"));
   const game = new Game({ mode: data.mode, day: data.day, today: data.today });
   initDialogs(game);
   await game.start();
@@ -27,6 +28,7 @@ async function main() {
   const data = document.body.dataset;
   if (data.page === "table") await table(data);
   else if (data.page === "leaderboard") (await import("./leaderboard.js")).startLeaderboard(data);
+  else if (data.page === "archive") await (await import("./archive.js")).describeDays();
   else if (data.page === "rules") {
     // The contents stay folded on a phone, where they would push the rules a screen down.
     const toc = document.getElementById("toc-details");

@@ -13,6 +13,8 @@ import { pace } from "./settings.js";
 export async function narrate(game, events, run, own = null) {
   const st = game.shown || { points: [0, 0], totals: [0, 0], plays: [] };
   let waited = own !== null;
+  // the player has played to the trick on the table: its other cards come at the quicker beat
+  let seen = (st.plays || []).some((p) => p.seat === 0);
   const epoch = game.epoch;
   for (const ev of events) {
     if (epoch !== game.epoch) return;
@@ -59,14 +61,18 @@ export async function narrate(game, events, run, own = null) {
       announce(t("contractIs", { text: contractText(ev.contract, ev.factor, game.rules) }));
     } else if (ev.type === "play") {
       st.plays.push({ seat: ev.seat, card: ev.card });
+      if (ev.seat === 0) seen = true;
       if (ev.seat === 0 && ev.card === own) {
         own = null;
         continue;
       }
       game.seats.setTurn(ev.seat);
-      if (waited) await sleep(p.card);
+      const wait = waited ? (seen ? p.follow : p.card) : 0;
+      if (wait) await sleep(wait);
       if (epoch !== game.epoch) return;
       waited = true;
+      // the card shown, and the beat waited for it (tests/web reads them)
+      if (ev.seat !== 0) performance.mark("bot-card", { detail: { seat: ev.seat, wait, seen } });
       game.hand.remove(ev.card);
       await game.trick.place(ev.seat, ev.card, p.move);
       if (epoch !== game.epoch) return;
@@ -77,6 +83,7 @@ export async function narrate(game, events, run, own = null) {
       }
       announce(t("plays", { seat: seatName(ev.seat), card: cardNameInSentence(ev.card) }));
     } else if (ev.type === "trick") {
+      seen = false;
       game.seats.setTurn(null);
       game.seats.clearCalls();
       st.points[ev.team === "us" ? 0 : 1] += ev.points;

@@ -114,7 +114,7 @@ export class Seats {
         s.backs.textContent = "";
         for (let k = 0; k < n; k++) s.backs.append(drawBack());
       }
-      s.count.textContent = t("cardsLeft", { seat: seatName(i), n });
+      s.count.textContent = t("cardsLeft", { seat: seatName(i), count: n });
     });
   }
 

@@ -1,5 +1,8 @@
 // English strings of the scripts (templates are translated by the server).
-const pts = (n) => (Number(n) === 1 ? "1 point" : `${n} points`);
+import { plural } from "../plural.js";
+
+const pl = (count, forms) => plural("en", count, forms);
+const pts = (n) => pl(n, { one: "# point", other: "# points" });
 
 export default {
   seats: ["You", "West", "North", "East"],
@@ -17,7 +20,7 @@ export default {
   toPlay: "To play",
   turnedCard: "Turned card, still in the dealer's hand: {card}",
   trumpShort: "trump",
-  cardsLeft: ({ seat, n }) => `${seat}: ${n} ${Number(n) === 1 ? "card" : "cards"}`,
+  cardsLeft: { one: "{seat}: # card", other: "{seat}: # cards" },
   seatCard: "{seat}: {card}",
 
   thisDeal: "This deal",
@@ -59,17 +62,21 @@ export default {
   trickWonBy: ({ seat, n, you }) => `${you ? "You take" : `${seat} takes`} this trick: ${pts(n)}.`,
 
   you: "You",
-  histBar: "{from} to {to}: {n} players",
-  histSummary: "Scores of {n} players, from {lo} to {hi}.",
+  histBar: { one: "{from} to {to}: # player", other: "{from} to {to}: # players" },
+  histSummary: { "=1": "One score so far: {lo}.", one: "Scores of # player, from {lo} to {hi}.",
+    other: "Scores of # players, from {lo} to {hi}." },
   histEmpty: "No verified score yet.",
+  histBarScore: { one: "{score}: # player", other: "{score}: # players" },
   histMine: "Yours, {score}, is marked.",
 
   endWon: "You win {us} – {them}",
   endLost: "You lose {us} – {them}",
-  previewScore: "Your score: {score} (preview; the server verifies it by replaying your cards)",
+  previewScore: "Your score: {score}. It counts once the server has replayed your cards to check it.",
+  scoreIs: "Your score: {score}",
   scoreUnranked: "Score: {score} (unranked)",
-  dealLine: ({ n, us, them, team, scored, margin }) =>
-    `Deal ${n}: Us ${us} card points, Them ${them} → ${team} +${scored} (margin ${margin})`,
+  dealLine: ({ n, us, them, side, scored }) =>
+    `Deal ${n}: we took ${pl(us, { one: "# card point", other: "# card points" })}, they took ${pl(them, { other: "#" })}; ${
+      side === 0 ? "we" : "they"} score ${pl(scored, { one: "# game point", other: "# game points" })}`,
   formula: "1000 + 10 × ({us} − {them}) = {score}",
   nickname: "Nickname",
   nickHelp: "Up to 24 characters in one script, shown on the leaderboard. Press Enter to submit.",
@@ -90,8 +97,12 @@ export default {
   rankShort: "#{rank}/{total}",
   notRankedYet: "Verified; your rank appears on the board shortly.",
   verifiedScore: "Verified score {score} for {nick}.",
-  betterThan: "Better than {pct}% of today's players",
-  streak: ({ n }) => (Number(n) === 1 ? "Streak: 1 day" : `Streak: ${n} days in a row`),
+  firstToPlay: "You are the first to play this day's game: no one to compare with yet.",
+  beatAll: { one: "Better than the other player so far.", other: "Better than all # other players so far." },
+  beatNone: { one: "The other player so far did as well or better.",
+    other: "The # other players so far all did as well or better." },
+  beatSome: { one: "Better than {pct} of the other player so far.", other: "Better than {pct} of the # other players so far." },
+  streak: { one: "Streak: # day", other: "Streak: # days in a row" },
   nextIn: "Next challenge in {h} h {m} min {s} s",
   nextOpen: "The next challenge is open: play it",
   share: "Share",
@@ -113,24 +124,29 @@ export default {
   handsBefore: "Hands before this trick",
   handOf: "Hand of {seat}",
   previous: "Previous",
+  decisionSteps: "Decisions",
+  decisionOf: "{n} of {total}",
   next: "Next",
 
-  weekOf: "Week {week}",
+  weekOf: "Week: {week}",
   allTime: "All time",
   colRank: "Rank",
   colPlayer: "Player",
-  colScore: "Score",
-  colMargin: "Margin",
+  colPoints: "Points",
   colDays: "Days",
   boardEmpty: "No one on this board yet.",
+  dayNobody: "No one played this day.",
   boardError: "The leaderboard cannot be loaded right now.",
-  previousPage: "Previous 50",
-  nextPage: "Next 50",
+  previousPage: { one: "Previous #", other: "Previous #" },
+  nextPage: { one: "Next #", other: "Next #" },
   range: "{first}–{last} of {total}",
   yourRank: "Your rank: #{rank} of {total}",
   aroundYou: "Players around you",
   notOnBoard: "You are not on this board.",
   histTitle: "Scores of the day",
+  dayPlayers: { "=0": "No one played", one: "# player", other: "# players" },
+  dayMine: "You played it: {score} points, rank {rank}",
+  dayNotMine: "You did not play it",
 
   // the auction (parlée, manillen) and free play's variants
   callNames: { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades", NT: "No trump", pass: "Pass",
@@ -215,7 +231,7 @@ export default {
   onTable: "on the table: {cards}",
   leads: ({ who, you }) => `${who} ${you ? "lead" : "leads"} the trick`,
   forcedNote: "the only legal card.",
-  markSeat: ({ lost, se, best }) => (best ? "From the seat: the best card." : `From the seat: ${lost} points lost (± ${se}).`),
+  markSeat: ({ lost, se, best }) => (best ? "From the seat: the best card." : `From the seat: ${lost} points lost${se ? ` (± ${se})` : ""}.`),
   markSeatWithin: "From the seat: {lost} below the best card, within the sampling error.",
   markOpen: ({ mark, lost, best }) => (best ? "With hindsight: best, nothing lost." : `With hindsight: ${mark}, ${lost} points lost.`),
   betterSeat: "Better: {cards}.",

@@ -1,5 +1,8 @@
 // Chaînes françaises des scripts (les gabarits sont traduits par le serveur).
-const pts = (n) => (Number(n) <= 1 ? `${n} point` : `${n} points`);
+import { plural } from "../plural.js";
+
+const pl = (count, forms) => plural("fr", count, forms);
+const pts = (n) => pl(n, { one: "# point", other: "# points" });
 const the = (name, rank) => (rank === "A" ? `l'${name}` : rank === "Q" ? `la ${name}` : `le ${name}`);
 
 export default {
@@ -18,7 +21,7 @@ export default {
   toPlay: "Joue",
   turnedCard: "Carte retournée, encore dans la main du donneur : {card}",
   trumpShort: "atout",
-  cardsLeft: ({ seat, n }) => `${seat} : ${n} carte${Number(n) > 1 ? "s" : ""}`,
+  cardsLeft: { one: "{seat} : # carte", other: "{seat} : # cartes" },
   seatCard: "{seat} : {card}",
 
   thisDeal: "Cette donne",
@@ -60,17 +63,22 @@ export default {
   trickWonBy: ({ seat, n, you }) => `${you ? "Vous remportez" : `${seat} remporte`} ce pli : ${pts(n)}.`,
 
   you: "Vous",
-  histBar: "De {from} à {to} : {n} joueurs",
-  histSummary: "Scores de {n} joueurs, de {lo} à {hi}.",
+  histBar: { one: "De {from} à {to} : # joueur", other: "De {from} à {to} : # joueurs" },
+  histSummary: { "=1": "Un seul score pour l'instant : {lo}.", one: "Scores de # joueur, de {lo} à {hi}.",
+    other: "Scores de # joueurs, de {lo} à {hi}." },
   histEmpty: "Aucun score vérifié pour l'instant.",
+  histBarScore: { one: "{score} : # joueur", other: "{score} : # joueurs" },
   histMine: "Le vôtre, {score}, est marqué.",
 
   endWon: "Vous gagnez {us} – {them}",
   endLost: "Vous perdez {us} – {them}",
-  previewScore: "Votre score : {score} (aperçu ; le serveur le vérifie en rejouant vos cartes)",
+  previewScore: "Votre score : {score}. Il compte dès que le serveur a rejoué vos cartes pour le vérifier.",
+  scoreIs: "Votre score : {score}",
   scoreUnranked: "Score : {score} (hors classement)",
-  dealLine: ({ n, us, them, team, scored, margin }) =>
-    `Donne ${n} : Nous ${us} points de cartes, Eux ${them} → ${team} +${scored} (écart ${margin})`,
+  dealLine: ({ n, us, them, side, scored }) =>
+    `Donne ${n} : nous avons pris ${pl(us, { one: "# point de cartes", other: "# points de cartes" })}, eux ${
+      pl(them, { other: "#" })} ; ${side === 0 ? "nous marquons" : "ils marquent"} ${
+      pl(scored, { one: "# point de partie", other: "# points de partie" })}`,
   formula: "1000 + 10 × ({us} − {them}) = {score}",
   nickname: "Pseudo",
   nickHelp: "Jusqu'à 24 caractères d'une même écriture, affiché au classement. Validez avec Entrée.",
@@ -91,8 +99,12 @@ export default {
   rankShort: "#{rank}/{total}",
   notRankedYet: "Vérifié ; votre rang apparaîtra bientôt au classement.",
   verifiedScore: "Score vérifié {score} pour {nick}.",
-  betterThan: "Mieux que {pct} % des joueurs du jour",
-  streak: ({ n }) => (Number(n) <= 1 ? `Série : ${n} jour` : `Série : ${n} jours d'affilée`),
+  firstToPlay: "Vous êtes le premier à jouer la partie de ce jour : personne à qui vous comparer pour l'instant.",
+  beatAll: { one: "Mieux que l'autre joueur pour l'instant.", other: "Mieux que les # autres joueurs pour l'instant." },
+  beatNone: { one: "L'autre joueur a fait aussi bien ou mieux pour l'instant.",
+    other: "Les # autres joueurs ont tous fait aussi bien ou mieux pour l'instant." },
+  beatSome: { one: "Mieux que {pct} de l'autre joueur pour l'instant.", other: "Mieux que {pct} des # autres joueurs pour l'instant." },
+  streak: { one: "Série : # jour", other: "Série : # jours d'affilée" },
   nextIn: "Prochain défi dans {h} h {m} min {s} s",
   nextOpen: "Le prochain défi est ouvert : jouez-le",
   share: "Partager",
@@ -114,24 +126,29 @@ export default {
   handsBefore: "Les mains avant ce pli",
   handOf: "Main de {seat}",
   previous: "Précédent",
+  decisionSteps: "Décisions",
+  decisionOf: "{n} sur {total}",
   next: "Suivant",
 
-  weekOf: "Semaine {week}",
+  weekOf: "Semaine : {week}",
   allTime: "Depuis toujours",
   colRank: "Rang",
   colPlayer: "Joueur",
-  colScore: "Score",
-  colMargin: "Écart",
+  colPoints: "Points",
   colDays: "Jours",
   boardEmpty: "Personne dans ce classement pour l'instant.",
+  dayNobody: "Personne n'a joué ce jour-là.",
   boardError: "Le classement ne peut pas être chargé pour le moment.",
-  previousPage: "50 précédents",
-  nextPage: "50 suivants",
+  previousPage: { one: "# précédent", other: "# précédents" },
+  nextPage: { one: "# suivant", other: "# suivants" },
   range: "{first}–{last} sur {total}",
   yourRank: "Votre rang : #{rank} sur {total}",
   aroundYou: "Les joueurs autour de vous",
   notOnBoard: "Vous n'êtes pas dans ce classement.",
   histTitle: "Les scores du jour",
+  dayPlayers: { "=0": "Personne n'a joué", one: "# joueur", other: "# joueurs" },
+  dayMine: "Vous l'avez jouée : {score} points, rang {rank}",
+  dayNotMine: "Vous ne l'avez pas jouée",
 
   // les annonces (parlée, manillen) et les variantes du jeu libre
   callNames: { C: "Trèfle", D: "Carreau", H: "Cœur", S: "Pique", NT: "Sans atout", pass: "Passe",
@@ -218,7 +235,7 @@ export default {
   onTable: "sur la table : {cards}",
   leads: ({ who, you }) => `${who} ${you ? "entamez" : "entame"} le pli`,
   forcedNote: "la seule carte permise.",
-  markSeat: ({ lost, se, best }) => (best ? "Depuis la place : la meilleure carte." : `Depuis la place : ${lost} points perdus (± ${se}).`),
+  markSeat: ({ lost, se, best }) => (best ? "Depuis la place : la meilleure carte." : `Depuis la place : ${lost} points perdus${se ? ` (± ${se})` : ""}.`),
   markSeatWithin: "Depuis la place : {lost} sous la meilleure carte, dans l'erreur d'échantillonnage.",
   markOpen: ({ mark, lost, best }) => (best ? "Après coup : meilleure, rien de perdu." : `Après coup : ${mark}, ${lost} points perdus.`),
   betterSeat: "Mieux : {cards}.",

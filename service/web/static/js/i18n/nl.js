@@ -1,5 +1,8 @@
 // Nederlandse teksten van de scripts (de sjablonen vertaalt de server).
-const pts = (n) => (Number(n) === 1 ? "1 punt" : `${n} punten`);
+import { plural } from "../plural.js";
+
+const pl = (count, forms) => plural("nl", count, forms);
+const pts = (n) => pl(n, { one: "# punt", other: "# punten" });
 
 export default {
   seats: ["U", "West", "Noord", "Oost"],
@@ -17,7 +20,7 @@ export default {
   toPlay: "Aan zet",
   turnedCard: "Omgedraaide kaart, nog in de hand van de gever: {card}",
   trumpShort: "troef",
-  cardsLeft: ({ seat, n }) => `${seat}: ${n} ${Number(n) === 1 ? "kaart" : "kaarten"}`,
+  cardsLeft: { one: "{seat}: # kaart", other: "{seat}: # kaarten" },
   seatCard: "{seat}: {card}",
 
   thisDeal: "Deze ronde",
@@ -59,17 +62,21 @@ export default {
   trickWonBy: ({ seat, n, you }) => `${you ? "U wint" : `${seat} wint`} deze slag: ${pts(n)}.`,
 
   you: "U",
-  histBar: "{from} tot {to}: {n} spelers",
-  histSummary: "Scores van {n} spelers, van {lo} tot {hi}.",
+  histBar: { one: "{from} tot {to}: # speler", other: "{from} tot {to}: # spelers" },
+  histSummary: { "=1": "Nog maar één score: {lo}.", one: "Scores van # speler, van {lo} tot {hi}.",
+    other: "Scores van # spelers, van {lo} tot {hi}." },
   histEmpty: "Nog geen geverifieerde score.",
+  histBarScore: { one: "{score}: # speler", other: "{score}: # spelers" },
   histMine: "De uwe, {score}, is gemarkeerd.",
 
   endWon: "U wint {us} – {them}",
   endLost: "U verliest {us} – {them}",
-  previewScore: "Uw score: {score} (voorlopig; de server controleert hem door uw kaarten opnieuw te spelen)",
+  previewScore: "Uw score: {score}. Die telt zodra de server uw kaarten opnieuw heeft gespeeld om hem na te kijken.",
+  scoreIs: "Uw score: {score}",
   scoreUnranked: "Score: {score} (buiten klassement)",
-  dealLine: ({ n, us, them, team, scored, margin }) =>
-    `Ronde ${n}: Wij ${us} kaartpunten, Zij ${them} → ${team} +${scored} (verschil ${margin})`,
+  dealLine: ({ n, us, them, side, scored }) =>
+    `Ronde ${n}: wij namen ${pl(us, { one: "# kaartpunt", other: "# kaartpunten" })}, zij ${pl(them, { other: "#" })}; ${
+      side === 0 ? "wij scoren" : "zij scoren"} ${pl(scored, { one: "# spelpunt", other: "# spelpunten" })}`,
   formula: "1000 + 10 × ({us} − {them}) = {score}",
   nickname: "Bijnaam",
   nickHelp: "Tot 24 tekens in één schrift, getoond in het klassement. Bevestig met Enter.",
@@ -90,8 +97,12 @@ export default {
   rankShort: "#{rank}/{total}",
   notRankedYet: "Gecontroleerd; uw rang verschijnt zo dadelijk in het klassement.",
   verifiedScore: "Gecontroleerde score {score} voor {nick}.",
-  betterThan: "Beter dan {pct}% van de spelers van vandaag",
-  streak: ({ n }) => (Number(n) === 1 ? "Reeks: 1 dag" : `Reeks: ${n} dagen op rij`),
+  firstToPlay: "U speelt het spel van deze dag als eerste: nog niemand om u mee te vergelijken.",
+  beatAll: { one: "Beter dan de andere speler tot nu toe.", other: "Beter dan alle # andere spelers tot nu toe." },
+  beatNone: { one: "De andere speler deed het tot nu toe even goed of beter.",
+    other: "De # andere spelers deden het tot nu toe allemaal even goed of beter." },
+  beatSome: { one: "Beter dan {pct} van de andere speler tot nu toe.", other: "Beter dan {pct} van de # andere spelers tot nu toe." },
+  streak: { one: "Reeks: # dag", other: "Reeks: # dagen op rij" },
   nextIn: "Volgende uitdaging over {h} u {m} min {s} s",
   nextOpen: "De volgende uitdaging is open: speel ze",
   share: "Delen",
@@ -113,24 +124,29 @@ export default {
   handsBefore: "De handen voor deze slag",
   handOf: "Hand van {seat}",
   previous: "Vorige",
+  decisionSteps: "Beslissingen",
+  decisionOf: "{n} van {total}",
   next: "Volgende",
 
-  weekOf: "Week {week}",
+  weekOf: "Week: {week}",
   allTime: "Aller tijden",
   colRank: "Rang",
   colPlayer: "Speler",
-  colScore: "Score",
-  colMargin: "Verschil",
+  colPoints: "Punten",
   colDays: "Dagen",
+  dayNobody: "Niemand speelde die dag.",
   boardEmpty: "Nog niemand in dit klassement.",
   boardError: "Het klassement kan nu niet worden geladen.",
-  previousPage: "Vorige 50",
-  nextPage: "Volgende 50",
+  previousPage: { one: "Vorige #", other: "Vorige #" },
+  nextPage: { one: "Volgende #", other: "Volgende #" },
   range: "{first}–{last} van {total}",
   yourRank: "Uw rang: #{rank} van {total}",
   aroundYou: "Spelers rond u",
   notOnBoard: "U staat niet in dit klassement.",
   histTitle: "Scores van de dag",
+  dayPlayers: { "=0": "Niemand speelde", one: "# speler", other: "# spelers" },
+  dayMine: "U speelde hem: {score} punten, rang {rank}",
+  dayNotMine: "U speelde hem niet",
 
   // het bieden (parlée, manillen) en de varianten van vrij spel
   callNames: { C: "Klaveren", D: "Ruiten", H: "Harten", S: "Schoppen", NT: "Zonder troef", pass: "Pas",
@@ -216,7 +232,7 @@ export default {
   onTable: "op tafel: {cards}",
   leads: ({ who, you }) => `${who} komt uit`,
   forcedNote: "de enige toegelaten kaart.",
-  markSeat: ({ lost, se, best }) => (best ? "Vanaf de plaats: de beste kaart." : `Vanaf de plaats: ${lost} punten verloren (± ${se}).`),
+  markSeat: ({ lost, se, best }) => (best ? "Vanaf de plaats: de beste kaart." : `Vanaf de plaats: ${lost} punten verloren${se ? ` (± ${se})` : ""}.`),
   markSeatWithin: "Vanaf de plaats: {lost} onder de beste kaart, binnen de steekproeffout.",
   markOpen: ({ mark, lost, best }) => (best ? "Achteraf: beste, niets verloren." : `Achteraf: ${mark}, ${lost} punten verloren.`),
   betterSeat: "Beter: {cards}.",
