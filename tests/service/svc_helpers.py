@@ -18,7 +18,13 @@ from service.config import DEFAULT_LIMITS
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
-SECRET = "test-secret"
+#: Every process refuses a secret or token under 32 bytes (service.seeds.MIN_SECRET_BYTES).
+SECRET = "test-secret-for-the-service-tests-0123"
+#: The operators of the apps and processes the tests start (MANILLE_OPS_TOKENS): their tokens,
+#: and whom the audit log names for each.
+OPS = "ops-token-of-tess-for-the-service-tests"
+OPS_OTHER = "ops-token-of-omar-for-the-service-tests"
+OPS_TOKENS = f"tess {OPS}\nomar {OPS_OTHER}"
 #: The product plays expert-1; MANILLE_TEST_BOTS=random-1 runs the suite against the random bot.
 TEST_BOTS = os.environ.get("MANILLE_TEST_BOTS", "expert-1")
 #: App config with every rate limit off, for tests that play more than a person would from one

@@ -27,8 +27,8 @@ from service.analysis import QUEUE as ANALYSIS_QUEUE  # noqa: E402
 from service.config import QUEUE_NAME  # noqa: E402
 from service.redis_server import RedisServer, free_port  # noqa: E402
 
-SECRET = "web-test-secret"
-OPS_TOKEN = "ops-test-token"  # MANILLE_OPS_TOKEN of the stack: the /ops page and its API
+SECRET = "web-test-secret-0123456789abcdef-0123"  # 32 bytes at least, as every process requires
+OPS_USER, OPS_TOKEN = "wendy", "ops-test-token-of-wendy-0123456789ab"  # the stack's one operator (MANILLE_OPS_TOKENS)
 BOTS = "expert-1"
 TZ = "Europe/Brussels"
 
@@ -70,7 +70,7 @@ class LiveStack:
         redis.Redis.from_url(self.redis.url).flushall()
         port = free_port()
         env = dict(os.environ, REDIS_URL=self.redis.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=BOTS,
-                   MANILLE_TZ=TZ, MANILLE_OPS_TOKEN=OPS_TOKEN, MANILLE_BIND=f"127.0.0.1:{port}",
+                   MANILLE_TZ=TZ, MANILLE_OPS_TOKENS=f"{OPS_USER} {OPS_TOKEN}", MANILLE_BIND=f"127.0.0.1:{port}",
                    WEB_CONCURRENCY=str(self.web_processes),
                    # every visitor here comes from 127.0.0.1: the per-address limits are tested elsewhere
                    MANILLE_LIMIT_RANKED_RUNS="off", MANILLE_LIMIT_RUNS_PER_ADDRESS="off",
