@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlencode
 
 import markdown
 from flask import Blueprint, Flask, abort, current_app, g, redirect, render_template, request, url_for
@@ -50,10 +51,19 @@ def _services():
     return current_app.extensions["manille"]
 
 
+#: The query arguments each page reads (its scripts included): the only ones its links to
+#: itself in another language carry over.  Whatever else a query string holds is ignored; none of
+#: it reaches ``url_for``, whose own arguments (``_external``, ``_scheme``, ``_anchor``,
+#: ``_method``) and the page's path arguments (``endpoint``, ``day``) it would otherwise override.
+PAGE_ARGS = {"web.index": ("speed",), "web.free": ("speed",), "web.archive_day": ("speed",),
+             "web.leaderboard": ("board", "day")}
+
+
 def _lang_links() -> list[dict]:
-    args = {k: v for k, v in request.args.items() if k != "lang"}
+    here = url_for(request.endpoint, **(request.view_args or {}))
+    kept = [(name, request.args[name]) for name in PAGE_ARGS.get(request.endpoint, ()) if name in request.args]
     return [{"code": code, "label": label, "current": code == g.lang,
-             "url": url_for(request.endpoint, **(request.view_args or {}), **args, lang=code)}
+             "url": f"{here}?{urlencode([*kept, ('lang', code)])}"}
             for code, label in LANGUAGES.items()]
 
 
