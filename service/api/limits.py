@@ -94,8 +94,9 @@ class Admission:
     them (a repeat answered from what is stored does not): ``take`` checks and counts them in one
     round trip (TooManyRequests, nothing counted, if one is full).  Used as a context manager: the
     count is given back when the block ends without ``keep`` (the request failed, or stored
-    nothing), but kept when it ends in Unavailable (Redis took the write and did not answer: it
-    may have been stored, and its retry is answered as a repeat that counts nothing)."""
+    nothing), but kept when it ends in an Unavailable whose code says ``…_unconfirmed`` (Redis
+    took the write and did not answer: it may have been stored, and its retry is answered as a
+    repeat that counts nothing)."""
 
     def __init__(self, *limits: tuple[str, str]) -> None:
         self.gate = gate(*limits)
@@ -113,8 +114,9 @@ class Admission:
     def __enter__(self) -> "Admission":
         return self
 
-    def __exit__(self, exc_type, _exc, _tb) -> None:
-        if self._taken is not None and not self._kept and not (exc_type and issubclass(exc_type, Unavailable)):
+    def __exit__(self, exc_type, exc, _tb) -> None:
+        unconfirmed = isinstance(exc, Unavailable) and exc.code.endswith("_unconfirmed")
+        if self._taken is not None and not self._kept and not unconfirmed:
             counted, stamp = self._taken
             self._taken = None
             try:

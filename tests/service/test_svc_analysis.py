@@ -160,16 +160,17 @@ def test_analyses_are_limited_but_a_repeat_is_never_refused(limited_app, rclient
 def capped_app(rclient, redis_server):
     from service.app import create_app
     return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                       "MANILLE_BOTS": TEST_BOTS, **LIMITS_OFF, "MANILLE_ANALYSIS_QUEUE_MAX": "2"})
+                       "MANILLE_BOTS": TEST_BOTS, **LIMITS_OFF, "MANILLE_ANALYSIS_QUEUE_MAX": "2",
+                       "MANILLE_LIMIT_ANALYSES_PER_ADDRESS": "3 per hour"})
 
 
 def test_the_players_queue_is_capped_and_never_delays_the_checks_queue(capped_app, rclient, run_worker):
     """However many players ask (each within their limits), at most MANILLE_ANALYSIS_QUEUE_MAX of
     their analyses wait; past it a new one is refused with Retry-After and nothing is stored.  The
     hidden-information check of a strong score goes on a queue of its own, which its worker runs
-    while the players' queue is full."""
+    while the players' queue is full.  A refused one counts nothing in the client's limits."""
     client = capped_app.test_client()
-    games = [_finished_free_game(client) for _ in range(3)]
+    games = [_finished_free_game(client) for _ in range(4)]
     asked = [client.post(f"/api/v1/runs/{run['run_id']}/analysis", headers=headers(token)) for run, token in games]
     assert [r.status_code for r in asked[:2]] == [202, 202]
     body = err(asked[2], 503, "analysis_queue_full")
@@ -196,6 +197,10 @@ def test_the_players_queue_is_capped_and_never_delays_the_checks_queue(capped_ap
     _analysis_worker(rclient).work(burst=True)
     third = client.post(f"/api/v1/runs/{games[2][0]['run_id']}/analysis", headers=headers(games[2][1]))
     assert third.status_code == 202 and third.get_json()["status"] == "queued"  # room again
+    # the address's third analysis: the refused one was not counted; a fourth meets the limit
+    body = err(client.post(f"/api/v1/runs/{games[3][0]['run_id']}/analysis", headers=headers(games[3][1])),
+               429, "too_many_requests")
+    assert body["limit"] == "analyses_per_address"
 
 
 def test_a_game_on_both_queues_is_computed_once(app, rclient):
