@@ -165,11 +165,11 @@ def tokens_from_env(environ, name: str) -> str:
 class OpsTokens:
     """The operators and their bearer tokens (``MANILLE_OPS_TOKENS``): a line each, "name token"
     (blank lines and lines starting with # are skipped), so that the audit log names the person
-    whose token acted.  A name is 1 to 64 of letters, digits and ``._@-``; a token at least
-    ``MIN_SECRET_BYTES`` bytes with no space; names and tokens are unique.  ValueError (or
-    ShortSecretError) naming the line otherwise.  Its repr names the operators only."""
+    whose token acted (``name@address``).  A name is 1 to 64 of letters, digits and ``._-``; a
+    token at least ``MIN_SECRET_BYTES`` bytes with no space; names and tokens are unique.
+    ValueError (or ShortSecretError) naming the line otherwise.  Its repr names the operators only."""
 
-    NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
+    NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
     def __init__(self, text: str = "", where: str = "MANILLE_OPS_TOKENS") -> None:
         self._tokens: list[tuple[str, bytes]] = []
@@ -181,7 +181,7 @@ class OpsTokens:
             parts = line.split()
             if len(parts) != 2 or not self.NAME.fullmatch(parts[0]):
                 raise ValueError(f"{where} line {n}: \"name token\" expected (a name of letters, digits "
-                                 "and ._@-, a space, the token)")
+                                 "and ._-, a space, the token)")
             name, token = parts
             require_length(f"{where} line {n} (the token of {name})", token)
             if name in names or token in tokens:

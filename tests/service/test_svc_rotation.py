@@ -260,3 +260,20 @@ def test_the_older_secrets_are_scrubbed_from_log_lines():
                               "MANILLE_SECRET_PREVIOUS": "first old secret\n2029-01-01 second-old-secret"})
     line = Redactor(found)(f"a={NEW} b=first old secret c=second-old-secret")
     assert NEW not in line and "first old secret" not in line and "second-old-secret" not in line
+
+
+@pytest.mark.parametrize("text, message", [
+    (f"tess {OLD_A}\ntess {OLD_B}", "line 2: the name tess appears twice"),
+    (f"tess {OLD_A}\nomar {OLD_A}", "line 2: the token appears twice"),
+    (f"tess@home {OLD_A}", "line 1: \"name token\" expected"),
+    (f"{OLD_A}", "line 1: \"name token\" expected"),
+])
+def test_the_operators_tokens_are_one_a_named_operator(text, message):
+    """One token per operator, each named once, so that the audit log's name is a person's."""
+    from service.config import OpsTokens
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        OpsTokens(text)
+    ops = OpsTokens(f"# the operators\n\ntess {OLD_A}\n  omar {OLD_B}  \n")
+    assert ops.names() == ["tess", "omar"] and ops.name_of(OLD_B) == "omar" and ops.name_of(OLD_C) is None
+    assert not OpsTokens("") and OpsTokens("").name_of(OLD_A) is None
