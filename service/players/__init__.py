@@ -21,7 +21,7 @@ import time
 import unicodedata
 
 from service.errors import Conflict, Unauthorized
-from service.store import key_for, load_script
+from service.store import evalsha_on, key_for, load_script, pipelined
 
 from . import nickname as nicknames
 
@@ -149,11 +149,6 @@ class Players:
         return self._confirm(keys=[NICKNAME_OWNERS, *NICKNAME_CLAIMS],
                              args=[pid, "hold" if valid else "release", *nicknames.keys(nickname)])
 
-    def _claim_keys(self, pid: str, name: str, client=None) -> int | str:
-        """Hold ``name``'s keys for ``pid`` at once (``rekey``: names players were seen to hold):
-        the keys new to ``pid`` (0: theirs already), or the other holder's pid (queued on
-        ``client`` when it is a pipeline)."""
-        return self._rekey(keys=[NICKNAME_OWNERS], args=[pid, *nicknames.keys(name)], client=client)
 
     @staticmethod
     def _taken(name: str) -> Conflict:
@@ -171,10 +166,13 @@ class Players:
         batch: list[tuple[str, str]] = []
 
         def flush() -> None:  # one round trip per batch; the scripts still run one by one, in order
-            pipe = self.r.pipeline(transaction=False)
-            for pid, name in batch:
-                self._claim_keys(pid, name, client=pipe)
-            for (pid, name), answer in zip(batch, pipe.execute()):
+            if not batch:
+                return
+            # hold_nickname.lua holds each name's keys at once (a name seen held); loaded where missing
+            answers = pipelined(self.r, lambda pipe: [
+                evalsha_on(pipe, self._rekey, [NICKNAME_OWNERS], [pid, *nicknames.keys(name)])
+                for pid, name in batch], [self._rekey])
+            for (pid, name), answer in zip(batch, answers):
                 if isinstance(answer, str):
                     report["conflicts"].append({"nickname": name, "player": pid, "holder": answer})
                 elif answer:
