@@ -1,6 +1,7 @@
 """gunicorn settings for the Manille service: ``gunicorn -c deploy/gunicorn.conf.py 'service.app:create_app()'``.
 
-Environment: MANILLE_BIND (default 127.0.0.1:8000), WEB_CONCURRENCY (worker processes,
+Environment: MANILLE_BIND (default 127.0.0.1:8000; several, comma-separated, e.g. a Unix socket
+``unix:/run/manille/web.sock`` beside the port), WEB_CONCURRENCY (worker processes,
 default one a core, cores + 1 with gthread), MANILLE_WORKER_CLASS (default gevent; gthread for the old threaded workers),
 MANILLE_WORKER_CONNECTIONS (connections per gevent process, default 1000), MANILLE_THREADS
 (threads per gthread process, default 4), MANILLE_ACCESS_LOG (set: gunicorn's own access lines too, on the
@@ -41,7 +42,7 @@ from service.telemetry.logs import gunicorn_logconfig  # noqa: E402
 # A request gunicorn cannot parse is answered in the API's JSON envelope, not an HTML page.
 gunicorn.util.write_error = write_server_error
 
-bind = os.environ.get("MANILLE_BIND", "127.0.0.1:8000")
+bind = [b.strip() for b in os.environ.get("MANILLE_BIND", "127.0.0.1:8000").split(",") if b.strip()]
 worker_class = os.environ.get("MANILLE_WORKER_CLASS") or "gevent"
 # gevent: one process a core.  Its processes never block (a greenlet waiting on Redis lets the next
 # request run), so a process more than the cores only has the OS take a core from one in the middle

@@ -42,7 +42,7 @@ def timed(fn) -> float:
 
 def measure(redis_url: str, games: int, limits_on: bool) -> dict[str, list[float]]:
     connect(redis_url).flushall()
-    config = {"REDIS_URL": redis_url, "MANILLE_SECRET": "bench-limits"}
+    config = {"REDIS_URL": redis_url, "MANILLE_SECRET": "bench-limits: the same days in every run, 32 bytes or more"}
     if not limits_on:
         config.update({f"MANILLE_LIMIT_{name.upper()}": "off" for name in DEFAULT_LIMITS})
     client = create_app(config).test_client()

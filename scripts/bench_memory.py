@@ -49,7 +49,7 @@ from service.duplicate import QUEUE as BOARDS_QUEUE  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
 from service.store import connect, raw_client  # noqa: E402
 
-SECRET = "bench-memory"
+SECRET = "bench-memory: the same days, so the same games, in every run"
 #: What a browser sends (Chrome on Windows, 2024): 111 characters.
 USER_AGENT = ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
               "Chrome/126.0.0.0 Safari/537.36")

@@ -49,7 +49,7 @@ def timed(hook):
 
 
 def make_app(url: str, hooks: bool):
-    config = {"REDIS_URL": url, "MANILLE_SECRET": "bench-secret-0123456789",
+    config = {"REDIS_URL": url, "MANILLE_SECRET": "bench-observability: the same days in every run",
               **{f"MANILLE_LIMIT_{n.upper()}": "off" for n in DEFAULT_LIMITS}}
     app = create_app(config)
     before, after = app.before_request_funcs[None], app.after_request_funcs[None]

@@ -36,7 +36,7 @@ class Services:
         self.settings = settings
         self.redis = client if client is not None else settings.redis(timeout=settings.redis_timeout)
         self.queue = settings.queue_connection(self.redis, timeout=settings.redis_timeout)
-        self.players = Players(self.redis)
+        self.players = Players(self.redis, settings.player_keep_days * 86400)
         self.challenges = Challenges(self.redis, settings)
         self.runs = Runs(self.redis, settings)
         self.submissions = Submissions(self.redis, settings, queue=self.queue)

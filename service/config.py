@@ -33,8 +33,12 @@
                      "off" removes one
 ``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
                      the flags that keep a submission off the boards until ops decide (default explored)
-``MANILLE_OPS_TOKEN`` the bearer token of the ops API and ``manille ops``; unset: ops API closed
-                     (this and the metrics token may also come from a file: ``…_TOKEN_FILE``)
+``MANILLE_OPS_TOKENS`` the operators and their bearer tokens (the ops API, the ops page,
+                     ``manille ops``): a line each, "name token" (``OpsTokens``), or every line of
+                     the file ``MANILLE_OPS_TOKENS_FILE``; unset: the ops API is closed
+``MANILLE_OPS_TOKEN`` ``manille ops``: the token of the operator running it (one of the above, which
+                     names them in the audit log; this and the metrics token may also come from a
+                     file: ``…_TOKEN_FILE``)
 ``REDIS_SENTINELS``  "host:port,host:port": find the Redis master through these Sentinels (the
                      master named ``REDIS_SENTINEL_SERVICE``, default manille); ``REDIS_URL`` then
                      gives only the database and password
@@ -55,20 +59,30 @@
                      ``maxmemory`` (default 0.8)
 ``MANILLE_PLAY_CACHE``  games in play each web process keeps so that a play need not replay the
                      game (``service.runs.cache``; default 1024, about 20 KB each); 0: none
+``MANILLE_ANALYSIS_QUEUE_MAX``  players' analyses that may wait for a worker at once; past it a new one
+                     is refused (503 ``analysis_queue_full``, Retry-After) (default 1000)
+``MANILLE_PLAYER_KEEP_DAYS``  how long a player token that never submitted a game stays known after
+                     it last opened a run (default 30); a token that submitted is kept for good
 ``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
                      that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
 ``MANILLE_MATCHPOINTS_SECONDS``  while a day is open, its matchpoint board is built again at most this
                      often (``service.duplicate.matchpoints``; default 300); 0: after every game
+
+Every secret and token is at least 32 bytes (``service.seeds.MIN_SECRET_BYTES``): a shorter one
+stops the process at start, naming the variable.  No secret is in a ``repr``.
 """
 
 from __future__ import annotations
 
+import hmac
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 
 from service.flags import FlagSettings
-from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, SecretSchedule, previous_from_env, secret_from_env
+from service.seeds import (DEFAULT_GRACE_SECONDS, DayClock, SecretSchedule, previous_from_env, require_length,
+                           secret_from_env)
 from service.store import connect, connect_cluster, parse_nodes, parse_sentinels
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -93,6 +107,9 @@ DEFAULT_MEMORY_WARN = 0.8
 DEFAULT_PLAY_CACHE = 1024
 DEFAULT_BOARD_MAX_AGE = 1.0
 DEFAULT_MATCHPOINTS_SECONDS = 300.0
+#: About 0.2 s a game (docs/performance.md): a thousand are minutes of one worker's core.
+DEFAULT_ANALYSIS_QUEUE_MAX = 1000
+DEFAULT_PLAYER_KEEP_DAYS = 30
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -137,6 +154,65 @@ def retry_from_env(text: str | None) -> tuple[int, ...]:
     return intervals
 
 
+def tokens_from_env(environ, name: str) -> str:
+    """``name``'s value, else every line of the file named by ``name_FILE``, else ""; a file that
+    cannot be read is an error, not an open door."""
+    value = environ.get(name) or ""
+    path = environ.get(f"{name}_FILE")
+    if not value.strip() and path:
+        with open(path, encoding="utf-8") as f:
+            value = f.read()
+    return value
+
+
+class OpsTokens:
+    """The operators and their bearer tokens (``MANILLE_OPS_TOKENS``): a line each, "name token"
+    (blank lines and lines starting with # are skipped), so that the audit log names the person
+    whose token acted (``name@address``).  A name is 1 to 64 of letters, digits and ``._-``; a
+    token at least ``MIN_SECRET_BYTES`` bytes with no space; names and tokens are unique.
+    ValueError (or ShortSecretError) naming the line otherwise.  Its repr names the operators only."""
+
+    NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+    def __init__(self, text: str = "", where: str = "MANILLE_OPS_TOKENS") -> None:
+        self._tokens: list[tuple[str, bytes]] = []
+        names, tokens = set(), set()
+        for n, raw in enumerate((text or "").splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = line.split()
+            if len(parts) != 2 or not self.NAME.fullmatch(parts[0]):
+                raise ValueError(f"{where} line {n}: \"name token\" expected (a name of letters, digits "
+                                 "and ._-, a space, the token)")
+            name, token = parts
+            require_length(f"{where} line {n} (the token of {name})", token)
+            if name in names or token in tokens:
+                raise ValueError(f"{where} line {n}: {'the name ' + name if name in names else 'the token'} "
+                                 "appears twice: one token per operator")
+            names.add(name)
+            tokens.add(token)
+            self._tokens.append((name, token.encode()))
+
+    def __bool__(self) -> bool:
+        return bool(self._tokens)
+
+    def __repr__(self) -> str:
+        return f"OpsTokens(operators={self.names()})"
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self._tokens]
+
+    def name_of(self, token: str) -> str | None:
+        """The operator whose token ``token`` is, or None.  Every token is compared, in constant
+        time, whichever matches: the time taken says nothing of which one is close."""
+        given, found = token.encode(), None
+        for name, expected in self._tokens:
+            if hmac.compare_digest(given, expected):
+                found = name
+        return found
+
+
 def limits_from_env(environ) -> dict[str, str]:
     limits = dict(DEFAULT_LIMITS)
     for name in DEFAULT_LIMITS:
@@ -146,7 +222,12 @@ def limits_from_env(environ) -> dict[str, str]:
     return limits
 
 
-@dataclass
+def redacted_url(url: str) -> str:
+    """``url`` with its password, if any, shown as ``***``."""
+    return re.sub(r"^([a-z+]+://[^:@/]*:)[^@/]+@", r"\1***@", url)
+
+
+@dataclass(repr=False)
 class Settings:
     redis_url: str = DEFAULT_REDIS_URL
     secret: bytes = b""
@@ -163,6 +244,7 @@ class Settings:
     trusted_proxies: int = 0
     limits: dict = field(default_factory=lambda: dict(DEFAULT_LIMITS))
     flags: FlagSettings = field(default_factory=FlagSettings)
+    ops_tokens: str = ""
     ops_token: str = ""
     redis_sentinels: str = ""
     redis_sentinel_service: str = DEFAULT_SENTINEL_SERVICE
@@ -178,14 +260,33 @@ class Settings:
     play_cache: int = DEFAULT_PLAY_CACHE
     board_max_age: float = DEFAULT_BOARD_MAX_AGE
     matchpoints_seconds: float = DEFAULT_MATCHPOINTS_SECONDS
+    analysis_queue_max: int = DEFAULT_ANALYSIS_QUEUE_MAX
+    player_keep_days: int = DEFAULT_PLAYER_KEEP_DAYS
     clock: DayClock = field(init=False)
     secrets: SecretSchedule = field(init=False)
+    operators: OpsTokens = field(init=False)
+
+    #: What a repr never shows: the secrets and tokens (the Redis URL is shown with its password hidden).
+    SECRET_FIELDS = ("secret", "secret_previous", "ops_tokens", "ops_token", "metrics_token")
+
+    def __repr__(self) -> str:
+        from dataclasses import fields
+
+        shown = []
+        for f in fields(self):
+            if f.name in self.SECRET_FIELDS or not f.init:
+                continue
+            value = getattr(self, f.name)
+            shown.append(f"{f.name}={redacted_url(value) if f.name == 'redis_url' else value!r}")
+        return f"Settings({', '.join(shown)})"
 
     def __post_init__(self) -> None:
         from bots.registry import get_bidder, get_challenge_bot
 
         if self.run_keep_hours < 0 or self.practice_keep_hours < 1:
             raise ValueError("MANILLE_RUN_KEEP_HOURS must be >= 0 and MANILLE_PRACTICE_KEEP_HOURS >= 1")
+        if self.analysis_queue_max < 1 or self.player_keep_days < 1:
+            raise ValueError("MANILLE_ANALYSIS_QUEUE_MAX and MANILLE_PLAYER_KEEP_DAYS must be >= 1")
         if not 0 < self.memory_warn <= 1:
             raise ValueError(f"MANILLE_MEMORY_WARN must be a share of maxmemory, 0 < x <= 1, not {self.memory_warn}")
 
@@ -203,8 +304,13 @@ class Settings:
         if self.redis_wait_ms < 0:
             raise ValueError(f"MANILLE_REDIS_WAIT_MS must be >= 0, not {self.redis_wait_ms}")
         self.clock = DayClock(self.tz, self.grace_seconds)
-        # An inconsistent rotation (SINCE without PREVIOUS, dates out of order …): refused now.
+        # An inconsistent rotation (SINCE without PREVIOUS, dates out of order …) or a secret too
+        # short to resist guessing: refused now.
         self.secrets = SecretSchedule.build(self.secret, self.secret_since, self.secret_previous)
+        self.operators = OpsTokens(self.ops_tokens)
+        for name, token in (("MANILLE_OPS_TOKEN", self.ops_token), ("MANILLE_METRICS_TOKEN", self.metrics_token)):
+            if token:
+                require_length(name, token)
 
     @classmethod
     def from_env(cls, environ=os.environ, **overrides) -> "Settings":
@@ -223,6 +329,7 @@ class Settings:
             "trusted_proxies": int(environ.get("MANILLE_TRUSTED_PROXIES") or 0),
             "limits": limits_from_env(environ),
             "flags": FlagSettings.from_env(environ),
+            "ops_tokens": tokens_from_env(environ, "MANILLE_OPS_TOKENS"),
             "ops_token": token_from_env(environ, "MANILLE_OPS_TOKEN"),
             "redis_sentinels": (environ.get("REDIS_SENTINELS") or "").strip(),
             "redis_sentinel_service": (environ.get("REDIS_SENTINEL_SERVICE") or "").strip()
@@ -240,6 +347,8 @@ class Settings:
             "play_cache": int(environ.get("MANILLE_PLAY_CACHE") or DEFAULT_PLAY_CACHE),
             "board_max_age": float(environ.get("MANILLE_BOARD_MAX_AGE") or DEFAULT_BOARD_MAX_AGE),
             "matchpoints_seconds": float(environ.get("MANILLE_MATCHPOINTS_SECONDS") or DEFAULT_MATCHPOINTS_SECONDS),
+            "analysis_queue_max": int(environ.get("MANILLE_ANALYSIS_QUEUE_MAX") or DEFAULT_ANALYSIS_QUEUE_MAX),
+            "player_keep_days": int(environ.get("MANILLE_PLAYER_KEEP_DAYS") or DEFAULT_PLAYER_KEEP_DAYS),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

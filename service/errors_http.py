@@ -46,7 +46,7 @@ def write_server_error(sock, status_int: int, reason: str, mesg: str) -> None:
     body = json.dumps({"error": HTTP_CODES.get(status_int, f"http_{status_int}"),
                        "message": f"{reason}: {mesg}" if mesg else reason}).encode()
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n")
+            f"X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nContent-Length: {len(body)}\r\n\r\n")
     write_nonblock(sock, head.encode("latin1") + body)
     linger(sock)
 

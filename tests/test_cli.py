@@ -4,8 +4,11 @@ import json
 import os
 import subprocess
 import sys
+from datetime import date
 
 import pytest
+
+from service.seeds import commitment, daily_seed
 
 ZERO = "00" * 32
 DAILY = "09d0c18d40299c512c53d937b31930b11ad63a6749d57da7d28cfc7c2175db76"
@@ -95,12 +98,16 @@ def test_verify_batch_file_with_records(tmp_path, zero_record):
     assert json.loads(out.stdout)["record"] == zero_record
 
 
+#: A secret as long as a process accepts (32 bytes at least, service.seeds.MIN_SECRET_BYTES).
+CLI_SECRET = "test-secret-for-the-command-line!"
+
+
 def test_seed_commitment_and_reveal():
-    env = {"MANILLE_SECRET": "test-secret", "MANILLE_TZ": "Europe/Brussels", "MANILLE_GRACE_SECONDS": "1800"}
+    env = {"MANILLE_SECRET": CLI_SECRET, "MANILLE_TZ": "Europe/Brussels", "MANILLE_GRACE_SECONDS": "1800"}
     out = manille("seed", "2026-12-02", env=env)
     assert out.returncode == 0
     info = json.loads(out.stdout)
-    assert info["commitment"] == "6b7544020145c27da13b445ac5036d272b317e1e007df02bbe5251deae6444af"
+    assert info["commitment"] == commitment(daily_seed(CLI_SECRET.encode(), date(2026, 12, 2)))
     assert "seed" not in info and info["closes_at"] == "2026-12-02T23:00:00+00:00"
     assert info["reveals_at"] == "2026-12-02T23:30:00+00:00"
     closed = json.loads(manille("seed", "2020-01-01", "--reveal", env=env).stdout)
@@ -109,10 +116,12 @@ def test_seed_commitment_and_reveal():
     assert future.returncode == 2 and "sealed" in future.stderr and future.stdout == ""
     assert manille("seed", "2026-12-02", env={"MANILLE_SECRET": ""}).returncode == 2
     assert manille("seed", "2026-02-30", env=env).returncode == 2
+    short = manille("seed", "2026-12-02", env={"MANILLE_SECRET": "test-secret"})
+    assert short.returncode == 2 and short.stdout == "" and "MANILLE_SECRET is 11 bytes long" in short.stderr
 
 
 def test_seed_daily_vector_reveal_after_close():
-    env = {"MANILLE_SECRET": "test-secret"}
+    env = {"MANILLE_SECRET": CLI_SECRET}
     info = json.loads(manille("seed", "2026-12-01", "--reveal", env=env).stdout)
     assert len(info["seed"]) == 64
     assert manille("simulate", "--seed", DAILY).returncode == 0

@@ -10,7 +10,7 @@ from freezegun import freeze_time
 from service.replay import first_dealer
 from service.seeds import (DayClock, InvalidDateError, MissingSecretError, SealedSeedError, SecretSchedule,
                            SecretScheduleError, commitment, daily_seed, free_play_seed, older_secrets, parse_date,
-                           schedule_from_env, secret_from_env)
+                           ShortSecretError, schedule_from_env, secret_from_env)
 
 SECRET = b"test-secret"
 
@@ -53,22 +53,39 @@ def test_secret_from_env(tmp_path):
 def test_a_schedule_gives_each_day_the_secret_of_its_era(tmp_path):
     """Without a rotation the one secret serves every day (the seeds of before: the vector above)."""
     assert SecretSchedule.single(SECRET).seed(date(2026, 12, 2)) == daily_seed(SECRET, date(2026, 12, 2))
+    oldest, middle, newest = "oldest secret, with spaces, 32 bytes", "the-middle-secret-0123456789abcdef", "n" * 32
     path = tmp_path / "previous"
-    path.write_text("oldest secret, with spaces\n\n2026-01-01  test-secret \n")
-    chain = schedule_from_env({"MANILLE_SECRET": "newest", "MANILLE_SECRET_SINCE": "2027-01-01",
+    path.write_text(f"{oldest}\n\n2026-01-01  {middle} \n")
+    chain = schedule_from_env({"MANILLE_SECRET": newest, "MANILLE_SECRET_SINCE": "2027-01-01",
                                "MANILLE_SECRET_PREVIOUS_FILE": str(path)})
-    for day, secret in ((date(2000, 1, 1), b"oldest secret, with spaces"), (date(2025, 12, 31), b"oldest secret, with spaces"),
-                        (date(2026, 1, 1), SECRET), (date(2026, 12, 31), SECRET), (date(2027, 1, 1), b"newest"),
-                        (date(9998, 12, 31), b"newest")):
-        assert chain.seed(day) == daily_seed(secret, day), day
+    for day, secret in ((date(2000, 1, 1), oldest), (date(2025, 12, 31), oldest),
+                        (date(2026, 1, 1), middle), (date(2026, 12, 31), middle), (date(2027, 1, 1), newest),
+                        (date(9998, 12, 31), newest)):
+        assert chain.seed(day) == daily_seed(secret.encode(), day), day
     assert chain.since == date(2027, 1, 1) and chain.firsts() == [date(2026, 1, 1), date(2027, 1, 1)]
-    assert "secret" not in repr(chain) and "newest" not in repr(chain)  # a repr may reach a log
-    assert older_secrets(path.read_text()) == ["oldest secret, with spaces", "test-secret"]
+    assert "secret" not in repr(chain) and newest not in repr(chain)  # a repr may reach a log
+    assert older_secrets(path.read_text()) == [oldest, middle]
     with pytest.raises(MissingSecretError, match="MANILLE_SECRET_PREVIOUS_FILE"):
-        schedule_from_env({"MANILLE_SECRET": "n", "MANILLE_SECRET_SINCE": "2027-01-01",
+        schedule_from_env({"MANILLE_SECRET": newest, "MANILLE_SECRET_SINCE": "2027-01-01",
                            "MANILLE_SECRET_PREVIOUS_FILE": str(tmp_path / "missing")})
     with pytest.raises(SecretScheduleError, match="MANILLE_SECRET_SINCE: "):
-        SecretSchedule.build(b"n", "1999-12-31", "old")
+        SecretSchedule.build(newest.encode(), "1999-12-31", middle)
+
+
+def test_a_secret_shorter_than_32_bytes_is_refused_naming_where_it_is():
+    """Each published seed lets anyone test guesses of the secret offline: a process refuses a
+    short one at start, saying which variable (or line of it) holds it, never the secret itself."""
+    good = "g" * 32
+    with pytest.raises(ShortSecretError, match=r"^MANILLE_SECRET is 31 bytes long: at least 32") as e:
+        schedule_from_env({"MANILLE_SECRET": "s" * 31})
+    assert "s" * 31 not in str(e.value)
+    assert schedule_from_env({"MANILLE_SECRET": "é" * 16}).seed(date(2026, 12, 2))  # bytes, not characters
+    with pytest.raises(ShortSecretError, match="MANILLE_SECRET_PREVIOUS line 2 is 5 bytes long"):
+        schedule_from_env({"MANILLE_SECRET": good, "MANILLE_SECRET_SINCE": "2027-01-01",
+                           "MANILLE_SECRET_PREVIOUS": f"{'o' * 32}\n2026-01-01 short"})
+    with pytest.raises(ShortSecretError, match="MANILLE_SECRET_PREVIOUS line 1 is 3 bytes long"):
+        schedule_from_env({"MANILLE_SECRET": good, "MANILLE_SECRET_SINCE": "2027-01-01",
+                           "MANILLE_SECRET_PREVIOUS": "old"})
 
 
 @pytest.mark.parametrize("bad", ["2026-13-01", "2026-02-30", "20261202", "2026-12-2", "", "today", None, "2026-12-02x"])

@@ -1,6 +1,8 @@
 """``python -m worker [QUEUE …]``: an RQ worker on the verification queue (``verify``) and, once no
 verification waits, the builds of the matchpoint boards (``boards``): the default; or on the
-analysis queue (``analysis``); the engine and bots imported once.
+players' analysis queue (``analysis``) or the hidden-information check's (``analysis-check``), the
+engine and bots imported once.  Each queue wants workers of its own: a worker takes its queues'
+jobs one after another, so a queue it shares waits behind the others.
 
 Jobs run in this process, one after another (RQ's ``SimpleWorker``): no fork per job, its imports
 and Redis connections warm (a verification took 40 ms forked against 24 ms in process: issue 11).

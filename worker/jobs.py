@@ -20,6 +20,7 @@ from service.leaderboard import BoardsRebuilding, Leaderboard
 from service.replay import SubmissionRejected, simulate, verify
 from service import duplicate
 from service import flags as suspicion
+from service.players import Players
 from service.runs import Runs
 from service.runs.table import parse_plays
 from service.store import day_scope, key_for
@@ -79,6 +80,7 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
         record = verify(seed, cards, cached(get_bot(challenge.bots), client, seed), sealed=challenge.seed is None)
     except SubmissionRejected as e:
         subs.mark_rejected(submission_id, e.rejection.to_json(), now)
+        Players(client).confirm_nickname(sub["pid"], sub["nickname"], valid=False)
         return {"status": "rejected", "reason": e.rejection.code}
     score = record["rank_score"]
     points = [deal["points"][0] for deal in record["deals"]]  # the field of each deal: service.duplicate
@@ -86,6 +88,7 @@ def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool 
     # Flags are computed once, when first verified, and kept: runs opened later change nothing.
     flags = json.loads(sub["flags"]) if sub.get("flags") else _flags(settings, client, sub, record, boards)
     Runs(client, settings).retire_path(sub["run_id"], cards, submission_id)
+    Players(client).confirm_nickname(sub["pid"], sub["nickname"], valid=True)  # a valid game holds its name
     decision = sub.get("ops_decision", "")
     if decision == "disqualified" or (decision != "restored" and suspicion.held(flags, settings.flags)):
         status = "disqualified" if decision == "disqualified" else "held"
@@ -229,12 +232,14 @@ def analyse_game(analysis_id: str) -> dict:
 
     settings, client = _context()
     analyses = Analyses(client, settings)
+    started = analyses.start(analysis_id)
+    if started != "ok":  # done, or being done, by its job on the other queue; or expired
+        return {"status": started}
     job = analyses.job(analysis_id)
-    seed = job["seed_bytes"]
-    analyses.started(analysis_id)
+    seed, day = job["seed_bytes"], job.get("date")
     try:
         doc = analyse(seed, job["cards"], bots=job["bots"], rules=job["rules"],
-                      cache=analyses.positions(seed),
+                      cache=analyses.positions(seed, day),
                       progress=lambda done, total: analyses.progress(analysis_id, done, total))
     except SubmissionRejected as e:
         analyses.fail(analysis_id, {"error": "invalid_game", "message": e.rejection.message,
@@ -243,7 +248,7 @@ def analyse_game(analysis_id: str) -> dict:
     except AnalysisError as e:
         analyses.fail(analysis_id, {"error": "analysis_unsupported", "message": str(e)})
         return {"status": "failed", "reason": "analysis_unsupported"}
-    analyses.finish(analysis_id, doc)
+    analyses.finish(analysis_id, doc, day)
     checked = [sub_id for sub_id in analyses.watchers(analysis_id) if note_check(settings, client, sub_id, analysis_id, doc)]
     log.info("analysis %s: %d decisions, hindsight checked for %s", analysis_id, len(doc["decisions"]), checked)
     return {"status": "finished", "decisions": len(doc["decisions"]), "checked": checked}

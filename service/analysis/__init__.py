@@ -1,4 +1,4 @@
-"""Analyses of finished games in Redis: asked for, queued on their own RQ queue, followed, kept.
+"""Analyses of finished games in Redis: asked for, queued on RQ queues of their own, followed, kept.
 
 An analysis is named by its game: ``analysis_id`` is a hash of (analysis settings id, seed,
 rules, bots, seat 0's cards), so everyone who played the same game (a day's most common lines,
@@ -7,7 +7,15 @@ needs (the day or the seed, the cards), its state (``queued``, ``started``, ``fi
 ``failed``), the progress (decisions done of decisions in the game) and, once finished, the
 document, compressed.  Positions many games reach (every player of a day meets the same first
 tricks) are kept per seed (``PositionCache``): a later game reaching one takes its values as
-they are, the same bytes it would compute.
+they are, the same bytes it would compute.  A free game's seed is its own: its positions are
+kept by the job alone, and its analysis for days (``FREE_KEEP_SECONDS``), not a month.
+
+Two queues, each with workers of its own: ``analysis`` for what players ask, at most
+``Settings.analysis_queue_max`` of them waiting at once (past it a new one is refused: 503
+``analysis_queue_full`` with Retry-After), and ``analysis-check`` for the hidden-information
+check of strong verified games, never capped, so that no number of players' requests delays a
+flag.  A game on both queues at once is computed by whichever job starts first; the other finds
+it done (``start.lua``).
 
 The documents are the server's: an analysis of a ranked game is computed while its day is open
 when the worker checks a strong score for the hidden-information flag, but it is only handed
@@ -26,19 +34,28 @@ from rq import Callback, Queue
 
 from analysis import ANALYSIS_ID
 from service.config import Settings
-from service.errors import NotFound
-from service.store import key_for, raw_client
+from service.errors import NotFound, Unavailable
+from service.store import key_for, load_script, raw_client
 
 QUEUE = "analysis"
+#: The hidden-information check's analyses: a queue no player's request reaches.
+CHECK_QUEUE = "analysis-check"
 JOB = "worker.jobs.analyse_game"
-#: A finished analysis is kept this long after it was last asked for; the positions of a seed
-#: this long after one was last written.
+#: A finished analysis of a day's game (ranked, archive) is kept this long after it was last asked
+#: for; a free game's (a seed no one else plays) this long; the positions of a day's seed this
+#: long after one was last written.
 KEEP_SECONDS = 30 * 86400
+FREE_KEEP_SECONDS = 3 * 86400
 POSITIONS_SECONDS = 7 * 86400
 #: A job ``started`` this long ago with no progress is taken for dead: asking again queues it anew.
 STALE_SECONDS = 600
 #: A job taking longer than this is stopped by RQ (and the analysis marked failed).
 JOB_TIMEOUT = 300
+#: Players' analyses waiting for a worker: their ids (``admit.lua``); an entry older than this
+#: is taken for lost (its job gone), and what a full queue's Retry-After says.
+WAITING = key_for("analyses", "all", "waiting")
+WAITING_LOST_SECONDS = 3600
+FULL_RETRY_SECONDS = 30
 
 
 def analysis_id(seed: bytes, rules: str, bots: str, cards: list[str]) -> str:
@@ -77,32 +94,50 @@ class Analyses:
         self.r = client
         self.raw = raw_client(client)  # the state's bytes (packed documents)
         self.settings = settings
-        self.queue = Queue(QUEUE, connection=queue if queue is not None else settings.queue_connection(client))
+        connection = queue if queue is not None else settings.queue_connection(client)
+        self.queue = Queue(QUEUE, connection=connection)
+        self.check_queue = Queue(CHECK_QUEUE, connection=connection)
+        self._admit = load_script(client, __file__, "admit.lua")
+        self._start = load_script(client, __file__, "start.lua")
 
     @staticmethod
     def key(aid: str) -> str:
         return key_for("analysis", f"analysis:{aid}")
+
+    @staticmethod
+    def keep_of(day) -> int:
+        """Seconds an analysis is kept: a free game's (no day) days, a day's game's a month."""
+        return KEEP_SECONDS if day else FREE_KEEP_SECONDS
 
     def request(self, *, seed: bytes, day: date | None, rules: str, bots: str, cards: list[str],
                 purpose: str = "player", submission_id: str = "", admit=None,
                 now: datetime | None = None) -> tuple[str, bool]:
         """The analysis of this game, queued unless it is queued, running or done already;
         returns (analysis id, queued now).  ``day``: a ranked day's game (its seed is not stored:
-        the worker derives it), else the seed itself is kept with the job.  ``admit()`` is called
-        before a new one is queued, and may raise (the limits) to queue nothing."""
+        the worker derives it), else the seed itself is kept with the job.  A player's
+        (``purpose`` "player") goes on the players' queue: ``admit()`` is called before it is
+        queued and may raise (the limits) to queue nothing, then Unavailable
+        ``analysis_queue_full`` if that queue holds its cap.  The check's (``purpose`` "flag")
+        goes on its own queue, and again there when the game waits on the players' queue."""
         aid = analysis_id(seed, rules, bots, cards)
         key = self.key(aid)
         now = now or self.settings.now()
-        state = self.r.hmget(key, "status", "touched_at")
-        status, touched = state
+        flag = purpose == "flag"
+        status, touched, queue = self.r.hmget(key, "status", "touched_at", "queue")
         if status in ("queued", "started", "finished") and not self._stale(status, touched, now):
             if submission_id:
                 self._watch(aid, submission_id)
+            if flag and status == "queued" and queue != CHECK_QUEUE:  # behind players' requests: not there
+                self.r.hset(key, "queue", CHECK_QUEUE)
+                self._enqueue(self.check_queue, aid, now)
             return aid, False
         if admit is not None:
             admit()
+        if not flag:
+            self._take_place(aid, now)
         fields = {"status": "queued", "rules": rules, "bots": bots, "cards": " ".join(cards),
                   "done": 0, "total": 0, "error": "", "purpose": purpose,
+                  "queue": CHECK_QUEUE if flag else QUEUE,
                   "created_at": now.isoformat(), "touched_at": now.isoformat()}
         if day is not None:
             fields["date"] = day.isoformat()
@@ -111,20 +146,49 @@ class Analyses:
         pipe = self.r.pipeline()
         pipe.delete(key)
         pipe.hset(key, mapping=fields)
-        pipe.expire(key, KEEP_SECONDS)
+        pipe.expire(key, self.keep_of(day))
         pipe.execute()
         if submission_id:
             self._watch(aid, submission_id)
-        self.queue.enqueue_call(JOB, args=(aid,), job_id=f"analysis-{aid}-{int(now.timestamp())}",
-                                timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=86400,
-                                on_failure=Callback("worker.jobs.analysis_failed"))
+        try:
+            self._enqueue(self.check_queue if flag else self.queue, aid, now)
+        except Exception:
+            if not flag:
+                self.left_queue(aid)
+            raise
         return aid, True
+
+    def _take_place(self, aid: str, now: datetime) -> None:
+        """A place among the players' analyses waiting (``admit.lua``); Unavailable
+        ``analysis_queue_full`` when they are ``analysis_queue_max`` already."""
+        ms = int(now.timestamp() * 1000)
+        if not self._admit(keys=[WAITING], args=[ms, self.settings.analysis_queue_max, aid,
+                                                 ms - WAITING_LOST_SECONDS * 1000]):
+            raise Unavailable(f"{self.settings.analysis_queue_max} analyses are waiting for a worker already: "
+                              "ask again in a moment", code="analysis_queue_full", retry_after=FULL_RETRY_SECONDS)
+
+    def left_queue(self, aid: str) -> None:
+        """The analysis is no longer waiting on the players' queue (its job started, or failed)."""
+        self.r.zrem(WAITING, aid)
+
+    def waiting(self) -> int:
+        """How many players' analyses hold a place in the queue (lost ones included until dropped)."""
+        return self.r.zcard(WAITING)
+
+    @staticmethod
+    def _enqueue(queue: Queue, aid: str, now: datetime) -> None:
+        queue.enqueue_call(JOB, args=(aid,), job_id=f"analysis-{aid}-{queue.name}-{int(now.timestamp())}",
+                           timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=86400,
+                           on_failure=Callback("worker.jobs.analysis_failed"))
 
     @staticmethod
     def _stale(status: str, touched: str | None, now: datetime) -> bool:
-        if status != "started" or not touched:
+        """A job taken for dead: started with no progress for ``STALE_SECONDS``, or queued for
+        longer than a queue holds one (``WAITING_LOST_SECONDS``: its job was lost)."""
+        if status not in ("started", "queued") or not touched:
             return False
-        return now - datetime.fromisoformat(touched) > timedelta(seconds=STALE_SECONDS)
+        age = now - datetime.fromisoformat(touched)
+        return age > timedelta(seconds=STALE_SECONDS if status == "started" else WAITING_LOST_SECONDS)
 
     def _watch(self, aid: str, submission_id: str) -> None:
         """The submissions whose hidden-information check waits for this analysis."""
@@ -154,33 +218,41 @@ class Analyses:
                 "error": json.loads(error) if error else None}
 
     def get(self, aid: str) -> dict:
-        """``state`` and the document (null until finished); a document read is kept 30 days more."""
+        """``state`` and the document (null until finished); a document read is kept as long
+        again (``keep_of``)."""
         got = self.state(aid)
         doc = self.raw.hget(self.key(aid), "doc")
         if doc is not None:
-            self.r.expire(self.key(aid), KEEP_SECONDS)
+            self.r.expire(self.key(aid), self.keep_of(got["date"]))
         return {**got, "analysis": _unpack(doc) if doc is not None else None}
 
-    def positions(self, seed: bytes) -> PositionCache:
-        return PositionCache(self.raw, seed)
+    def positions(self, seed: bytes, day) -> "PositionCache | dict":
+        """Where the job keeps the positions it analyses: a day's seed's in Redis, shared with every
+        game of that day; a free game's in the job alone (no other game has its seed)."""
+        return PositionCache(self.raw, seed) if day else {}
 
-    def started(self, aid: str) -> None:
-        now = self.settings.now().isoformat()
-        self.r.hset(self.key(aid), mapping={"status": "started", "done": 0, "total": 0, "touched_at": now})
+    def start(self, aid: str) -> str:
+        """Take the analysis to compute it now: 'ok', or why not ('finished', 'started' by a
+        job alive elsewhere, 'gone'); out of the players' waiting queue either way."""
+        now = self.settings.now()
+        self.left_queue(aid)
+        return self._start(keys=[self.key(aid)], args=[
+            now.isoformat(), (now - timedelta(seconds=STALE_SECONDS)).isoformat()])
 
     def progress(self, aid: str, done: int, total: int) -> None:
         self.r.hset(self.key(aid), mapping={"done": done, "total": total,
                                             "touched_at": self.settings.now().isoformat()})
 
-    def finish(self, aid: str, doc: dict) -> None:
+    def finish(self, aid: str, doc: dict, day=None) -> None:
         pipe = self.raw.pipeline()
         pipe.hset(self.key(aid), mapping={"status": "finished", "doc": _pack(doc),
                                           "done": len(doc["decisions"]), "total": len(doc["decisions"]),
                                           "touched_at": self.settings.now().isoformat()})
-        pipe.expire(self.key(aid), KEEP_SECONDS)
+        pipe.expire(self.key(aid), self.keep_of(day))
         pipe.execute()
 
     def fail(self, aid: str, error: dict) -> None:
+        self.left_queue(aid)
         self.r.hset(self.key(aid), mapping={"status": "failed", "error": json.dumps(error),
                                             "touched_at": self.settings.now().isoformat()})
 
@@ -244,4 +316,4 @@ def request_check(settings: Settings, client, sub_id: str, sub: dict, *, force: 
     return aid
 
 
-__all__ = ["Analyses", "JOB", "PositionCache", "QUEUE", "analysis_id", "note_check", "request_check"]
+__all__ = ["Analyses", "CHECK_QUEUE", "JOB", "PositionCache", "QUEUE", "analysis_id", "note_check", "request_check"]

@@ -48,11 +48,11 @@ def _queue(*, seed: bytes, day: date | None, rules: str, bots: str, cards: list[
         raise Unprocessable(f"games under {rules} are not analysed yet: the analysis knows "
                             f"{', '.join(ANALYSED_RULES)}", code="analysis_unsupported", allowed=list(ANALYSED_RULES))
     s = services()
-    admission = limits.Admission(*subjects)
-    aid, queued = s.analyses.request(seed=seed, day=day, rules=rules, bots=bots, cards=cards,
-                                     admit=admission.check)
-    if queued:
-        admission.count()
+    with limits.Admission(*subjects) as admission:
+        aid, queued = s.analyses.request(seed=seed, day=day, rules=rules, bots=bots, cards=cards,
+                                         admit=admission.take)
+        if queued:
+            admission.keep()
     got = s.analyses.state(aid)
     return {"analysis_id": aid, "status": got["status"], "status_url": status_url(aid),
             "progress": got["progress"]}

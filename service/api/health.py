@@ -1,5 +1,9 @@
 """Health: liveness (the process answers) and readiness (Redis reachable, a worker seen recently,
-no verification pending for too long; Redis's memory reported, with a warning near its limit)."""
+no verification pending for too long; Redis's memory reported, with a warning near its limit).
+
+Readiness answers anyone ready or not ready, and nothing more: its details (Redis's memory and
+layout, the queues, the workers) are the metrics' readers' (the bearer ``MANILLE_METRICS_TOKEN``,
+or loopback with none configured), as ``/metrics`` is."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from flask.views import MethodView
 from rq import Worker
 
 from service.telemetry.metrics import state_health
+from service.telemetry.web import trusted_reader
 
 from .blueprint import Blueprint
 from .common import services
@@ -37,6 +42,8 @@ class Ready(MethodView):
         """Redis answers PING (the state's, every master of its cluster, and the queue's), a verification worker has been seen recently, and no verification
         has been pending (queued or delayed) longer than MANILLE_READY_MAX_QUEUED_SECONDS
 
+        To anyone: ``status`` alone, ``ok`` (200) or ``not_ready`` (503).  The details below only
+        with the bearer MANILLE_METRICS_TOKEN (or from loopback when none is configured).
         ``queue_redis``: the queue's Redis answered; ``redis_cluster`` (null: one Redis): the
         cluster's ``state`` (``ok``, else ``redis`` is false), ``slots_ok`` (16384: every slot
         served), ``masters`` and ``masters_without_replica`` (not 0: the warning
@@ -45,8 +52,10 @@ class Ready(MethodView):
         not answer: one lost and not yet failed over).
         ``pending`` verifications, ``oldest_queued_seconds`` since the oldest was accepted,
         ``failed`` jobs in RQ's failed registry of the queue (a delayed verification is one).
-        ``analysis``: the analysis queue's ``workers`` and ``queued`` jobs; analyses queued with no
-        worker give the warning ``no_analysis_worker`` (still 200: verification goes on).
+        ``analysis``: the players' analysis queue's ``workers``, ``queued`` jobs and ``waiting`` (the
+        places taken of its cap ``max_waiting``), and the hidden-information check's queue's
+        ``check_workers`` and ``check_queued``; analyses queued with no worker for them give the
+        warning ``no_analysis_worker`` (still 200: verification goes on).
         ``redis_memory_bytes`` Redis uses of its ``redis_maxmemory_bytes`` (null: no limit set);
         at MANILLE_MEMORY_WARN of it (default 0.8) ``warnings`` holds ``redis_memory`` and the
         answer stays 200: every web process shares the one Redis, so taking them out of the
@@ -80,10 +89,14 @@ class Ready(MethodView):
             workers = Worker.all(connection=s.queue, queue=s.submissions.queue)
             pending = s.submissions.pending_summary()
             out["failed"] = s.submissions.queue.failed_job_registry.count
-            queue = s.analyses.queue
+            queue, check = s.analyses.queue, s.analyses.check_queue
             out["analysis"] = {"workers": len(Worker.all(connection=s.queue, queue=queue)),
-                               "queued": queue.count}
-            if out["analysis"]["queued"] and not out["analysis"]["workers"]:
+                               "queued": queue.count, "waiting": s.analyses.waiting(),
+                               "max_waiting": s.settings.analysis_queue_max,
+                               "check_workers": len(Worker.all(connection=s.queue, queue=check)),
+                               "check_queued": check.count}
+            a = out["analysis"]
+            if (a["queued"] and not a["workers"]) or (a["check_queued"] and not a["check_workers"]):
                 out["warnings"].append("no_analysis_worker")  # analyses wait; verification does not
         except Exception:  # noqa: BLE001 - any failure means not ready
             workers, pending = [], {"pending": None, "oldest": None}
@@ -99,5 +112,6 @@ class Ready(MethodView):
                  and not (limit and (out["oldest_queued_seconds"] or 0) > limit))
         if not ready:
             out["status"] = "not_ready"
-            return out, 503
-        return out
+        if not trusted_reader():
+            out = {"status": out["status"]}
+        return (out, 503) if out["status"] != "ok" else out

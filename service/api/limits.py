@@ -11,6 +11,10 @@ windows must have room, else 429 ``too_many_requests`` in the JSON envelope with
 requests that succeed count: a refused one (limited, or invalid for any other reason) counts
 nothing.
 
+"Address" is the client's network (``service.limits.client_network``): an IPv4 address, or an
+IPv6 /64, which one subscriber holds whole and may draw any of 2^64 addresses from; the proxy
+counts its own bounds the same way (``deploy/nginx.conf``).
+
 ``ranked_runs``       ranked runs of an open day opened from one client address.  Each player has
                       one, so this is how many players one address may bring in a day.
 ``runs_per_token``    runs of any kind opened by one player token (free play included).
@@ -45,13 +49,15 @@ played again (a retry after a lost answer; the page repeats it until it gets one
 submitted again (its existing submission id).  Such a repeat stores nothing and costs no more than
 a GET of the run, and a page that retries must get its answer even at the limit.
 
-A play's limits cost it no round trip of their own: it is counted in them as the run is read,
-each limit's windows checked and counted in one script call (``take``: a limit full counts
-nothing), and the count is given back if the play is then refused for any reason, is a repeat,
-or finds the run changed (Flask-Limiter took 8 round trips a play, 1.2 ms; a check with the run
-and a count with the store, 2 script calls more than now).  Opening a run and submitting one
-check their limits in one round trip and count them in one more.  scripts/bench_limits.py measures a play, a
-repeat, a GET of the run and of a board with the limits on and off.
+Every limited request is taken in its limits at once: each limit's windows checked and the
+request counted in one script call (``take``: a limit full counts nothing), so requests arriving
+together (nginx lets 20 in at a time from one address) meet the limit one by one, as if in turn;
+the count is given back if the request then fails.  A play's take costs it no round trip of its
+own: it rides with the read of the run, and is given back if the play is then refused for any
+reason, is a repeat, or finds the run changed (Flask-Limiter took 8 round trips a play, 1.2 ms).
+Opening a run, a submission and an analysis take theirs in one round trip (``Admission``).
+scripts/bench_limits.py measures a play, a repeat, a GET of the run and of a board with the
+limits on and off.
 
 GETs (boards, a run, a submission's status) have no limit here: they store nothing, a page polls a
 submission's status every 0.7 s until it is verified, and a classroom polls from one address.  A
@@ -61,17 +67,20 @@ flood of requests of any kind is the proxy's to bound per address, in memory and
 
 from __future__ import annotations
 
+import redis
 from flask import request
 
-from service.limits import Gate, parse
+from service.errors import Unavailable
+from service.limits import Gate, client_network, now_ms, parse
 
 from .common import services
 
 
 def client_address() -> str:
-    """The client's address: the socket's, or, behind ``MANILLE_TRUSTED_PROXIES`` proxies, the one
-    they forwarded (werkzeug's ProxyFix rewrites ``remote_addr``)."""
-    return request.remote_addr or "unknown"
+    """What the per-address limits count: the network (an IPv4 address, an IPv6 /64) of the
+    client's address, the socket's or, behind ``MANILLE_TRUSTED_PROXIES`` proxies, the one they
+    forwarded (werkzeug's ProxyFix rewrites ``remote_addr``)."""
+    return client_network(request.remote_addr or "unknown")
 
 
 def gate(*limits: tuple[str, str]) -> Gate:
@@ -80,28 +89,39 @@ def gate(*limits: tuple[str, str]) -> Gate:
     return Gate((name, subject, parse(configured.get(name) or "")) for name, subject in limits)
 
 
-def check(*limits: tuple[str, str]):
-    """Test each (limit name, subject) for room (one round trip); TooManyRequests if any window is
-    full.  Returns the function that counts them, to call once the request has succeeded: a
-    refused request (limited, or invalid for any other reason) counts nothing."""
-    g = gate(*limits)
-    store = services().limits
-    store.check(g)
-    return lambda: store.count(g)
-
-
 class Admission:
-    """The limits of a request that learns only partway whether it needs them (a repeat answered
-    from what is stored does not): ``check`` when it does (TooManyRequests if full), ``count``
-    once it succeeded, which counts only if ``check`` was called."""
+    """The limits of a request, each (limit name, subject), taken when the request learns it needs
+    them (a repeat answered from what is stored does not): ``take`` checks and counts them in one
+    round trip (TooManyRequests, nothing counted, if one is full).  Used as a context manager: the
+    count is given back when the block ends without ``keep`` (the request failed, or stored
+    nothing), but kept when it ends in an Unavailable whose code says ``…_unconfirmed`` (Redis
+    took the write and did not answer: it may have been stored, and its retry is answered as a
+    repeat that counts nothing)."""
 
     def __init__(self, *limits: tuple[str, str]) -> None:
-        self.limits = limits
-        self._count = None
+        self.gate = gate(*limits)
+        self._taken: tuple[Gate, int] | None = None
+        self._kept = False
 
-    def check(self) -> None:
-        self._count = check(*self.limits)
+    def take(self) -> None:
+        if self.gate and self._taken is None:
+            stamp = now_ms()
+            self._taken = (services().limits.take(self.gate, stamp), stamp)
 
-    def count(self) -> None:
-        if self._count is not None:
-            self._count()
+    def keep(self) -> None:
+        self._kept = True
+
+    def __enter__(self) -> "Admission":
+        return self
+
+    def __exit__(self, exc_type, exc, _tb) -> None:
+        unconfirmed = isinstance(exc, Unavailable) and exc.code.endswith("_unconfirmed")
+        if self._taken is not None and not self._kept and not unconfirmed:
+            counted, stamp = self._taken
+            self._taken = None
+            try:
+                if counted:
+                    services().limits.uncount(counted, stamp)
+            except redis.RedisError:  # best effort: the window stays a hit fuller; the error is the request's
+                if exc_type is None:
+                    raise

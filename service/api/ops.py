@@ -1,18 +1,17 @@
 """Ops: the day's submissions with their flags and evidence, one submission in full, and the
 actions (disqualify, restore, show a closed day's seed), each written to the audit log.
 
-Every request carries ``Authorization: Bearer <MANILLE_OPS_TOKEN>`` (compared in constant
-time): none is 401 ``ops_unauthorized``, a wrong one 403 ``ops_forbidden``, both logged.  With no
-``MANILLE_OPS_TOKEN`` configured the ops API is closed (403).  ``X-Ops-User`` names who acts, for
-the audit log.
+Every request carries ``Authorization: Bearer <token>``, one of the operators' tokens
+(``MANILLE_OPS_TOKENS``, compared in constant time): none is 401 ``ops_unauthorized``, a wrong one
+403 ``ops_forbidden``, both logged.  With no operator configured the ops API is closed (403).  The
+token names the operator: the audit log says whose token acted, and from which address.
 """
 
 from __future__ import annotations
 
-import hmac
 import logging
 
-from flask import request
+from flask import g, request
 from flask.views import MethodView
 
 from service.errors import Forbidden, Unauthorized
@@ -26,26 +25,25 @@ from .schemas import (AuditSchema, JobSchema, OpsListQuerySchema, OpsPendingQuer
                       SeedSchema)
 
 PREFIX = "/ops"
-blp = Blueprint("ops", __name__, description="Ops: review, flags, actions (bearer MANILLE_OPS_TOKEN)")
+blp = Blueprint("ops", __name__, description="Ops: review, flags, actions (bearer: an operator's token, MANILLE_OPS_TOKENS)")
 log = logging.getLogger("service.ops")
 SECURITY = [{"opsToken": []}]
 
 
 def ops_user() -> str:
-    """Who acts, for the audit log: the name the caller gives, and its address."""
-    name = (request.headers.get("X-Ops-User") or "ops")[:64]
-    return f"{name}@{request.remote_addr or 'unknown'}"
+    """Who acts, for the audit log: the operator whose token came, and from which address."""
+    return f"{g.operator}@{request.remote_addr or 'unknown'}"
 
 
 @blp.before_request
 def _authenticate() -> None:
-    expected = services().settings.ops_token
     auth = request.headers.get("Authorization", "")
     given = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
     if not given:
         log.warning("ops: no token from %s for %s %s", request.remote_addr, request.method, request.path)
         raise Unauthorized("an ops bearer token is required (Authorization: Bearer …)", code="ops_unauthorized")
-    if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
+    g.operator = services().settings.operators.name_of(given)
+    if g.operator is None:
         log.warning("ops: wrong token from %s for %s %s", request.remote_addr, request.method, request.path)
         raise Forbidden("this token may not use the ops API", code="ops_forbidden")
 
@@ -142,8 +140,20 @@ class SubmissionDetail(MethodView):
     @blp.doc(security=SECURITY)
     def get(self, sub_id):
         """One submission in full: record, play times, client, the day's other runs of its
-        token and address, flags with evidence"""
+        token and address, flags with evidence; while its day is open without the hands (the
+        record and the oracle's choices: ``hands_sealed``)"""
         return _ops().submission(sub_id)
+
+
+@blp.route("/submissions/<string:sub_id>/hands")
+class SubmissionHands(MethodView):
+    @blp.arguments(ReasonSchema)
+    @blp.response(200, OpsSubmissionDetailSchema)
+    @blp.doc(security=SECURITY)
+    def post(self, body, sub_id):
+        """One submission in full with every hand, even while its day is open; the reason is
+        required and the reading audited (``read_hands``: who, when, why)"""
+        return _ops().hands(sub_id, ops_user(), body["reason"])
 
 
 @blp.route("/submissions/<string:sub_id>/disqualify")

@@ -63,15 +63,15 @@ class RunList(MethodView):
         if (day is not None and s.settings.clock.phase(day) == "open"
                 and not (token and s.runs.ranked_run_id(day, pid))):  # else 409 already_played
             counted.append(("ranked_runs", address))
-        count = limits.check(*counted)
-        if day is None:
-            run, table = s.runs.open_random(pid, rules=body.get("rules"), target=body.get("target"),
-                                            **client_info())
-        else:
-            run, table = s.runs.open(day, pid, **client_info())
-        count()
-        if new_token:
-            s.players.register(pid, run["created_at"])
+        with limits.Admission(*counted) as admission:
+            admission.take()
+            if day is None:
+                run, table = s.runs.open_random(pid, rules=body.get("rules"), target=body.get("target"),
+                                                **client_info())
+            else:
+                run, table = s.runs.open(day, pid, **client_info())
+            admission.keep()
+        s.players.opened(pid, run["created_at"])  # a new token is known from now; any is kept on
         out = run_json(run, table, table.events)
         if new_token:
             out["player_token"] = new_token

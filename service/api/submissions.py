@@ -45,16 +45,16 @@ class SubmissionList(MethodView):
         s = services()
         pid = current_pid()
         nickname = nicknames.parse(body["nickname"])  # 422 before anything else
-        admission = limits.Admission(("submissions_per_token", pid),
-                                     ("submissions_per_address", limits.client_address()))
+        with limits.Admission(("submissions_per_token", pid),
+                              ("submissions_per_address", limits.client_address())) as admission:
 
-        def claim() -> str:  # only once the run may be submitted, and is not already
-            admission.check()
-            return s.players.claim_nickname(pid, nickname)
+            def claim() -> str:  # only once the run may be submitted, and is not already
+                admission.take()
+                return s.players.claim_nickname(pid, nickname)
 
-        sub_id, created = s.submissions.submit(body["run_id"], pid, claim, **client_info())
-        if created:
-            admission.count()
+            sub_id, created = s.submissions.submit(body["run_id"], pid, claim, **client_info())
+            if created:
+                admission.keep()
         status = s.submissions.get(sub_id)["status"]
         return {"submission_id": sub_id, "status_url": status_url(sub_id), "status": status}
 

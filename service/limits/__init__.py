@@ -1,7 +1,7 @@
 """Rate limits counted in Redis, shared by every web process: moving windows of hits.
 
-A limit is a name (``plays_per_token``…), a subject (a player id, a client address) and one or
-more windows (``"240 per minute;3600 per hour"``): a request fits when every window has room,
+A limit is a name (``plays_per_token``…), a subject (a player id, a client's network:
+``client_network``) and one or more windows (``"240 per minute;3600 per hour"``): a request fits when every window has room,
 and then counts one hit in each.  Why each limit and its defaults: ``service.api.limits``.
 
 A window of length E counts the hits of the last E in 60 buckets of E/60 (``windows.lua``): a
@@ -11,18 +11,20 @@ address's hourly plays).  The price: a hit leaves the window up to E/60 early (a
 in an hour).  Retry-After is the wait until the oldest hits that fill the window have left it.
 
 One script call per limit (its windows share a hash tag: one cluster slot), the limits of a
-request in one pipelined round trip: ``check`` before the work, ``count`` once it succeeded; or
-``take`` (check, and count if every window has room, in one call) when the request already
-makes a round trip before its work: a play queues it beside its reads, see ``Runs.play``, and
-takes its count back with ``uncount`` when the play is then refused, a repeat, or not stored
-after all.  The time is the web process's clock (a script may not read Redis's before writing
-on Redis 6).
+request in one pipelined round trip: ``take`` checks a limit and counts the request in it if
+every window has room, in one call, so that requests arriving together cannot all pass a check
+before any is counted; the count is given back (``uncount``) when the request then fails.  A play
+queues its take beside its reads (``Runs.play``); opening a run, a submission and an analysis
+take theirs as they learn they need them (``service.api.limits.Admission``).  ``check`` (no
+count) and ``count`` remain for callers that only look.  The time is the web process's clock (a
+script may not read Redis's before writing on Redis 6).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import ipaddress
 import math
 import re
 import time
@@ -55,6 +57,27 @@ def parse(text: str) -> tuple[Window, ...]:
             raise ValueError(f"a rate limit needs an amount and a length of at least 1: {part.strip()!r}")
         windows.append(Window(amount, seconds))
     return tuple(windows)
+
+
+#: The prefix of an IPv6 client that counts as one client: a /64 is one subscriber's (RFC 6177,
+#: SLAAC), who can pick any of its 2^64 addresses at will.
+IPV6_PREFIX = 64
+
+
+@functools.lru_cache(maxsize=65536)
+def client_network(address: str) -> str:
+    """What the per-address limits and indexes count as one client: an IPv4 address itself (an
+    IPv4-mapped IPv6 address as its IPv4), an IPv6 address its /64 (``2001:db8:1:2::/64``);
+    anything else (no address, a Unix socket) as it is."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])  # a zone (fe80::1%eth0) is no part of the network
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return str(ip)
 
 
 def duration(seconds: int) -> str:
@@ -128,6 +151,20 @@ class Limits:
         now = now or now_ms()
         return pipelined(self.r, lambda pipe: self.queue(gate, pipe, mode, now), [self.script]) if gate else []
 
+    def take(self, gate: Gate, now: int) -> Gate:
+        """Count one hit at ``now`` in every limit of ``gate`` that has room, in one round trip;
+        TooManyRequests (the hits counted in the others given back) if one is full.  Returns
+        what was counted, for ``uncount`` if the request then fails."""
+        replies = self._run(gate, "take", now)
+        counted = gate.counted(replies)
+        try:
+            gate.verdict(replies)
+        except TooManyRequests:
+            if counted:
+                self.uncount(counted, now)
+            raise
+        return counted
+
     def check(self, gate: Gate, now: int | None = None) -> None:
         """TooManyRequests if a window of ``gate`` is full; counts nothing."""
         gate.verdict(self._run(gate, "check", now))
@@ -141,4 +178,4 @@ class Limits:
         self._run(gate, "uncount", now)
 
 
-__all__ = ["Gate", "Limits", "Window", "duration", "now_ms", "parse"]
+__all__ = ["Gate", "IPV6_PREFIX", "Limits", "Window", "client_network", "duration", "now_ms", "parse"]

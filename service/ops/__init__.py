@@ -2,6 +2,10 @@
 
 Every action is written to an append-only Redis stream (``manille:{all}:audit``): who, when,
 what, on what, why.  Nothing in the code deletes from it.
+
+While a day is open its hands are the day's secret: a submission's detail then holds no record
+(``hands_sealed``) and the oracle flag's evidence no oracle choices.  Reading them is an action of
+its own (``hands``), which needs a reason and is audited like the others.
 """
 
 from __future__ import annotations
@@ -62,14 +66,17 @@ class Ops:
         if status is None:
             ids = ids[offset:None if limit is None else offset + limit]
         out = []
+        sealed: dict[str, bool] = {}
         for sub_id, sub in zip(ids, self.subs.get_fields(ids, list(LIST_FIELDS))):
             if not sub or (status is not None and sub["status"] != status):
                 continue
+            if sub["date"] not in sealed:
+                sealed[sub["date"]] = self._open(date.fromisoformat(sub["date"]))
             out.append({
                 "submission_id": sub_id, "run_id": sub["run_id"], "player": sub["pid"],
                 "nickname": sub["nickname"], "date": sub["date"], "status": sub["status"],
                 "score": int(sub["score"]) if sub.get("score") else None,
-                "flags": json.loads(sub["flags"]) if sub.get("flags") else [],
+                "flags": self._flags(sub, sealed[sub["date"]]),
                 "created_at": sub["created_at"], "verified_at": sub.get("verified_at") or None,
                 "address": sub.get("run_ip") or "", "submit_address": sub.get("ip") or "",
                 "user_agent": sub.get("user_agent") or "",
@@ -78,20 +85,45 @@ class Ops:
             })
         return out if status is None else out[offset:None if limit is None else offset + limit]
 
-    def submission(self, sub_id: str) -> dict:
+    def _open(self, day: date) -> bool:
+        """Whether ``day``'s hands are still secret (its seed not yet published)."""
+        return self.settings.clock.phase(day) != "closed"
+
+    @staticmethod
+    def _flags(sub: dict, sealed: bool) -> list[dict]:
+        """The submission's flags with their evidence; ``sealed``: without the oracle's choices,
+        which are read from every hand of the day."""
+        flags = json.loads(sub["flags"]) if sub.get("flags") else []
+        if sealed:
+            for f in flags:
+                if "choices" in f.get("evidence", {}):
+                    f["evidence"] = {**{k: v for k, v in f["evidence"].items() if k != "choices"}, "choices_sealed": True}
+        return flags
+
+    def hands(self, sub_id: str, who: str, why: str) -> dict:
+        """The submission in full, the record with every hand included, even while its day is open:
+        audited (``read_hands``, who and why) before anything is read."""
+        sub = self.subs.get(sub_id)
+        self.audit(who, "read_hands", sub_id, why, day=sub["date"], day_open=self._open(date.fromisoformat(sub["date"])))
+        return self.submission(sub_id, hands=True)
+
+    def submission(self, sub_id: str, *, hands: bool = False) -> dict:
         """One submission with everything kept for review: the game record (replayed), the server
         time of every play, the client, and the day's other runs of its token and address while
         the day's runs are kept (``runs_expired`` after ``runs_kept_until``: then none are listed,
-        and what the submission kept, flags with their evidence included, is all there is)."""
+        and what the submission kept, flags with their evidence included, is all there is).
+        While the day is open the record and the oracle's choices are left out (``hands_sealed``)
+        unless ``hands`` (``Ops.hands``, the audited way)."""
         sub = self.subs.get(sub_id)
         day = date.fromisoformat(sub["date"])
         address = sub.get("run_ip", "")
         kept_until = self.runs.kept_until(day)
+        sealed = self._open(day) and not hands
         return {
             "submission_id": sub_id, "run_id": sub["run_id"], "player": sub["pid"],
             "nickname": sub["nickname"], "date": sub["date"], "status": sub["status"],
             "score": int(sub["score"]) if sub.get("score") else None,
-            "flags": json.loads(sub["flags"]) if sub.get("flags") else [],
+            "flags": self._flags(sub, sealed),
             "decision": sub.get("ops_decision") or None, "decision_reason": sub.get("ops_reason") or None,
             "delayed_at": sub.get("delayed_at") or None, "delay_reason": sub.get("delay_reason") or None,
             "cards": [sub["cards"][i:i + 2] for i in range(0, len(sub.get("cards", "")), 2)],
@@ -102,8 +134,9 @@ class Ops:
             "address_runs": [r for r in self.runs.address_runs(day, address) if r != sub["run_id"]],
             "token_runs": [r for r in [self.runs.ranked_run_id(day, sub["pid"])] if r and r != sub["run_id"]],
             "runs_kept_until": kept_until.isoformat(), "runs_expired": self.settings.now() >= kept_until,
+            "hands_sealed": sealed and sub["status"] in VALID_GAME,
             "record": (self._with_analysis(sub, self._with_oracle(day, self.subs.record(sub)))
-                       if sub["status"] in VALID_GAME else None),
+                       if sub["status"] in VALID_GAME and not sealed else None),
             "reason": json.loads(sub["reason"]) if sub.get("reason") else None,
             "hindsight": json.loads(sub["hindsight"]) if sub.get("hindsight") else None,
             "hindsight_analysis": self._analysis_state(sub),

@@ -1,15 +1,15 @@
 """``manille ops …``: the ops actions from a terminal, on the service's Redis directly.
 
-Needs ``REDIS_URL``, ``MANILLE_SECRET`` (or ``MANILLE_SECRET_FILE``) and ``MANILLE_OPS_TOKEN`` as
-the service has them: without the ops token nothing runs.  Standard output holds only the
-result (JSON with ``--json``); progress goes to standard error.
+Needs ``REDIS_URL``, ``MANILLE_SECRET`` (or ``MANILLE_SECRET_FILE``) and ``MANILLE_OPS_TOKENS`` (or
+its ``_FILE``) as the service has them, and ``MANILLE_OPS_TOKEN``: the token of the operator
+running it, one of ``MANILLE_OPS_TOKENS``, whose name the audit log gives (``name@cli``).  Without
+an operator's token nothing runs.  Standard output holds only the result (JSON with ``--json``);
+progress goes to standard error.
 """
 
 from __future__ import annotations
 
-import getpass
 import json
-import os
 import sys
 
 from service.challenges import check_commitments
@@ -20,7 +20,7 @@ from service.seeds import parse_date
 
 
 def add_parser(sub) -> None:
-    ops = sub.add_parser("ops", help="review submissions and act on them (needs MANILLE_OPS_TOKEN)")
+    ops = sub.add_parser("ops", help="review submissions and act on them (needs your MANILLE_OPS_TOKEN)")
     osub = ops.add_subparsers(dest="ops_command", required=True)
     s = osub.add_parser("submissions", help="every submission of a day, with flags")
     s.add_argument("date")
@@ -62,26 +62,27 @@ def progress_bar(done: int, total: int) -> None:
     print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end=end, file=sys.stderr, flush=True)
 
 
-def _who() -> str:
-    return f"{os.environ.get('MANILLE_OPS_USER') or getpass.getuser()}@cli"
-
-
 def cmd_ops(args) -> int:
     settings = Settings.from_env()
     if not settings.ops_token:
-        print("manille ops: MANILLE_OPS_TOKEN is not set: ops actions need it, as the service has it",
-              file=sys.stderr)
+        print("manille ops: MANILLE_OPS_TOKEN is not set: ops actions need your own operator's token "
+              "(one of MANILLE_OPS_TOKENS)", file=sys.stderr)
+        return 2
+    operator = settings.operators.name_of(settings.ops_token)
+    if operator is None:
+        print("manille ops: MANILLE_OPS_TOKEN is no operator's token of MANILLE_OPS_TOKENS", file=sys.stderr)
         return 2
     ops = Ops(settings.redis(timeout=settings.redis_timeout), settings)
     try:
         check_commitments(ops.r, settings)  # re-verifying under a wrong secret would reject good games
-        return _run(ops, args)
+        return _run(ops, args, f"{operator}@cli")
     except ServiceError as e:
         print(f"manille ops: {e.code}: {e.message}", file=sys.stderr)
         return 1
 
 
-def _run(ops: Ops, args) -> int:
+def _run(ops: Ops, args, who: str) -> int:
+    """The command ``args`` names; ``who`` (the operator) is what the audit log records."""
     c = args.ops_command
     if c in ("submissions", "pending"):
         if c == "submissions":
@@ -104,16 +105,16 @@ def _run(ops: Ops, args) -> int:
             print("manille ops requeue: give submission ids, or --delayed", file=sys.stderr)
             return 2
         if args.delayed:
-            done = ops.requeue_delayed(_who(), args.reason)
+            done = ops.requeue_delayed(who, args.reason)
         else:
-            done = [ops.requeue(sub_id, _who(), args.reason) for sub_id in args.submission_id]
+            done = [ops.requeue(sub_id, who, args.reason) for sub_id in args.submission_id]
         for d in done:
             print(json.dumps(d))
         print(f"{sum(d['requeued'] for d in done)} requeued, {sum(not d['requeued'] for d in done)} "
               "already on their way", file=sys.stderr)
         return 0
     if c in ("disqualify", "restore"):
-        out = getattr(ops, c)(args.submission_id, _who(), args.reason)
+        out = getattr(ops, c)(args.submission_id, who, args.reason)
         print(json.dumps({"submission_id": out["submission_id"], "status": out["status"]}))
         return 0
     if c == "reverify":
@@ -126,18 +127,18 @@ def _run(ops: Ops, args) -> int:
                 print(f"  {d['submission_id']}: stored {d['stored']}, replayed {d['replayed']}")
         return 1 if report["differences"] else 0
     if c == "rebuild-day":
-        print(json.dumps(ops.rebuild_day(parse_date(args.date), _who(), args.reason, progress=progress_bar)))
+        print(json.dumps(ops.rebuild_day(parse_date(args.date), who, args.reason, progress=progress_bar)))
         return 0
     if c == "seed":
-        print(ops.seed(parse_date(args.date), _who()))
+        print(ops.seed(parse_date(args.date), who))
         return 0
     if c == "expire-runs":
         print("scanning the days' runs…", file=sys.stderr)
-        print(json.dumps(ops.expire_runs(_who(), args.reason)))
+        print(json.dumps(ops.expire_runs(who, args.reason)))
         return 0
     if c == "rekey-nicknames":
         print("reading every submission and player…", file=sys.stderr)
-        report = ops.rekey_nicknames(_who(), args.reason)
+        report = ops.rekey_nicknames(who, args.reason)
         if args.json:
             print(json.dumps(report, ensure_ascii=False))
         else:

@@ -2,7 +2,13 @@
 
 A token is ``secrets.token_urlsafe(24)``, handed to the client once.  Redis never stores it:
 a player is known by ``pid``, a hash of the token, which is also what the leaderboards list
-(never the token itself, which is a credential).
+(never the token itself, which is a credential).  A token costs nothing to get (a first run
+makes one), so a player's key is kept ``keep`` seconds after the player last opened a run, and
+for good once they submit a game.
+
+A nickname is held by a player once a game submitted under it is verified; until then the claim
+is pending (one per player, released after ``CLAIM_SECONDS`` if its game is never verified), and
+a name held or pending is taken for everyone else.
 """
 
 from __future__ import annotations
@@ -11,16 +17,25 @@ import hashlib
 from collections import OrderedDict
 import re
 import secrets
+import time
 import unicodedata
 
 from service.errors import Conflict, Unauthorized
-from service.store import key_for, load_script
+from service.store import evalsha_on, key_for, load_script, pipelined
 
 from . import nickname as nicknames
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")
-#: claim key (``nickname.keys``) -> pid: who holds each nickname.
+#: claim key (``nickname.keys``) -> pid: who holds each nickname (a game under it was verified).
 NICKNAME_OWNERS = key_for("nicknames", "nicks")
+#: The pending claims: claim key -> pid, pid -> its keys, pid -> when (zset, ms).
+NICKNAME_CLAIMS = (key_for("nicknames", "nicks", "pending"), key_for("nicknames", "nicks", "pending_of"),
+                   key_for("nicknames", "nicks", "pending_since"))
+#: A claim whose game is not verified within this is released (a verification takes seconds; a
+#: delayed one that ops requeue later claims the name again at its verdict, if it is still free).
+CLAIM_SECONDS = 86400
+#: How long a player key is kept after its player last opened a run, unless they submitted.
+DEFAULT_KEEP_SECONDS = 30 * 86400
 
 
 def pid_of(token: str) -> str:
@@ -35,16 +50,22 @@ def legacy_nickname_key(name: str) -> str:
     return key_for("nickname", f"nick:{hashlib.sha256(folded.encode()).hexdigest()[:32]}")
 
 
-#: Pids a process has found known, kept (the least recently seen go first): a player key is
-#: never deleted, so a pid known once stays known, and a play need not ask Redis again.
+#: Pids a process has found known, kept (the least recently seen go first) for up to
+#: KNOWN_SECONDS: a player key goes only ``keep`` (days) after its player last opened a run, so a
+#: play need not ask Redis again within that.
 KNOWN_KEPT = 65_536
+KNOWN_SECONDS = 3600
 
 
 class Players:
-    def __init__(self, client) -> None:
+    def __init__(self, client, keep: int = DEFAULT_KEEP_SECONDS) -> None:
         self.r = client
+        self.keep = keep
         self._claim = load_script(client, __file__, "claim_nickname.lua")
-        self._known: OrderedDict[str, None] = OrderedDict()
+        self._confirm = load_script(client, __file__, "confirm_nickname.lua")
+        self._touch = load_script(client, __file__, "touch_player.lua")
+        self._rekey = load_script(client, __file__, "hold_nickname.lua")
+        self._known: OrderedDict[str, float] = OrderedDict()
 
     @staticmethod
     def _key(pid: str) -> str:
@@ -56,10 +77,10 @@ class Players:
         token = secrets.token_urlsafe(24)
         return token, pid_of(token)
 
-    def register(self, pid: str, now_iso: str) -> None:
-        """Make a new token's pid known; done once its first run is stored, so a refused
-        request issues nothing."""
-        self.r.hset(self._key(pid), mapping={"created_at": now_iso})
+    def opened(self, pid: str, now_iso: str) -> None:
+        """The player opened a run (a new token's first, so a refused request issues nothing):
+        its key, made if new, is kept ``keep`` seconds from now, or for good once it submitted."""
+        self._touch(keys=[self._key(pid)], args=[self.keep, now_iso])
 
     def authenticate(self, token: str | None) -> str:
         """The pid of a token this service issued; raises Unauthorized otherwise."""
@@ -82,15 +103,17 @@ class Players:
         pipe.exists(self._key(pid))
 
     def seen(self, pid: str) -> bool:
-        """True if this process found ``pid`` known before (no need to ask Redis)."""
-        if pid in self._known:
+        """True if this process found ``pid`` known within ``KNOWN_SECONDS`` (no need to ask Redis)."""
+        at = self._known.get(pid)
+        if at is not None and time.monotonic() - at < KNOWN_SECONDS:
             self._known.move_to_end(pid)
             return True
         return False
 
     def remember(self, pid: str) -> None:
-        """Keep ``pid`` as known (it was: a player key is never deleted)."""
-        self._known[pid] = None
+        """Keep ``pid`` as known (Redis said so just now)."""
+        self._known[pid] = time.monotonic()
+        self._known.move_to_end(pid)
         if len(self._known) > KNOWN_KEPT:
             self._known.popitem(last=False)
 
@@ -99,24 +122,33 @@ class Players:
         if not reply:
             raise Unauthorized("unknown player token")
 
-    def claim_nickname(self, pid: str, nickname: str) -> str:
-        """Claim ``nickname`` (parsed: ``nickname.parse``) for ``pid`` and make it the player's name;
-        returns the normalised name.  Raises NicknameError (422) for a name the rules refuse, and
-        Conflict ``nickname_taken`` (409, nothing written) when another player holds a name it is
-        confusable with, or (a claim made before the rules) the same name up to case."""
+    def claim_nickname(self, pid: str, nickname: str, now: float | None = None) -> str:
+        """Claim ``nickname`` (parsed: ``nickname.parse``) for ``pid`` as its one pending claim, make
+        it the player's name and keep the player for good (it is submitting a game); returns the
+        normalised name.  Raises NicknameError (422) for a name the rules refuse, and Conflict
+        ``nickname_taken`` (409, nothing written) when another player holds or claims a name it
+        is confusable with, or (a claim made before the rules) the same name up to case."""
         name = nicknames.parse(nickname)
         legacy = self.r.get(legacy_nickname_key(name))
         if legacy is not None and legacy != pid:
             raise self._taken(name)
-        if isinstance(self._claim_keys(pid, name), str):
+        ms = int((time.time() if now is None else now) * 1000)
+        answer = self._claim(keys=[NICKNAME_OWNERS, *NICKNAME_CLAIMS],
+                             args=[pid, ms, ms - CLAIM_SECONDS * 1000, *nicknames.keys(name)])
+        if isinstance(answer, str):
             raise self._taken(name)
-        self.r.hset(self._key(pid), "nickname", name)
+        with self.r.pipeline(transaction=False) as pipe:
+            pipe.hset(self._key(pid), "nickname", name)
+            pipe.persist(self._key(pid))
+            pipe.execute()
         return name
 
-    def _claim_keys(self, pid: str, name: str, client=None) -> int | str:
-        """The claim script's answer: keys new to ``pid``, or the other holder's pid (queued on
-        ``client`` when it is a pipeline)."""
-        return self._claim(keys=[NICKNAME_OWNERS], args=[pid, *nicknames.keys(name)], client=client)
+    def confirm_nickname(self, pid: str, nickname: str, *, valid: bool) -> int:
+        """The verdict on a game ``pid`` submitted as ``nickname``: a ``valid`` one holds the name
+        for good, one not valid releases its claim; returns how many keys ``pid`` holds anew."""
+        return self._confirm(keys=[NICKNAME_OWNERS, *NICKNAME_CLAIMS],
+                             args=[pid, "hold" if valid else "release", *nicknames.keys(nickname)])
+
 
     @staticmethod
     def _taken(name: str) -> Conflict:
@@ -134,10 +166,13 @@ class Players:
         batch: list[tuple[str, str]] = []
 
         def flush() -> None:  # one round trip per batch; the scripts still run one by one, in order
-            pipe = self.r.pipeline(transaction=False)
-            for pid, name in batch:
-                self._claim_keys(pid, name, client=pipe)
-            for (pid, name), answer in zip(batch, pipe.execute()):
+            if not batch:
+                return
+            # hold_nickname.lua holds each name's keys at once (a name seen held); loaded where missing
+            answers = pipelined(self.r, lambda pipe: [
+                evalsha_on(pipe, self._rekey, [NICKNAME_OWNERS], [pid, *nicknames.keys(name)])
+                for pid, name in batch], [self._rekey])
+            for (pid, name), answer in zip(batch, answers):
                 if isinstance(answer, str):
                     report["conflicts"].append({"nickname": name, "player": pid, "holder": answer})
                 elif answer:

@@ -16,7 +16,9 @@ Three kinds of run:
 """
 
 from __future__ import annotations
+import json
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -30,8 +32,8 @@ from service.errors import Conflict, NotFound, Unavailable, Unprocessable
 from service.limits import Gate, now_ms
 from service.players import Players
 from service.replay import (RULES, Call, Card, GameOverError, GameState, IllegalCallError, IllegalPlayError,
-                            InvalidCallError, InvalidCardError, UnknownRulesError, build_record, rules_for,
-                            verify)
+                            InvalidCallError, InvalidCardError, UnknownRulesError, build_record, dumps,
+                            rules_for, verify)
 from service.seeds import free_play_seed
 from service.store import run_replicated, shard_of
 
@@ -87,6 +89,9 @@ def refused(error: Exception, action: Card | Call) -> Unprocessable:
 
 
 NO_LIMITS = Gate(())
+#: How long a record being built keeps other readers waiting for it (a parlee-1 game's takes
+#: 30-50 ms with expert-1): past it they build it themselves.
+RECORD_BUILD_MS = 10_000
 KINDS = ("ranked", "archive", "random")
 
 
@@ -319,12 +324,43 @@ class Runs(RunStore):
     def record(self, run: dict) -> dict:
         """The finished run's game record.  Under rules with an auction it is the verifier's: seat
         0's actions alone replayed from the seed, every bot decision and score recomputed (as a
-        submission is); a muette-1 run's is built from its stored plays, as before."""
+        submission is), which costs as much as the bots' whole game: it is built once, on its
+        first reading, and kept beside the run for as long as the run (``record_key``).  A
+        muette-1 run's is built from its stored plays (a replay without the bots)."""
         if not run.get("bidder"):
             return build_record(self.rebuild(run).state, run["bots"])
+        key = self.record_key(run["id"])
+        stored = self.r.get(key)
+        if stored is None:
+            stored = self._build_record(run, key)
+        return json.loads(stored)
+
+    def _build_record(self, run: dict, key: str) -> str:
+        """The verifier's record of ``run`` (finished, under rules with an auction) as text, stored
+        at ``key`` with the run's time to live.  Requests that ask for it at once wait for the one
+        that builds it (a mark that lapses, should that one die), rather than each build it."""
+        building = key + ":building"
+        if not self.r.set(building, "1", nx=True, px=RECORD_BUILD_MS):
+            deadline = time.monotonic() + RECORD_BUILD_MS / 1000
+            while time.monotonic() < deadline:
+                time.sleep(0.05)
+                stored = self.r.get(key)
+                if stored is not None:
+                    return stored
+        else:
+            stored = self.r.get(key)  # built and stored since this request looked
+            if stored is not None:
+                self.r.delete(building)
+                return stored
         actions = [tbl.action_text(c) for c in tbl.split_actions(run["cards"])]
-        return verify(self.seed_of(run), actions, get_bot(run["bots"]), bidder=get_bidder(run["bidder"]),
-                      **game_terms(run))
+        text = dumps(verify(self.seed_of(run), actions, get_bot(run["bots"]), bidder=get_bidder(run["bidder"]),
+                            **game_terms(run)))
+        ttl = self.r.pttl(self.key(run["id"]))
+        with self.r.pipeline(transaction=False) as pipe:
+            pipe.set(key, text, px=ttl if ttl > 0 else self.practice_ttl() * 1000)
+            pipe.delete(building)
+            pipe.execute()
+        return text
 
     def _replayed(self, run: dict, turn: int) -> PlayResult:
         """The answer to the play of ``turn`` again: the events from that card on, as first sent."""

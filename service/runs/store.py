@@ -27,7 +27,7 @@ import redis
 
 from service.config import Settings
 from service.errors import NotFound, ServiceError
-from service.limits import Gate, Limits
+from service.limits import Gate, Limits, client_network
 from service.players import Players
 from service.store import EVERY_SHARD, day_of_id, day_scope, key_for, load_script, pipelined, shard_of, shard_of_id
 
@@ -80,9 +80,16 @@ class RunStore:
 
     @staticmethod
     def address_runs_key(day: date, ip: str, shard: int | None = None) -> str:
-        """The day's ranked runs opened from one client address (hashed: a key is no log), of the
-        players of one shard (None: before the days were sharded)."""
-        return key_for("runs", day_scope(day, shard), "addr", path_hash(ip))
+        """The day's ranked runs opened from one client's network (``limits.client_network``: an
+        IPv4 address, an IPv6 /64; hashed: a key is no log), of the players of one shard (None:
+        before the days were sharded)."""
+        return key_for("runs", day_scope(day, shard), "addr", path_hash(client_network(ip)))
+
+    @staticmethod
+    def record_key(run_id: str) -> str:
+        """A finished free game's record under rules with an auction, once built (``Runs.record``),
+        in its run's slot, kept as long as the run."""
+        return key_for("record", day_scope(run_day(run_id), run_shard(run_id)), run_id)
 
     @staticmethod
     def paths_key(day: date, shard: int | None = None) -> str:
@@ -98,7 +105,7 @@ class RunStore:
         return pipelined(self.r, lambda pipe: [read(pipe, shard) for shard in EVERY_SHARD])
 
     def address_runs(self, day: date, ip: str) -> list[str]:
-        """The day's ranked runs opened from ``ip``, over every shard."""
+        """The day's ranked runs opened from ``ip``'s network (its /64 for IPv6), over every shard."""
         lists = self._over_shards(lambda pipe, shard: pipe.lrange(self.address_runs_key(day, ip, shard), 0, -1))
         return [run_id for ids in lists for run_id in ids]
 

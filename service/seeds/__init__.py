@@ -29,9 +29,16 @@ DAILY_PREFIX = b"manille/daily/v1/"
 DEFAULT_TZ = "Europe/Brussels"
 DEFAULT_GRACE_SECONDS = 1800
 
-__all__ = ["DAILY_PREFIX", "DEFAULT_GRACE_SECONDS", "DEFAULT_TZ", "DayClock", "InvalidDateError", "MissingSecretError",
-           "SealedSeedError", "SecretSchedule", "SecretScheduleError", "commitment", "daily_seed",
-           "free_play_seed", "older_secrets", "parse_date", "previous_from_env", "schedule_from_env", "secret_from_env"]
+__all__ = ["DAILY_PREFIX", "DEFAULT_GRACE_SECONDS", "DEFAULT_TZ", "DayClock", "InvalidDateError", "MIN_SECRET_BYTES",
+           "MissingSecretError", "SealedSeedError", "SecretSchedule", "SecretScheduleError", "ShortSecretError",
+           "commitment", "daily_seed", "free_play_seed", "older_secrets", "parse_date", "previous_from_env",
+           "require_length", "schedule_from_env", "secret_from_env"]
+
+#: The shortest secret or token a process accepts.  Each day's seed and its commitment are
+#: published, so anyone can test guesses of the secret offline, at the speed of HMAC-SHA256:
+#: 32 random bytes (``secrets.token_hex(32)``, as ``make run`` makes) put that out of reach, and a
+#: bearer token of as many bytes is as hard to guess as the secret.
+MIN_SECRET_BYTES = 32
 
 
 class InvalidDateError(ManilleError):
@@ -40,6 +47,19 @@ class InvalidDateError(ManilleError):
 
 class MissingSecretError(ManilleError):
     """``MANILLE_SECRET`` is unset or empty: no daily seed can be derived."""
+
+
+class ShortSecretError(ManilleError):
+    """A secret or token is shorter than ``MIN_SECRET_BYTES``: the process refuses to start."""
+
+
+def require_length(name: str, value: bytes | str) -> None:
+    """Raise ShortSecretError, naming ``name`` (the variable, or where in it), when ``value`` is
+    shorter than ``MIN_SECRET_BYTES`` bytes (its length, never the value, is said)."""
+    size = len(value.encode("utf-8") if isinstance(value, str) else value)
+    if size < MIN_SECRET_BYTES:
+        raise ShortSecretError(f"{name} is {size} bytes long: at least {MIN_SECRET_BYTES} are required "
+                               "(make one with: python3 -c 'import secrets; print(secrets.token_hex(32))')")
 
 
 class SecretScheduleError(ManilleError):
@@ -134,7 +154,11 @@ class SecretSchedule:
         ``MANILLE_SECRET_PREVIOUS``: a line per older secret, oldest first, the first line the secret
         alone, each later one "YYYY-MM-DD secret" (its first day).  Raises SecretScheduleError, naming
         the variable, for a SINCE without PREVIOUS or the reverse, a malformed or undated line,
-        dates not increasing, or a new secret equal to the one it replaces."""
+        dates not increasing, or a new secret equal to the one it replaces; ShortSecretError for a
+        secret shorter than ``MIN_SECRET_BYTES``."""
+        if not secret:
+            raise MissingSecretError("no server secret: set MANILLE_SECRET or MANILLE_SECRET_FILE")
+        require_length("MANILLE_SECRET", secret)
         previous = previous if previous and previous.strip() else None
         if since in (None, ""):
             if previous is not None:
@@ -156,6 +180,7 @@ class SecretSchedule:
                 if dated:
                     raise SecretScheduleError(f"{where}: the oldest secret comes first, alone, without a date "
                                               "(it serves every day before the next line's)")
+                require_length(where, line)
                 eras.append((None, line.encode("utf-8")))
                 continue
             if not dated:
@@ -165,6 +190,7 @@ class SecretSchedule:
             if eras[-1][0] is not None and first <= eras[-1][0]:
                 raise SecretScheduleError(f"{where}: {first.isoformat()} is not after the line before's "
                                           f"{eras[-1][0].isoformat()}: the dates must increase")
+            require_length(where, dated.group(2).strip())
             eras.append((first, dated.group(2).strip().encode("utf-8")))
         if eras[-1][0] is not None and since <= eras[-1][0]:
             raise SecretScheduleError(f"MANILLE_SECRET_SINCE {since.isoformat()} is not after "

@@ -9,6 +9,12 @@ request's, ``job:<id>`` inside an RQ job, ``-`` elsewhere); access lines add ``m
 a traceback.  Each formatted line goes through :class:`Redactor` before it is written: the
 configured secrets, 64-hex strings (a seed, a secret in hex), player tokens and bearer values are
 replaced by ``[redacted]``, whichever logger wrote them (gunicorn's, RQ's, ours).
+
+What a request sends (a path, once percent-decoded; a header; a value in an error) can hold any
+character: one line stays one line in both formats.  JSON escapes it; a text line writes every
+control character of its message and fields as an escape (``\\n``, ``\\x1b``, ``\\u2028``), and
+each line of a traceback after the first indented, so that nothing a client sends can start a
+line that reads as a line of its own.
 """
 
 from __future__ import annotations
@@ -59,6 +65,14 @@ def secrets_from_env(environ=os.environ) -> list[str]:
                     found.append(f.readline().strip())
             except OSError:
                 pass
+    operators = environ.get("MANILLE_OPS_TOKENS", "")  # "name token" lines: the tokens
+    if not operators.strip() and environ.get("MANILLE_OPS_TOKENS_FILE"):
+        try:
+            with open(environ["MANILLE_OPS_TOKENS_FILE"], encoding="utf-8") as f:
+                operators = f.read()
+        except OSError:
+            pass
+    found += [line.split()[-1] for line in operators.splitlines() if len(line.split()) == 2]
     try:  # the older secrets of a rotation (``MANILLE_SECRET_PREVIOUS``), without their dates
         found += older_secrets(previous_from_env(environ))
     except MissingSecretError:  # its file unreadable: Settings says so; a log line needs no more
@@ -100,6 +114,20 @@ def request_id() -> str:
     return "-"
 
 
+#: Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: what a text
+#: line must never write raw.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped(text: str) -> str:
+    """``text`` on one line: each control character written as ``\\n``, ``\\xNN`` or ``\\uNNNN``."""
+    if not _UNSAFE.search(text):
+        return text
+    return _UNSAFE.sub(lambda m: _NAMED.get(m.group(), f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                                            else f"\\u{ord(m.group()):04x}"), text)
+
+
 class _Base(logging.Formatter):
     def __init__(self, redactor: Redactor | None = None) -> None:
         super().__init__()
@@ -125,7 +153,9 @@ class JsonFormatter(_Base):
                 out[name] = getattr(record, name)
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, ensure_ascii=False, separators=(",", ":"), default=str)
+        # json escapes every control character; U+2028 and U+2029 it leaves, and some readers break lines there
+        return json.dumps(out, ensure_ascii=False, separators=(",", ":"), default=str).replace(
+            "\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 class TextFormatter(_Base):
@@ -135,13 +165,13 @@ class TextFormatter(_Base):
         ts = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(record.created))
         rid = getattr(record, "request_id", None) or request_id()
         message = record.getMessage()
-        line = f"{ts} {record.levelname:<7} {record.name} [{rid}] {message}"
-        extra = " ".join(f"{n}={getattr(record, n)}" for n in ACCESS_FIELDS  # what the message lacks
+        line = f"{ts} {record.levelname:<7} {record.name} [{rid}] {escaped(message)}"
+        extra = " ".join(f"{n}={escaped(str(getattr(record, n)))}" for n in ACCESS_FIELDS  # what the message lacks
                          if hasattr(record, n) and str(getattr(record, n)) not in message)
         if extra:
             line += " " + extra
-        if record.exc_info:
-            line += "\n" + self.formatException(record.exc_info)
+        if record.exc_info:  # a traceback's lines, indented: none can pass for a line of the log
+            line += "".join(f"\n    {escaped(part)}" for part in self.formatException(record.exc_info).splitlines())
         return line
 
 

@@ -54,6 +54,12 @@ def _end(response: Response) -> Response:
     return response
 
 
+def trusted_reader() -> bool:
+    """Whether the request may read the service's internals (``/metrics``, readiness's details):
+    it carries the bearer ``MANILLE_METRICS_TOKEN``, or, with none configured, comes from loopback."""
+    return _allowed(current_app.extensions["manille"].settings.metrics_token)
+
+
 def _allowed(token: str) -> bool:
     if token:
         given = request.headers.get("Authorization", "")

@@ -51,11 +51,21 @@ def _services():
     return current_app.extensions["manille"]
 
 
+#: The query arguments each page reads (its scripts included): the only ones its links to
+#: itself in another language carry over.  Whatever else a query string holds is ignored; none of
+#: it reaches ``url_for``, whose own arguments (``_external``, ``_scheme``, ``_anchor``,
+#: ``_method``) and the page's path arguments (``endpoint``, ``day``) it would otherwise override.
+PAGE_ARGS = {"web.index": ("speed",), "web.free": ("speed",), "web.archive_day": ("speed",),
+             "web.leaderboard": ("board", "day")}
+
+
 def _lang_links() -> list[dict]:
-    """This very page in each language (an error page too: it has no endpoint of its own)."""
-    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    """This very page in each language with only the page's own query arguments; an error page, which
+    has no endpoint of its own, by its path (never one that starts a protocol-relative address)."""
+    here = url_for(request.endpoint, **(request.view_args or {})) if request.endpoint else "/" + request.path.lstrip("/")
+    kept = [(name, request.args[name]) for name in PAGE_ARGS.get(request.endpoint, ()) if name in request.args]
     return [{"code": code, "label": label, "current": code == g.lang,
-             "url": f"{request.path}?{urlencode([*args, ('lang', code)])}"}
+             "url": f"{here}?{urlencode([*kept, ('lang', code)])}"}
             for code, label in LANGUAGES.items()]
 
 

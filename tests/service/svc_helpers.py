@@ -18,7 +18,13 @@ from service.config import DEFAULT_LIMITS
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
-SECRET = "test-secret"
+#: Every process refuses a secret or token under 32 bytes (service.seeds.MIN_SECRET_BYTES).
+SECRET = "test-secret-for-the-service-tests-0123"
+#: The operators of the apps and processes the tests start (MANILLE_OPS_TOKENS): their tokens,
+#: and whom the audit log names for each.
+OPS = "ops-token-of-tess-for-the-service-tests"
+OPS_OTHER = "ops-token-of-omar-for-the-service-tests"
+OPS_TOKENS = f"tess {OPS}\nomar {OPS_OTHER}"
 #: The product plays expert-1; MANILLE_TEST_BOTS=random-1 runs the suite against the random bot.
 TEST_BOTS = os.environ.get("MANILLE_TEST_BOTS", "expert-1")
 #: App config with every rate limit off, for tests that play more than a person would from one
@@ -66,8 +72,9 @@ def play_game(post, run: dict, token: str, pick=lambda legal: legal[0], bodies: 
     return run
 
 
-def wait_up(url: str, procs, logs: Path, timeout=30.0) -> None:
-    """Wait until ``url`` answers 200; fail with the processes' logs if one exits or time runs out."""
+def wait_up(url: str, procs, logs: Path, timeout=30.0, verify=True) -> None:
+    """Wait until ``url`` answers 200 (``verify``: requests' TLS check, e.g. a test's certificate);
+    fail with the processes' logs if one exits or time runs out."""
     import requests
 
     def tails():
@@ -78,7 +85,7 @@ def wait_up(url: str, procs, logs: Path, timeout=30.0) -> None:
         for p in procs:
             assert p.poll() is None, f"{p.args[0]} exited with {p.returncode}\n{tails()}"
         try:
-            if requests.get(url, timeout=2).status_code == 200:
+            if requests.get(url, timeout=2, verify=verify).status_code == 200:
                 return
         except requests.RequestException:  # refused, or accepted but not answered yet (booting)
             pass
@@ -87,14 +94,15 @@ def wait_up(url: str, procs, logs: Path, timeout=30.0) -> None:
 
 
 @contextlib.contextmanager
-def live_service(redis_url: str, logs: Path, worker_argv: list[str], **env_extra):
+def live_service(redis_url: str, logs: Path, worker_argv: list[str], also_bind: str = "", **env_extra):
     """gunicorn (deploy/gunicorn.conf.py) and a separate worker process on ``redis_url``, on a
-    free port; yields the base URL, stops both after."""
+    free port (and ``also_bind``, e.g. a Unix socket); yields the base URL, stops both after."""
     from service.redis_server import free_port
 
     port = free_port()
     env = dict(os.environ, REDIS_URL=redis_url, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS,
-               MANILLE_TZ="Europe/Brussels", MANILLE_BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY="2")
+               MANILLE_TZ="Europe/Brussels", MANILLE_BIND=",".join(filter(None, (f"127.0.0.1:{port}", also_bind))),
+               WEB_CONCURRENCY="2")
     env.update(env_extra)
     env = {k: v for k, v in env.items() if v is not None}
     worker = subprocess.Popen(worker_argv, env=env, cwd=ROOT, stdout=open(logs / "worker.log", "w"),
@@ -118,14 +126,15 @@ def live_service(redis_url: str, logs: Path, worker_argv: list[str], **env_extra
 
 class SlowClients:
     """``n`` connections to ``host:port``, each sending a request header one byte every ``interval``
-    seconds and never finishing it (a slowloris), while the block runs.  A connection the server
-    closes (or answers: a proxy's 408) is counted in ``cut`` and opened again at once, as an
-    attacker would; ``held`` is how many are open now."""
+    seconds and never finishing it (a slowloris), while the block runs; over TLS (its handshake
+    done first) with ``tls``, an ``ssl.SSLContext``.  A connection the server closes (or answers:
+    a proxy's 408) is counted in ``cut`` and opened again at once, as an attacker would; ``held``
+    is how many are open now."""
 
     HEAD = b"GET /api/v1/health/live HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
 
-    def __init__(self, host: str, port: int, n: int = 40, interval: float = 1.0) -> None:
-        self.address, self.n, self.interval = (host, port), n, interval
+    def __init__(self, host: str, port: int, n: int = 40, interval: float = 1.0, tls=None) -> None:
+        self.address, self.n, self.interval, self.tls = (host, port), n, interval, tls
         self.open: dict[socket.socket, int] = {}  # each connection: bytes of its header sent
         self.cut = 0
         self._stop = threading.Event()
@@ -166,6 +175,8 @@ class SlowClients:
         while len(self.open) < self.n:
             try:
                 sock = socket.create_connection(self.address, timeout=2)
+                if self.tls is not None:
+                    sock = self.tls.wrap_socket(sock, server_hostname="localhost")
                 sock.send(self.HEAD[:1])
             except OSError:
                 return  # refused or not accepted in time: try again on the next tick

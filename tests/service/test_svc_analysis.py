@@ -13,10 +13,10 @@ from freezegun import freeze_time
 import pytest
 from rq import Queue, SimpleWorker
 
-from service.analysis import QUEUE, Analyses
+from service.analysis import CHECK_QUEUE, FREE_KEEP_SECONDS, KEEP_SECONDS, QUEUE, Analyses
 from service.store import raw_client
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, play_game, queue_of
+from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, err, headers, play_game, queue_of
 
 
 def _post(client):
@@ -34,11 +34,11 @@ def _finished_free_game(client) -> tuple[dict, str]:
     return play_game(_post(client), run, token), token
 
 
-def _analysis_worker(rclient):
+def _analysis_worker(rclient, queue=QUEUE):
     import worker.jobs
     worker.jobs._settings = None
     conn = queue_of(rclient)
-    return SimpleWorker([Queue(QUEUE, connection=conn)], connection=conn)
+    return SimpleWorker([Queue(queue, connection=conn)], connection=conn)
 
 
 def test_a_free_game_is_analysed_with_progress_and_answered_from_the_cache(client, rclient):
@@ -51,7 +51,9 @@ def test_a_free_game_is_analysed_with_progress_and_answered_from_the_cache(clien
     assert client.post(url, headers=headers(token)).get_json()["analysis_id"] == first["analysis_id"]
     assert Queue(QUEUE, connection=queue_of(rclient)).count == 1  # asked twice, queued once
     health = client.get("/api/v1/health/ready").get_json()
-    assert health["analysis"] == {"workers": 0, "queued": 1} and "no_analysis_worker" in health["warnings"]
+    assert health["analysis"] == {"workers": 0, "queued": 1, "waiting": 1, "max_waiting": 1000,
+                                  "check_workers": 0, "check_queued": 0}
+    assert "no_analysis_worker" in health["warnings"]
 
     seen, done = [], threading.Event()
 
@@ -85,6 +87,11 @@ def test_a_free_game_is_analysed_with_progress_and_answered_from_the_cache(clien
         if not d["forced"]:
             assert d["lost_open"] == max(v["open"] for v in d["legal"].values()) - d["legal"][d["played"]]["open"]
     assert set(doc["summary"]) == {"0", "2"}
+    # a free game's seed is its own: its analysis is kept days, not a month, and its positions not at all
+    ttl = rclient.ttl(Analyses.key(first["analysis_id"]))
+    assert 0 < ttl <= FREE_KEEP_SECONDS < KEEP_SECONDS
+    assert rclient.keys("manille:{analysis_positions:*") == []
+    assert client.get("/api/v1/health/ready").get_json()["analysis"]["waiting"] == 0  # its place freed
 
     # asked again later: finished at once, nothing queued, the same document
     again = client.post(url, headers=headers(token))
@@ -149,6 +156,79 @@ def test_analyses_are_limited_but_a_repeat_is_never_refused(limited_app, rclient
     assert again.status_code == 202 and again.get_json()["analysis_id"] == first.get_json()["analysis_id"]
 
 
+@pytest.fixture
+def capped_app(rclient, redis_server):
+    from service.app import create_app
+    return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                       "MANILLE_BOTS": TEST_BOTS, **LIMITS_OFF, "MANILLE_ANALYSIS_QUEUE_MAX": "2",
+                       "MANILLE_LIMIT_ANALYSES_PER_ADDRESS": "3 per hour"})
+
+
+def test_the_players_queue_is_capped_and_never_delays_the_checks_queue(capped_app, rclient, run_worker):
+    """However many players ask (each within their limits), at most MANILLE_ANALYSIS_QUEUE_MAX of
+    their analyses wait; past it a new one is refused with Retry-After and nothing is stored.  The
+    hidden-information check of a strong score goes on a queue of its own, which its worker runs
+    while the players' queue is full.  A refused one counts nothing in the client's limits."""
+    client = capped_app.test_client()
+    games = [_finished_free_game(client) for _ in range(4)]
+    asked = [client.post(f"/api/v1/runs/{run['run_id']}/analysis", headers=headers(token)) for run, token in games]
+    assert [r.status_code for r in asked[:2]] == [202, 202]
+    body = err(asked[2], 503, "analysis_queue_full")
+    assert int(asked[2].headers["Retry-After"]) >= 1 and body["retry_after"] >= 1
+    assert len(rclient.keys("manille:{analysis:*")) == 2  # nothing of the refused one
+    again = client.post(f"/api/v1/runs/{games[0][0]['run_id']}/analysis", headers=headers(games[0][1]))
+    assert again.status_code == 202 and again.get_json()["status"] == "queued"  # a repeat is answered
+
+    r = client.post("/api/v1/runs", json={})
+    token = r.get_json()["player_token"]
+    ranked = play_game(_post(client), r.get_json(), token)
+    sub_id = client.post("/api/v1/submissions", json={"run_id": ranked["run_id"], "nickname": "Strong"},
+                         headers=headers(token)).get_json()["submission_id"]
+    run_worker()  # the first score of the day: its check is queued, the players' queue full as it is
+    conn = queue_of(rclient)
+    assert Queue(CHECK_QUEUE, connection=conn).count == 1 and Queue(QUEUE, connection=conn).count == 2
+    _analysis_worker(rclient, CHECK_QUEUE).work(burst=True)
+    from service.config import Settings
+    from service.submissions import Submissions
+    sub = Submissions(rclient, Settings.from_env({"MANILLE_SECRET": SECRET})).get(sub_id)
+    assert json.loads(sub["hindsight"])["analysis_id"] == sub["hindsight_analysis"]  # checked at once
+    assert Queue(QUEUE, connection=conn).count == 2  # the players' still wait
+
+    _analysis_worker(rclient).work(burst=True)
+    third = client.post(f"/api/v1/runs/{games[2][0]['run_id']}/analysis", headers=headers(games[2][1]))
+    assert third.status_code == 202 and third.get_json()["status"] == "queued"  # room again
+    # the address's third analysis: the refused one was not counted; a fourth meets the limit
+    body = err(client.post(f"/api/v1/runs/{games[3][0]['run_id']}/analysis", headers=headers(games[3][1])),
+               429, "too_many_requests")
+    assert body["limit"] == "analyses_per_address"
+
+
+def test_a_game_on_both_queues_is_computed_once(app, rclient):
+    """A player's analysis waiting when the check asks for the same game: the check's queue gets it
+    too, its worker computes it, and the players' job, when its turn comes, finds it done."""
+    from bots import get_bot
+    from service.replay import player_cards, simulate
+
+    seed = bytes(range(32))
+    cards = player_cards(simulate(seed, get_bot(TEST_BOTS)))
+    with app.app_context():
+        analyses = Analyses(rclient, app.extensions["manille"].settings)
+        aid, queued = analyses.request(seed=seed, day=None, rules="muette-1", bots=TEST_BOTS, cards=cards)
+        assert queued
+        again, queued = analyses.request(seed=seed, day=None, rules="muette-1", bots=TEST_BOTS, cards=cards,
+                                         purpose="flag")
+        assert again == aid and not queued
+    conn = queue_of(rclient)
+    assert Queue(QUEUE, connection=conn).count == Queue(CHECK_QUEUE, connection=conn).count == 1
+    _analysis_worker(rclient, CHECK_QUEUE).work(burst=True)
+    assert rclient.hget(Analyses.key(aid), "status") == "finished"
+    done_at = rclient.hget(Analyses.key(aid), "touched_at")
+    job = Queue(QUEUE, connection=conn).jobs[0]
+    _analysis_worker(rclient).work(burst=True)
+    assert job.latest_result().return_value == {"status": "finished"}  # skipped: nothing computed again
+    assert rclient.hget(Analyses.key(aid), "touched_at") == done_at
+
+
 def test_an_invalid_game_fails_with_the_verifiers_rejection(app, rclient):
     with app.app_context():
         analyses = Analyses(rclient, app.extensions["manille"].settings)
@@ -162,14 +242,13 @@ def test_an_invalid_game_fails_with_the_verifiers_rejection(app, rclient):
                                                   "must_overtrump")
 
 
-OPS = "ops-token-for-tests"
 
 
 @pytest.fixture
 def ops_app(rclient, redis_server):
     from service.app import create_app
     return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS})
+                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": OPS_TOKENS})
 
 
 def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclient, run_worker):
@@ -182,14 +261,15 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclien
                     headers=headers(token))
     sub_id = r.get_json()["submission_id"]
     run_worker()  # verification: the first score of the day is in its top 1,000, so the check is queued
-    assert Queue(QUEUE, connection=queue_of(rclient)).count == 1
+    assert Queue(CHECK_QUEUE, connection=queue_of(rclient)).count == 1  # on its own queue
+    assert Queue(QUEUE, connection=queue_of(rclient)).count == 0
     from service.submissions import Submissions
     from service.config import Settings
     subs = Submissions(rclient, Settings.from_env({"MANILLE_SECRET": SECRET}))
     aid = subs.get(sub_id)["hindsight_analysis"]
     # the open day's analysis exists for the server only
     err(client.get(f"/api/v1/analyses/{aid}"), 404, "analysis_not_found")
-    _analysis_worker(rclient).work(burst=True)
+    _analysis_worker(rclient, CHECK_QUEUE).work(burst=True)
     sub = subs.get(sub_id)
     evidence = json.loads(sub["hindsight"])
     assert evidence["analysis_id"] == aid and evidence["from_trick"] == 1
@@ -199,8 +279,9 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclien
     assert date.fromisoformat(sub["date"])
 
     # ops see the figures, and the analysis on each of the player's cards in the replay
-    bearer = {"Authorization": f"Bearer {OPS}", "X-Ops-User": "alice"}
-    detail = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=bearer).get_json()
+    bearer = {"Authorization": f"Bearer {OPS}"}
+    detail = client.post(f"/api/v1/ops/submissions/{sub_id}/hands", json={"reason": "its check"},
+                         headers=bearer).get_json()  # the day is open: the hands are read on purpose
     assert detail["hindsight"] == evidence and detail["hindsight_analysis"]["status"] == "finished"
     assert detail["hindsight_player"] is None  # the player's first checked game: nothing to add up yet
     marked = [p for d in detail["record"]["deals"] for t in d["tricks"] for p in t["plays"] if "analysis" in p]
@@ -209,7 +290,7 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclien
     # asked for by ops: the same game is analysed already, so the figures are there at once; audited
     r = client.post(f"/api/v1/ops/submissions/{sub_id}/analyse", json={"reason": "a look"}, headers=bearer)
     assert r.status_code == 202 and r.get_json()["analysis_id"] == aid
-    assert Queue(QUEUE, connection=queue_of(rclient)).count == 0
+    assert Queue(QUEUE, connection=queue_of(rclient)).count == Queue(CHECK_QUEUE, connection=queue_of(rclient)).count == 0
     audit = client.get("/api/v1/ops/audit", headers=bearer).get_json()["entries"]
     assert audit[0]["action"] == "analyse" and audit[0]["target"] == sub_id
 

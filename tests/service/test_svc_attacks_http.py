@@ -14,10 +14,9 @@ import requests
 
 from service.config import QUEUE_NAME
 
-from svc_helpers import live_service, flush_state
+from svc_helpers import OPS, OPS_TOKENS, flush_state, live_service
 from test_svc_ops import FLAGS
 
-OPS = "ops-token-for-the-attack-test"
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +27,7 @@ def service(redis_server, tmp_path_factory):
     defaults = {k: None for k in os.environ if k.startswith("MANILLE_LIMIT_")}
     with live_service(redis_server.url, tmp_path_factory.mktemp("attacks"),
                       [sys.executable, "-m", "worker", "--url", redis_server.url, QUEUE_NAME],
-                      MANILLE_TRUSTED_PROXIES="1", MANILLE_OPS_TOKEN=OPS, **FLAGS, **defaults) as base:
+                      MANILLE_TRUSTED_PROXIES="1", MANILLE_OPS_TOKENS=OPS_TOKENS, **FLAGS, **defaults) as base:
         yield base
 
 

@@ -15,14 +15,13 @@ from service.runs import Runs, run_day, run_shard
 from service.store import DAY_SHARDS, EVERY_SHARD, day_scope, key_for, shard_of
 from service.submissions import SUB_ID_RE, Submissions, new_submission_id
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, headers, play_game
+from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, headers, play_game
 
-OPS = "ops-token-for-the-shard-tests-0000000"
 
 
 def make_client(redis_server):
     return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS, **LIMITS_OFF}).test_client()
+                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": OPS_TOKENS, **LIMITS_OFF}).test_client()
 
 
 def post(client):

@@ -17,6 +17,7 @@ import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
+from service.analysis import CHECK_QUEUE, QUEUE as ANALYSIS_QUEUE
 from service.config import Settings
 
 from svc_helpers import ROOT
@@ -42,11 +43,20 @@ def test_the_services_are_all_there_with_replicas(compose):
     assert services["web"]["deploy"]["replicas"] >= 2 and services["worker"]["deploy"]["replicas"] >= 2
     assert services["web"]["command"][:3] == ["gunicorn", "-c", "/app/deploy/gunicorn.conf.py"]
     assert services["worker"]["command"] == ["python", "-m", "worker"]
+    # each analysis queue has workers of its own: the check's never waits behind players' requests
+    assert services["analyst"]["command"] == ["python", "-m", "worker", ANALYSIS_QUEUE]
+    assert services["checker"]["command"] == ["python", "-m", "worker", CHECK_QUEUE]
+    assert env_of(services["analyst"]) == env_of(services["checker"]) == env_of(services["worker"])
+    assert sorted(services["proxy"]["ports"]) == ["443:443", "80:80"]
+    assert "./tls:/etc/manille/tls:ro" in services["proxy"]["volumes"]
     assert compose["networks"]["backend"]["internal"] is True
-    for name, service in services.items():  # every file a service mounts is in deploy/
+    header = (DEPLOY / "compose.yaml").read_text().split("\nname:", 1)[0]
+    for name, service in services.items():  # every file a service mounts is in deploy/, or made as the header says
         for volume in service.get("volumes", []):
             source = volume.split(":")[0]
-            if source.startswith("./"):
+            if source in ("./tls", "./acme"):  # the certificate, and its challenges: the operator's
+                assert f"deploy/{source[2:]}" in header, f"compose.yaml's header does not say how to make {source}"
+            elif source.startswith("./"):
                 assert (DEPLOY / source).is_file(), f"{name} mounts {source}, which deploy/ lacks"
 
 
@@ -65,11 +75,13 @@ def test_the_environment_names_are_the_codes_and_give_the_settings_meant(compose
             secret = compose["secrets"][Path(value).name]["file"]
             assert secret.startswith("./secrets/")
             path = tmp_path / Path(value).name
-            path.write_text(f"value-of-{path.name}-0123456789\n")
+            path.write_text(f"value-of-{path.name}-0123456789\n" if name != "MANILLE_OPS_TOKENS_FILE"
+                            else "# name token, a line each\nalice value-of-alice-0123456789abcdef0\nbob value-of-bob-0123456789abcdef012\n")
             env[name] = str(path)
     settings = Settings.from_env(env)
     assert settings.secret == b"value-of-manille_secret-0123456789"
-    assert settings.ops_token == "value-of-ops_token-0123456789"
+    assert settings.operators.names() == ["alice", "bob"]
+    assert settings.operators.name_of("value-of-bob-0123456789abcdef012") == "bob"
     assert settings.metrics_token == "value-of-metrics_token-0123456789"
     assert settings.trusted_proxies == 1 and settings.tz == "Europe/Brussels"
     sentinels = [s.split(":") for s in settings.redis_sentinels.split(",")]
@@ -147,7 +159,7 @@ SYSTEMD = shutil.which("systemd-analyze")
 
 
 def test_the_systemd_units_restart_and_are_hardened():
-    for name in ("manille-web.service", "manille-worker@.service"):
+    for name in ("manille-web.service", "manille-worker@.service", "manille-analyst@.service"):
         text = (DEPLOY / "systemd" / name).read_text()
         for line in ("Restart=always", "NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes",
                      "EnvironmentFile=/etc/manille/manille.env", "User=manille"):
@@ -187,7 +199,7 @@ def test_the_cluster_layer_puts_the_state_on_six_nodes_and_keeps_the_queue_on_se
         assert "/etc/manille/redis-cluster.conf" in node["command"]
         assert f"{name}-data:/data" in node["volumes"] and f"{name}-data" in layer["volumes"]
         assert any(v.startswith("./redis-cluster.conf:") for v in node["volumes"])
-    for role in ("web", "worker"):
+    for role in ("web", "worker", "analyst", "checker"):
         seeds = layer["services"][role]["environment"]["MANILLE_REDIS_CLUSTER"]
         env = {**env_of(compose["services"][role]), "MANILLE_REDIS_CLUSTER": seeds,
                "MANILLE_SECRET": "s" * 32}

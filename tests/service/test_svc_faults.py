@@ -31,10 +31,9 @@ from service.store import connect, day_scope, key_for, raw_client
 from service.submissions import PENDING, Submissions
 from worker.__main__ import SweepingSimpleWorker
 
-from svc_helpers import ROOT, SECRET, TEST_BOTS, flush_state, headers, live_service, play_game, queue_of, state_client
+from svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, flush_state, headers, live_service, play_game, queue_of, state_client
 
-OPS = "ops-token-for-the-fault-tests"
-BASE_ENV = {"MANILLE_OPS_TOKEN": OPS}
+BASE_ENV = {"MANILLE_OPS_TOKENS": OPS_TOKENS}
 
 
 class Api:
@@ -58,7 +57,7 @@ class Api:
 
 
 def ops_headers() -> dict:
-    return {"Authorization": f"Bearer {OPS}", "X-Ops-User": "faults"}
+    return {"Authorization": f"Bearer {OPS}"}
 
 
 def new_run(api: Api) -> tuple[dict, str]:
@@ -130,7 +129,7 @@ def ready(api: Api) -> tuple[int, dict]:
 
 def test_a_verification_that_raises_is_retried_then_delayed_until_ops_requeue_it(rclient, redis_server):
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS, "MANILLE_VERIFY_RETRY": "0,0"})
+                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": OPS_TOKENS, "MANILLE_VERIFY_RETRY": "0,0"})
     api, accepted = Api(client=app.test_client()), {}
     sub_id = finished_game(api, "Stubborn", accepted)
     day = api.get(f"/api/v1/submissions/{sub_id}")[1]["date"]
@@ -168,7 +167,7 @@ def test_a_verification_that_raises_is_retried_then_delayed_until_ops_requeue_it
 
 def test_a_lost_job_is_swept_to_delayed_and_a_verified_game_requeued_counts_once(rclient, redis_server):
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS})
+                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": OPS_TOKENS})
     api, accepted = Api(client=app.test_client()), {}
     lost, kept = finished_game(api, "Lost", accepted), finished_game(api, "Kept", accepted)
     conn = queue_of(rclient)
@@ -324,8 +323,8 @@ def test_a_work_horse_killed_mid_job_is_retried_and_once_out_of_retries_shows_de
         assert [s["submission_id"] for s in listing] == [second]
         assert "work horse died (killed by SIGKILL)" in listing[0]["delay_reason"]
 
-        env = dict(os.environ, REDIS_URL=own_redis.url, MANILLE_SECRET=SECRET, MANILLE_OPS_TOKEN=OPS,
-                   PYTHONPATH=str(ROOT))
+        env = dict(os.environ, REDIS_URL=own_redis.url, MANILLE_SECRET=SECRET, MANILLE_OPS_TOKENS=OPS_TOKENS,
+                   MANILLE_OPS_TOKEN=OPS, PYTHONPATH=str(ROOT))
         out = subprocess.run([sys.executable, "-m", "cli", "ops", "requeue", "--delayed"], env=env,
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr

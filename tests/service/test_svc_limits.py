@@ -6,12 +6,16 @@ stored neither counted nor refused; the client address through MANILLE_TRUSTED_P
 from __future__ import annotations
 
 import math
+import sys
+import threading
 import time
+from datetime import date
 
 import pytest
 from freezegun import freeze_time
 
 from service.app import create_app
+from service.config import DEFAULT_LIMITS
 from service.errors import TooManyRequests
 from service.limits import Gate, Limits, parse
 from service.runs import Runs
@@ -347,3 +351,124 @@ def test_a_play_after_redis_forgot_its_scripts_loads_them_again(redis_server, rc
     assert run["turn"] == 2
     rclient.script_flush()
     assert_limited(play(client, run, token), "plays_per_token")  # the check ran, and counted right
+
+
+# -- an IPv6 client is its /64 ----------------------------------------------------------------------
+
+def _addresses_of(net: str, n: int) -> list[str]:
+    """``n`` different addresses of the /64 ``net`` ("2001:db8:a:b"), spread over its host bits."""
+    return [f"{net}:{i:x}:{(i * 7919) % 65536:x}:{(i * 104729) % 65536:x}:{i + 1:x}" for i in range(n)]
+
+
+def test_an_ipv6_client_rotating_through_its_64_meets_the_documented_ranked_runs_limit(redis_server, rclient):
+    """A subscriber holds a whole /64 and may use any of its 2^64 addresses: 300 of them meet the
+    default limit on ranked runs (the proxy forwards each), then 429; another /64 and an IPv4
+    client each count on their own, an IPv4-mapped address as its IPv4."""
+    client = make_client(redis_server, MANILLE_TRUSTED_PROXIES=1)
+    documented = parse(DEFAULT_LIMITS["ranked_runs"])[0].amount
+    codes = [open_run(client, addr="127.0.0.1", forwarded=a).status_code for a in _addresses_of("2001:db8:5:6", 300)]
+    assert codes[:documented] == [201] * documented and set(codes[documented:]) == {429}
+    assert_limited(open_run(client, addr="127.0.0.1", forwarded="2001:db8:5:6:ffff::1"), "ranked_runs")
+    assert open_run(client, addr="127.0.0.1", forwarded="2001:db8:5:7::1").status_code == 201  # the next /64
+    for _ in range(documented):
+        assert open_run(client, addr="127.0.0.1", forwarded="192.0.2.44").status_code == 201
+    assert_limited(open_run(client, addr="127.0.0.1", forwarded="::ffff:192.0.2.44"), "ranked_runs")
+    # the flags see one client too: the day's runs of a network, indexed under it
+    runs = client.application.extensions["manille"].runs
+    day = date.fromisoformat(client.get("/api/v1/challenges/today").get_json()["date"])
+    assert len(runs.address_runs(day, "2001:db8:5:6:dead:beef::1")) == documented
+
+
+@pytest.mark.parametrize("limit, amount", [("runs_per_address", 5), ("plays_per_address", 5),
+                                           ("submissions_per_address", 2), ("analyses_per_address", 2)])
+def test_every_per_address_limit_counts_an_ipv6_client_by_its_64(redis_server, rclient, limit, amount):
+    """Each write route's limit per address, with every request from another address of one /64."""
+    client = make_client(redis_server, MANILLE_TRUSTED_PROXIES=1, MANILLE_LIMIT_RANKED_RUNS="off",
+                         **{f"MANILLE_LIMIT_{limit.upper()}": f"{amount} per hour"})
+    rotating = iter(_addresses_of("2001:db8:77:1", 300))
+    kind = {} if limit == "submissions_per_address" else {"kind": "random"}
+
+    def request():
+        addr = next(rotating)
+        if limit == "runs_per_address":
+            return open_run(client, addr="127.0.0.1", forwarded=addr, **kind)
+        run, token = new_player(client, addr="127.0.0.2", **kind)  # the game comes from elsewhere
+        if limit == "plays_per_address":
+            return client.post(f"/api/v1/runs/{run['run_id']}/plays", json={"turn": run["turn"],
+                               "card": run["view"]["legal"][0]}, headers={**headers(token), "X-Forwarded-For": addr},
+                               environ_base={"REMOTE_ADDR": "127.0.0.1"})
+        run = finish(client, run, token, addr="127.0.0.2")
+        path = "/api/v1/submissions" if limit == "submissions_per_address" else f"/api/v1/runs/{run['run_id']}/analysis"
+        body = {"run_id": run["run_id"], "nickname": f"V6{next(rotating)[-4:]}"} if "submissions" in limit else None
+        return client.post(path, json=body, headers={**headers(token), "X-Forwarded-For": addr},
+                           environ_base={"REMOTE_ADDR": "127.0.0.1"})
+
+    codes = [request().status_code for _ in range(amount)]
+    assert set(codes) <= {200, 201, 202}, codes
+    assert_limited(request(), limit)
+
+
+# -- one take per request: requests arriving together ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def gunicorn(redis_server, tmp_path_factory):
+    """gunicorn (two gevent processes) with limits of 6 on ranked runs, submissions and analyses
+    per address; and an app on the same Redis with no limits, to prepare games."""
+    from svc_helpers import LIMITS_OFF, flush_state, live_service
+
+    flush_state(redis_server.url)
+    logs = tmp_path_factory.mktemp("gunicorn")
+    with live_service(redis_server.url, logs, [sys.executable, "-c", "import time; time.sleep(3600)"],
+                      MANILLE_LIMIT_RANKED_RUNS="6 per hour", MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS="6 per hour",
+                      MANILLE_LIMIT_ANALYSES_PER_ADDRESS="6 per hour") as base:
+        yield base, create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                                "MANILLE_BOTS": TEST_BOTS, **LIMITS_OFF}).test_client()
+
+
+def _together(base: str, requests_: list[tuple[str, dict | None, dict]]) -> list[int]:
+    """The statuses of ``requests_`` (path, JSON body, headers), all sent at once, each on its own
+    connection, released together by a barrier."""
+    import requests
+
+    barrier = threading.Barrier(len(requests_))
+    statuses = [None] * len(requests_)
+
+    def send(i, path, body, hdrs):
+        session = requests.Session()
+        session.get(f"{base}/api/v1/health/live", timeout=30)  # connected before the barrier
+        barrier.wait()
+        statuses[i] = session.post(f"{base}{path}", json=body, headers=hdrs, timeout=60).status_code
+    threads = [threading.Thread(target=send, args=(i, *req)) for i, req in enumerate(requests_)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return statuses
+
+
+def test_thirty_ranked_runs_opened_at_once_from_one_address_meet_a_limit_of_six(gunicorn):
+    base, _ = gunicorn
+    statuses = _together(base, [("/api/v1/runs", {}, {})] * 30)
+    assert statuses.count(201) == 6 and statuses.count(429) == 24, statuses
+
+
+def test_thirty_submissions_at_once_from_one_address_meet_a_limit_of_six(gunicorn):
+    base, prepare = gunicorn
+    games = []
+    for _ in range(30):
+        run, token = new_player(prepare, addr="10.30.0.1")
+        games.append((finish(prepare, run, token, addr="10.30.0.1"), token))
+    statuses = _together(base, [("/api/v1/submissions", {"run_id": run["run_id"], "nickname": f"Rush{i}"},
+                                 headers(token)) for i, (run, token) in enumerate(games)])
+    assert statuses.count(202) == 6 and statuses.count(429) == 24, statuses
+
+
+def test_thirty_analyses_asked_at_once_from_one_address_meet_a_limit_of_six(gunicorn):
+    base, prepare = gunicorn
+    games = []
+    for _ in range(30):
+        run, token = new_player(prepare, addr="10.30.0.2", kind="random")
+        games.append((finish(prepare, run, token, addr="10.30.0.2"), token))
+    statuses = _together(base, [(f"/api/v1/runs/{run['run_id']}/analysis", None, headers(token))
+                                for run, token in games])
+    assert statuses.count(202) == 6 and statuses.count(429) == 24, statuses

@@ -1,21 +1,31 @@
-"""The production proxy, deploy/nginx.conf, run by Debian's nginx in front of the service: requests
-pass through, the app sees the client's own address (X-Forwarded-For, MANILLE_TRUSTED_PROXIES=1)
-whatever the client claims, slow clients are cut by the header timeout, and nginx's own refusals
-(body too large, too many requests) keep the API's JSON envelope.  Skipped without nginx (CI
-installs it, .ci/run)."""
+"""The production proxy, deploy/nginx.conf, run by Debian's nginx in front of the service, over TLS
+with a certificate made for the test: port 80 sends everything to HTTPS, the TLS settings refuse
+old protocols and ciphers, every answer carries HSTS and no nginx version; requests pass through,
+the app sees the client's own address (X-Forwarded-For, MANILLE_TRUSTED_PROXIES=1) whatever the
+client claims, slow clients are cut by the header timeout, nginx's own refusals (body too large,
+too many requests) keep the API's JSON envelope, its access log is JSON and never holds the ops
+page's query string; and, in a network namespace of its own where one IPv6 /64 is local, a
+client rotating through the addresses of its /64 is one client for nginx's bounds and the app's
+limits.  Skipped without nginx (CI installs it, .ci/run)."""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import http.client
 import json
 import os
 import pwd
 import re
+import select
 import shutil
+import socket
+import ssl
 import subprocess
 import sys
+import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -28,20 +38,54 @@ from service.runs import Runs
 from svc_helpers import ROOT, SlowClients, flush_state, headers, live_service, state_client, timed_get, wait_up
 
 NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+OPENSSL = shutil.which("openssl")
 HEADER_TIMEOUT = 2  # deploy/nginx.conf says 10 s; shortened so that the test waits little
 
-pytestmark = pytest.mark.skipif(NGINX is None, reason="no nginx (Debian: apt-get install nginx)")
+pytestmark = pytest.mark.skipif(NGINX is None or OPENSSL is None,
+                                reason="no nginx or openssl (Debian: apt-get install nginx openssl)")
 
 
-def site_config(upstream_port: int, port: int) -> str:
-    """deploy/nginx.conf with the test's ports and header timeout: each line swapped must be there."""
+def certificate(tmp: Path) -> Path:
+    """A self-signed ECDSA P-256 certificate for 127.0.0.1, ::1 and localhost, made once in ``tmp``
+    (ten years: no test meets its end); its path, which clients also trust as their CA."""
+    cert, key = tmp / "tls" / "fullchain.pem", tmp / "tls" / "privkey.pem"
+    if not cert.exists():
+        cert.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([OPENSSL, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                        "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "3650", "-subj", "/CN=manille-test",
+                        "-addext", "subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost"],
+                       check=True, capture_output=True)
+    return cert
+
+
+def site_config(upstream: int | str, port: int, tmp: Path, *, http_port: int | None = None,
+                ipv6: bool = False, body_timeout: int = 10) -> str:
+    """deploy/nginx.conf made local: HTTPS on ``port`` (of ::1 with ``ipv6``, else of 127.0.0.1)
+    with ``tmp``'s certificate, HTTP on ``http_port``, the upstream ``upstream`` (a port, or
+    "unix:/path"), the access log and the certificates' webroot in ``tmp``, a short header
+    timeout; each line swapped must be there."""
+    cert = certificate(tmp)
+    host = "[::1]" if ipv6 else "127.0.0.1"
+    server = f"server 127.0.0.1:{upstream};" if isinstance(upstream, int) else f"server {upstream};"
     text = (ROOT / "deploy" / "nginx.conf").read_text()
-    for old, new in (("listen 80;", f"listen 127.0.0.1:{port};"), ("listen [::]:80;", ""),
-                     ("server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream_port};"),
-                     ("client_header_timeout 10s;", f"client_header_timeout {HEADER_TIMEOUT}s;")):
-        assert text.count(old) == 1, f"deploy/nginx.conf no longer has {old!r}"
+    for old, new, count in (
+            ("listen 443 ssl http2;", "" if ipv6 else f"listen 127.0.0.1:{port} ssl http2;", 1),
+            ("listen [::]:443 ssl http2;", f"listen [::1]:{port} ssl http2;" if ipv6 else "", 1),
+            ("listen 80;", f"listen {host}:{http_port or free_port()};", 1), ("listen [::]:80;", "", 1),
+            ("ssl_certificate /etc/manille/tls/fullchain.pem;", f"ssl_certificate {cert};", 1),
+            ("ssl_certificate_key /etc/manille/tls/privkey.pem;", f"ssl_certificate_key {cert.parent / 'privkey.pem'};", 1),
+            ("/var/log/nginx/access.log", str(tmp / "logs" / "access.log"), 2), ("root /var/www/acme;", f"root {tmp / 'acme'};", 1),
+            ("server 127.0.0.1:8000;", server, 1),
+            ("client_header_timeout 10s;", f"client_header_timeout {HEADER_TIMEOUT}s;", 1),
+            ("client_body_timeout 10s;", f"client_body_timeout {body_timeout}s;", 1)):
+        assert text.count(old) == count, f"deploy/nginx.conf no longer has {old!r} {count} time(s)"
         text = text.replace(old, new)
     return text
+
+
+def client_context(tmp: Path) -> ssl.SSLContext:
+    """A client that trusts the test's certificate alone."""
+    return ssl.create_default_context(cafile=str(certificate(tmp)))
 
 
 MAIN = """daemon off;
@@ -62,32 +106,17 @@ http {{
 """
 
 
-@pytest.fixture(scope="module")
-def proxy(redis_server, tmp_path_factory):
-    """The service behind nginx; yields (nginx's port, the Redis client)."""
-    tmp = tmp_path_factory.mktemp("nginx")
-    (tmp / "logs").mkdir()
-    flush_state(redis_server.url)
-    rclient = state_client(redis_server.url)
-    with live_service(redis_server.url, tmp / "logs",
-                      [sys.executable, "-m", "worker", "--url", redis_server.url, QUEUE_NAME],
-                      MANILLE_TRUSTED_PROXIES="1", MANILLE_LIMIT_RANKED_RUNS="1 per hour") as base:
-        port = free_port()
-        with running_nginx(tmp, site_config(int(base.rsplit(":", 1)[1]), port)) as nginx:
-            wait_up(f"http://127.0.0.1:{port}/api/v1/health/live", [nginx], tmp / "logs")
-            yield port, rclient
-
-
 @contextlib.contextmanager
-def running_nginx(tmp, site: str):
+def running_nginx(tmp, site: str, prefix: list[str] | None = None):
     """Debian's nginx with ``site`` (deploy/nginx.conf made local) in the directory ``tmp``
-    (its logs in ``tmp/logs``); yields the process, stopped after."""
+    (its logs in ``tmp/logs``), started by ``prefix`` (e.g. nsenter into a namespace) if given;
+    yields the process, stopped after."""
     (tmp / "logs").mkdir(exist_ok=True)
     (tmp / "manille.conf").write_text(site)
     # as root, nginx would hand its workers to "nobody", who may not enter this directory
     user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
     (tmp / "nginx.conf").write_text(MAIN.format(tmp=tmp, user=user))
-    nginx = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-e",
+    nginx = subprocess.Popen([*(prefix or []), NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-e",
                               str(tmp / "logs" / "nginx-error.log")],
                              stdout=open(tmp / "logs" / "nginx.log", "w"), stderr=subprocess.STDOUT)
     try:
@@ -96,64 +125,331 @@ def running_nginx(tmp, site: str):
         nginx.terminate()
         nginx.wait(15)
 
-def call(port, method, path, source, body=None, hdrs=None):
-    """One request to nginx from the loopback address ``source`` (127.0.0.x): (status, headers, JSON)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+
+@pytest.fixture(scope="module")
+def proxy(redis_server, tmp_path_factory):
+    """The service behind nginx; yields (nginx's HTTPS port, its HTTP port, the Redis client, the
+    directory of its logs and certificate, the service's Unix socket)."""
+    tmp = tmp_path_factory.mktemp("nginx")
+    (tmp / "logs").mkdir()
+    flush_state(redis_server.url)
+    rclient = state_client(redis_server.url)
+    sock = tmp / "web.sock"
+    with live_service(redis_server.url, tmp / "logs",
+                      [sys.executable, "-m", "worker", "--url", redis_server.url, QUEUE_NAME], also_bind=f"unix:{sock}",
+                      MANILLE_TRUSTED_PROXIES="1", MANILLE_LIMIT_RANKED_RUNS="1 per hour") as base:
+        port, http_port = free_port(), free_port()
+        with running_nginx(tmp, site_config(int(base.rsplit(":", 1)[1]), port, tmp, http_port=http_port)) as nginx:
+            wait_up(f"https://127.0.0.1:{port}/api/v1/health/live", [nginx], tmp / "logs",
+                    verify=str(certificate(tmp)))
+            yield port, http_port, rclient, tmp, sock
+
+
+def call(port, method, path, source, body=None, hdrs=None, tls=None):
+    """One HTTPS request to nginx from the loopback address ``source`` (127.0.0.x): (status,
+    headers, JSON or text)."""
+    conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=10, source_address=(source, 0), context=tls)
     try:
         data = body if isinstance(body, bytes) else None if body is None else json.dumps(body).encode()
         conn.request(method, path, body=data, headers={"Content-Type": "application/json", **(hdrs or {})})
         resp = conn.getresponse()
-        return resp.status, dict(resp.getheaders()), json.loads(resp.read() or b"null")
+        raw = resp.read()
+        try:
+            payload = json.loads(raw or b"null")
+        except ValueError:
+            payload = raw.decode("utf-8", "replace")
+        return resp.status, dict(resp.getheaders()), payload
     finally:
         conn.close()
 
 
-def test_requests_pass_and_the_app_sees_the_address_the_proxy_saw(proxy):
-    port, rclient = proxy
+@pytest.fixture
+def tls(proxy):
+    return client_context(proxy[3])
+
+
+def test_requests_pass_and_the_app_sees_the_address_the_proxy_saw(proxy, tls):
+    port, _, rclient, _, _ = proxy
     # the client claims another address: the proxy appends the one it saw, which the app takes
-    status, _, run = call(port, "POST", "/api/v1/runs", "127.0.0.2", {}, {"X-Forwarded-For": "198.51.100.7"})
+    status, _, run = call(port, "POST", "/api/v1/runs", "127.0.0.2", {}, {"X-Forwarded-For": "198.51.100.7"}, tls)
     assert status == 201, run
     assert rclient.hget(Runs.key(run["run_id"]), "ip") == "127.0.0.2"
     status, _, played = call(port, "POST", f"/api/v1/runs/{run['run_id']}/plays", "127.0.0.2",
                              {"turn": run["turn"], "card": run["view"]["legal"][0]},
-                             headers(run["player_token"]))
+                             headers(run["player_token"]), tls)
     assert status == 200 and played["turn"] == run["turn"] + 1
     # the limit of one ranked run an hour is the address's, whatever it claims to be
-    status, hdrs, refused = call(port, "POST", "/api/v1/runs", "127.0.0.2", {}, {"X-Forwarded-For": "198.51.100.8"})
+    status, hdrs, refused = call(port, "POST", "/api/v1/runs", "127.0.0.2", {}, {"X-Forwarded-For": "198.51.100.8"},
+                                 tls)
     assert status == 429 and refused["limit"] == "ranked_runs" and int(hdrs["Retry-After"]) > 0
-    status, _, other = call(port, "POST", "/api/v1/runs", "127.0.0.3", {})
+    assert hdrs["Retry-After"] == str(refused["retry_after"])  # the app's own, not one nginx added
+    status, _, other = call(port, "POST", "/api/v1/runs", "127.0.0.3", {}, tls=tls)
     assert status == 201 and rclient.hget(Runs.key(other["run_id"]), "ip") == "127.0.0.3"
 
 
-def test_slow_clients_are_cut_by_the_header_timeout_and_others_served(proxy):
-    port, _ = proxy
-    base = f"http://127.0.0.1:{port}"
-    with SlowClients("127.0.0.1", port, n=40) as slow:
+def test_port_80_sends_everything_to_https_but_the_certificates_challenges(proxy):
+    _, http_port, _, tmp, _ = proxy
+    conn = http.client.HTTPConnection("127.0.0.1", http_port, timeout=10)
+    conn.request("POST", "/api/v1/runs?x=1", body=b"{}", headers={"Host": "manille.example"})
+    resp = conn.getresponse()
+    assert resp.status == 301 and resp.getheader("Location") == "https://manille.example/api/v1/runs?x=1"
+    assert resp.getheader("Server") == "nginx"  # no version
+    conn.close()
+    challenge = tmp / "acme" / ".well-known" / "acme-challenge" / "token-123"
+    challenge.parent.mkdir(parents=True, exist_ok=True)
+    challenge.write_text("token-123.thumbprint")
+    r = requests.get(f"http://127.0.0.1:{http_port}/.well-known/acme-challenge/token-123", timeout=10,
+                     allow_redirects=False)
+    assert r.status_code == 200 and r.text == "token-123.thumbprint"
+
+
+def test_tls_is_modern_and_every_answer_says_hsts_and_no_version(proxy, tls):
+    port, _, _, tmp, _ = proxy
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        with tls.wrap_socket(raw, server_hostname="localhost") as s:
+            assert s.version() == "TLSv1.3"
+    twelve = client_context(tmp)
+    twelve.maximum_version = ssl.TLSVersion.TLSv1_2
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        with twelve.wrap_socket(raw, server_hostname="localhost") as s:
+            name, version, _bits = s.cipher()
+            assert version == "TLSv1.2" and ("GCM" in name or "CHACHA20" in name), name  # AEAD, forward secret
+    for protocol, ciphers in ((ssl.TLSVersion.TLSv1_2, "ECDHE-ECDSA-AES128-SHA:ECDHE-ECDSA-AES256-SHA384"),
+                              (ssl.TLSVersion.TLSv1_1, "ALL:@SECLEVEL=0")):
+        old = client_context(tmp)
+        with warnings.catch_warnings():  # TLSv1_1 is deprecated: that is the point
+            warnings.simplefilter("ignore", DeprecationWarning)
+            old.minimum_version = ssl.TLSVersion.MINIMUM_SUPPORTED
+            old.maximum_version = protocol
+        old.set_ciphers(ciphers)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+            with pytest.raises(ssl.SSLError):
+                old.wrap_socket(raw, server_hostname="localhost")
+    answers = [call(port, "GET", "/api/v1/challenges/today", "127.0.0.7", tls=tls),
+               call(port, "GET", "/", "127.0.0.7", tls=tls),
+               call(port, "GET", "/metrics", "127.0.0.7", tls=tls),
+               call(port, "POST", "/api/v1/runs", "127.0.0.7", b"{" + b" " * 20_000 + b"}", tls=tls)]
+    assert [status for status, _, _ in answers] == [200, 200, 404, 413]
+    for status, hdrs, _ in answers:
+        assert hdrs["Strict-Transport-Security"] == "max-age=63072000", status
+        assert hdrs["Server"] == "nginx" and hdrs["X-Content-Type-Options"] == "nosniff", (status, hdrs)
+        assert "," not in hdrs["X-Content-Type-Options"] and "," not in hdrs.get("Cache-Control", "")  # once
+    assert answers[0][1]["Cache-Control"] == "no-store" and answers[1][1]["Cache-Control"] == "no-cache"
+    assert answers[2][1]["Cache-Control"] == answers[3][1]["Cache-Control"] == "no-store"  # nginx's own
+
+
+def test_slow_clients_are_cut_by_the_header_timeout_and_others_served(proxy, tls):
+    port = proxy[0]
+    base = f"https://127.0.0.1:{port}"
+    session = requests.Session()
+    session.trust_env = False  # else REQUESTS_CA_BUNDLE, where set, wins over the certificate below
+    session.verify = str(certificate(proxy[3]))
+    with SlowClients("127.0.0.1", port, n=40, tls=tls) as slow:
         time.sleep(0.5)
-        latencies = [timed_get(requests, base + "/api/v1/challenges/today", timeout=3) for _ in range(10)]
+        latencies = [timed_get(session, base + "/api/v1/challenges/today", timeout=3) for _ in range(10)]
         time.sleep(HEADER_TIMEOUT + 1.5)
         cut = slow.cut
     assert None not in latencies, latencies
     assert cut >= 40  # every one of the first 40 was cut once its header took too long
 
 
-def test_the_proxy_refuses_in_the_api_envelope(proxy):
-    port, _ = proxy
-    status, _, body = call(port, "POST", "/api/v1/runs", "127.0.0.4", b"{" + b" " * 20_000 + b"}")
-    assert status == 413 and body["error"] == "body_too_large"
+def test_the_proxy_refuses_in_the_api_envelope(proxy, tls):
+    port = proxy[0]
+    status, hdrs, body = call(port, "POST", "/api/v1/runs", "127.0.0.4", b"{" + b" " * 20_000 + b"}", tls=tls)
+    assert status == 413 and body["error"] == "body_too_large" and "Retry-After" not in hdrs
     # a flood from one address meets the proxy's request rate (50 a second, bursts of 200)
     for sent in range(1, 1000):
-        status, hdrs, body = call(port, "GET", "/api/v1/health/live", "127.0.0.5")
+        status, hdrs, body = call(port, "GET", "/api/v1/health/live", "127.0.0.5", tls=tls)
         if status != 200:
             break
     assert status == 429 and body["error"] == "too_many_requests" and hdrs["Retry-After"] == "1"
+    assert hdrs["Cache-Control"] == "no-store" and hdrs["Strict-Transport-Security"]
     assert sent > 200  # the burst passed
-    assert call(port, "GET", "/api/v1/health/live", "127.0.0.6")[0] == 200  # others are served
+    assert call(port, "GET", "/api/v1/health/live", "127.0.0.6", tls=tls)[0] == 200  # others are served
 
 
-def test_the_proxy_names_each_request_and_keeps_metrics_inside(proxy):
-    port, _ = proxy
-    status, hdrs, _ = call(port, "GET", "/api/v1/challenges/today", "127.0.0.6", hdrs={"X-Request-Id": "mine-12345678"})
+def test_the_proxy_names_each_request_and_keeps_metrics_inside(proxy, tls):
+    port = proxy[0]
+    status, hdrs, _ = call(port, "GET", "/api/v1/challenges/today", "127.0.0.6", hdrs={"X-Request-Id": "mine-12345678"},
+                           tls=tls)
     assert status == 200 and re.fullmatch(r"[0-9a-f]{32}", hdrs["X-Request-Id"])  # nginx's $request_id, not ours
-    status, _, body = call(port, "GET", "/metrics", "127.0.0.6")
+    status, _, body = call(port, "GET", "/metrics", "127.0.0.6", tls=tls)
     assert status == 404 and body["error"] == "not_found"  # scraped from each web process, not through here
+    line = _access_lines(proxy[3], lambda rec: rec["request_id"] == hdrs["X-Request-Id"])
+    assert len(line) == 1 and line[0]["uri"] == "/api/v1/challenges/today" and line[0]["tls"].startswith("TLSv1.")
+
+
+def _access_lines(tmp: Path, keep=lambda rec: True) -> list[dict]:
+    """nginx's access lines so far, each parsed as the JSON object it must be."""
+    time.sleep(0.2)  # nginx writes a line as the request ends; the answer may come first
+    return [rec for rec in map(json.loads, (tmp / "logs" / "access.log").read_text().splitlines()) if keep(rec)]
+
+
+def test_the_ops_pages_query_string_never_reaches_a_log_and_every_line_is_json(proxy, tls):
+    """The ops login form once sent the token as ?token=… when its script had not run: nginx answers
+    such a URL with the page again, without its query, before any other work, and writes the path
+    alone; whatever a request sends stays inside its JSON string."""
+    port, _, _, tmp, _ = proxy
+    secret = "ops-token-that-must-never-be-logged-0123456789"
+    status, hdrs, _ = call(port, "GET", f"/ops?token={secret}", "127.0.0.8", tls=tls)
+    assert status == 303 and hdrs["Location"] == f"https://127.0.0.1:{port}/ops"  # the page, its query dropped
+    status, _, page = call(port, "GET", "/ops?lang=en", "127.0.0.8", tls=tls)
+    assert status == 200 and "Ops review" in page
+    status, _, _ = call(port, "GET", "/ops/" + "%0A%22x%22%09y?token=" + secret, "127.0.0.8", tls=tls)
+    status, _, _ = call(port, "GET", "/api/v1/x%0A%7B%22forged%22%3A1%7D?q=%22%0A", "127.0.0.8",
+                        hdrs={"User-Agent": 'evil"\\ agent'}, tls=tls)
+    assert status == 404
+    records = _access_lines(tmp)  # json.loads each: one object a line
+    everything = (tmp / "logs" / "access.log").read_text() + (tmp / "logs" / "nginx-error.log").read_text()
+    assert secret not in everything
+    ops = [rec for rec in records if rec["uri"].startswith("/ops")]
+    assert {rec["uri"] for rec in ops} >= {"/ops", '/ops/\n"x"\ty'} and all("?" not in rec["uri"] for rec in ops)
+    forged = [rec for rec in records if rec["uri"].startswith("/api/v1/x")]
+    assert forged and forged[-1]["uri"] == "/api/v1/x%0A%7B%22forged%22%3A1%7D?q=%22%0A"
+    assert forged[-1]["agent"] == 'evil"\\ agent' and forged[-1]["status"] == "404"
+
+
+# -- an IPv6 client is its /64 ------------------------------------------------------------------------
+
+CLONE_NEWNET = 0x40000000
+IPV6_FREEBIND = 78  # linux/in6.h: bind to an address the host does not hold
+#: The namespace's own addresses: every address of 2001:db8:6::/48 is local there.
+NET48 = "2001:db8:6::/48"
+
+
+@contextlib.contextmanager
+def ipv6_namespace():
+    """A network namespace of its own (unshare(1), as root) where ``NET48`` is local: any of its
+    addresses can be a client's; yields the path of the namespace, or skips where none can be made."""
+    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("ip"):
+        pytest.skip("a network namespace needs root, unshare and ip")
+    holder = subprocess.Popen(["unshare", "--net", "sh", "-c", f"ip link set lo up && ip -6 route add local {NET48} "
+                               "dev lo && echo ready && exec sleep 3600"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        if holder.stdout.readline().strip() != "ready":
+            pytest.skip(f"no network namespace here: {holder.stderr.read()[:200]}")
+        yield f"/proc/{holder.pid}/ns/net"
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def in_namespace(path: str, work):
+    """``work()`` run in a thread that entered the network namespace at ``path`` (setns(2) moves
+    the calling thread only); its result, or its exception raised here."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    out = {}
+
+    def run():
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            if libc.setns(fd, CLONE_NEWNET) != 0:
+                raise OSError(ctypes.get_errno(), "setns")
+            out["value"] = work()
+        except BaseException as e:  # noqa: BLE001 - raised again in the caller
+            out["error"] = e
+        finally:
+            os.close(fd)
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+def connect_from(source: str, port: int, tls: ssl.SSLContext) -> ssl.SSLSocket:
+    """A TLS connection to nginx on [::1]:``port`` from the address ``source`` (in the namespace)."""
+    sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    sock.setsockopt(socket.IPPROTO_IPV6, IPV6_FREEBIND, 1)
+    sock.settimeout(30)
+    sock.bind((source, 0))
+    sock.connect(("::1", port))
+    return tls.wrap_socket(sock, server_hostname="localhost")
+
+
+def answer(sock: ssl.SSLSocket, data: bytes = b"") -> tuple[int, dict]:
+    """The status and JSON body of the one answer on ``sock`` (Connection: close), after ``data``
+    already read of it."""
+    while chunk := sock.recv(65536):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body or b"null")
+
+
+def read_now(sock: ssl.SSLSocket) -> tuple[bytes, bool]:
+    """What ``sock`` has of its answer now, without waiting, and whether it has ended (TLS 1.3 makes
+    a socket readable for its session tickets alone: readable says nothing of an answer)."""
+    data = b""
+    sock.setblocking(False)
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+        return data, True
+    except ssl.SSLWantReadError:
+        return data, False
+    finally:
+        sock.settimeout(30)
+
+
+def test_an_ipv6_client_rotating_through_its_64_is_one_client_for_the_proxy_and_the_app(proxy):
+    """Twenty-five connections from twenty-five addresses of one /64, each holding a request whose
+    body has not come yet: nginx keeps twenty in progress (its per-client bound) and refuses the
+    other five at once, 429 in the envelope; the twenty then reach the app, whose limit of one
+    ranked run an hour is the /64's: one run, nineteen 429s.  Another /64 is another client."""
+    tmp = proxy[3]
+    ns_tmp = tmp / "ipv6"
+    ns_tmp.mkdir(exist_ok=True)
+    (ns_tmp / "logs").mkdir(exist_ok=True)
+    shutil.copytree(tmp / "tls", ns_tmp / "tls", dirs_exist_ok=True)
+    port = free_port()
+    site = site_config(f"unix:{proxy[4]}", port, ns_tmp, ipv6=True, body_timeout=120)
+    tls = client_context(ns_tmp)
+    head = b"POST /api/v1/runs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" \
+           b"Content-Length: 2\r\nConnection: close\r\n\r\n"
+    net = "2001:db8:6:64"
+    with ipv6_namespace() as ns, running_nginx(ns_tmp, site, ["nsenter", f"--net={ns}"]) as nginx:
+        def up():
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                assert nginx.poll() is None, (ns_tmp / "logs" / "nginx-error.log").read_text()
+                try:
+                    with connect_from(f"{net}:ffff::1", port, tls) as s:
+                        s.sendall(b"GET /api/v1/health/live HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                        return answer(s)[0]
+                except OSError:
+                    time.sleep(0.2)
+            raise AssertionError("nginx did not come up in the namespace")
+        assert in_namespace(ns, up) == 200
+
+        def rotate():
+            socks = [connect_from(f"{net}:{i:x}:{i * 7919 % 65536:x}::{i + 1:x}", port, tls) for i in range(25)]
+            for s in socks:
+                s.sendall(head)
+            refused, deadline = {}, time.monotonic() + 60
+            while len(refused) < 5 and time.monotonic() < deadline:
+                ready, _, _ = select.select([s for s in socks if s not in refused], [], [], 1)
+                for s in ready:
+                    data, ended = read_now(s)
+                    if data:
+                        refused[s] = answer(s, data)
+            held = [s for s in socks if s not in refused]
+            quiet = [s for s in held if read_now(s)[0]]  # none answered: the twenty wait for their bodies
+            for s in held:
+                s.sendall(b"{}")
+            passed = [answer(s) for s in held]
+            with connect_from("2001:db8:6:65::1", port, tls) as other:  # the next /64
+                other.sendall(head + b"{}")
+                elsewhere = answer(other)
+            for s in socks:
+                s.close()
+            return list(refused.values()), quiet, passed, elsewhere
+        refused, quiet, passed, elsewhere = in_namespace(ns, rotate)
+    assert len(refused) == 5 and quiet == [] and len(passed) == 20
+    assert all(status == 429 and body["limit"] == "proxy" for status, body in refused), refused
+    assert sorted(status for status, _ in passed) == [201] + [429] * 19, passed
+    assert all(body["limit"] == "ranked_runs" for status, body in passed if status == 429)
+    run = next(body for status, body in passed if status == 201)
+    assert proxy[2].hget(Runs.key(run["run_id"]), "ip").startswith(net + ":")  # the client's own address
+    assert elsewhere[0] == 201, elsewhere

@@ -20,7 +20,7 @@ import requests
 from service.redis_server import free_port
 
 from svc_helpers import BIN, LIMITS_OFF, ROOT, SECRET, TEST_BOTS, headers, play_game, wait_up
-from test_svc_nginx import NGINX, running_nginx, site_config
+from test_svc_nginx import NGINX, certificate, running_nginx, site_config
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="no nginx (Debian: apt-get install nginx)")
 
@@ -60,9 +60,9 @@ def web_processes(redis_url: str, logs, n: int):
 @contextlib.contextmanager
 def proxy(tmp, web_ports: list[int], hashed: bool):
     """deploy/nginx.conf in front of ``web_ports`` (its one server line made one per process),
-    with its hash on the run id or without it; yields nginx's port."""
+    with its hash on the run id or without it; yields nginx's HTTPS port and its certificate."""
     port = free_port()
-    text = site_config(web_ports[0], port)
+    text = site_config(web_ports[0], port, tmp)
     one = f"server 127.0.0.1:{web_ports[0]};"
     text = text.replace(one, "\n    ".join(f"server 127.0.0.1:{p};" for p in web_ports))
     assert text.count(HASH_LINE) == 1, "deploy/nginx.conf no longer hashes the run id"
@@ -73,8 +73,8 @@ def proxy(tmp, web_ports: list[int], hashed: bool):
     assert text.count(limit) == 1
     text = text.replace(limit, "")
     with running_nginx(tmp, text) as nginx:
-        wait_up(f"http://127.0.0.1:{port}/api/v1/health/live", [nginx], tmp / "logs")
-        yield port
+        wait_up(f"https://127.0.0.1:{port}/api/v1/health/live", [nginx], tmp / "logs", verify=str(certificate(tmp)))
+        yield port, str(certificate(tmp))
 
 def cache_counts(web_ports: list[int]) -> tuple[int, int]:
     """Hits and misses of the games in play, summed over the processes."""
@@ -89,10 +89,14 @@ def cache_counts(web_ports: list[int]) -> tuple[int, int]:
     return hits, misses
 
 
-def hit_rate(port: int, web_ports: list[int], games: int = GAMES) -> tuple[float, int, int]:
-    """Free games played whole through the proxy: the share of their plays whose game was held."""
+def hit_rate(proxied: tuple[int, str], web_ports: list[int], games: int = GAMES) -> tuple[float, int, int]:
+    """Free games played whole through the proxy (its port, its certificate): the share of their
+    plays whose game was held."""
+    port, cert = proxied
     http = requests.Session()
-    base = f"http://127.0.0.1:{port}"
+    http.trust_env = False  # else REQUESTS_CA_BUNDLE, where set, wins over the certificate below
+    http.verify = cert
+    base = f"https://127.0.0.1:{port}"
 
     def post(path, body, hdrs):
         r = http.post(base + path, json=body, headers=hdrs, timeout=30)
@@ -119,8 +123,8 @@ def test_a_runs_plays_reach_the_process_that_holds_its_game(redis_server, tmp_pa
         for hashed in (True, False):
             tmp = tmp_path / ("hashed" if hashed else "round-robin")
             tmp.mkdir()
-            with proxy(tmp, web_ports, hashed) as port:
-                rates[hashed] = hit_rate(port, web_ports)
+            with proxy(tmp, web_ports, hashed) as proxied:
+                rates[hashed] = hit_rate(proxied, web_ports)
     (hashed_rate, plays, misses), (rr_rate, rr_plays, _) = rates[True], rates[False]
     print(f"\nplay cache hit rate through nginx, {PROCESSES} web processes, {GAMES} games each: "
           f"hash on the run id {hashed_rate:.1%} of {plays} plays, round robin {rr_rate:.1%} of {rr_plays}",

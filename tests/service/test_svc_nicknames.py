@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from service.app import create_app
 from cli.main import main as manille
 from service.errors import Conflict
-from service.players import NICKNAME_OWNERS, Players, pid_of
+from service.players import NICKNAME_CLAIMS, NICKNAME_OWNERS, Players, pid_of
 from service.players import nickname as nn
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, play_game, snapshot
+from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, err, headers, play_game, snapshot
 
 INTERNATIONAL = ["Zoë", "José", "Łukasz", "Ἀχιλλεύς", "Дмитрий", "山田太郎", "やまだ", "김민준", "عمر",
                  "O'Brien", "Jean-Luc", "Tarō 山田", "Nguyễn Văn An", "अनुष्का शर्मा", "👍🏽 Bob"]
@@ -143,6 +143,52 @@ def test_a_player_may_use_the_case_and_look_alikes_of_their_own_name(rclient):
         players.claim_nickname("p2", "Alice")
 
 
+# -- a name is held by a verified game -------------------------------------------------------
+
+def _holders(rclient, name: str) -> tuple[set, set]:
+    """Who holds ``name``'s keys for good, and who claims them pending a verdict."""
+    keys = nn.keys(name)
+    return ({rclient.hget(NICKNAME_OWNERS, k) for k in keys} - {None},
+            {rclient.hget(NICKNAME_CLAIMS[0], k) for k in keys} - {None})
+
+
+def test_a_name_is_held_once_its_game_is_verified_and_taken_for_others_meanwhile(client, rclient, finished,
+                                                                                 run_worker):
+    run, token = finished()
+    other_run, other = finished()
+    accepted(client, run, token, "Quill")
+    assert _holders(rclient, "Quill") == (set(), {pid_of(token)})  # claimed, not held
+    err(submit(client, other_run, other, "QUILL"), 409, "nickname_taken")  # nobody else meanwhile
+    run_worker()
+    assert client.get(f"/api/v1/players/me", headers=headers(token)).get_json()["nickname"] == "Quill"
+    assert _holders(rclient, "Quill") == ({pid_of(token)}, set())  # verified: held, nothing pending
+    assert rclient.hlen(NICKNAME_CLAIMS[1]) == 0 and rclient.zcard(NICKNAME_CLAIMS[2]) == 0
+    err(submit(client, other_run, other, "qui11"), 409, "nickname_taken")
+
+
+def test_a_claim_never_verified_is_released_after_a_day_and_a_player_has_one_pending(rclient):
+    """One address could reserve a name with every submission it made, verified or not: a claim
+    whose game is never verified lapses after a day, a player's new claim replaces their pending
+    one, a rejected game's is released at once; only a valid game's name is kept for good."""
+    players, t0 = Players(rclient), 1_800_000_000
+    assert players.claim_nickname("p1", "Mallow", now=t0) == "Mallow"
+    with pytest.raises(Conflict, match="taken"):
+        players.claim_nickname("p2", "mallow", now=t0 + 3600)
+    players.claim_nickname("p1", "Thistle", now=t0 + 60)  # p1's one pending claim is this one now
+    assert players.claim_nickname("p2", "MALLOW", now=t0 + 120) == "MALLOW"
+    with pytest.raises(Conflict, match="taken"):
+        players.claim_nickname("p3", "Thistle", now=t0 + 60 + 86399)
+    assert players.claim_nickname("p3", "Thistle", now=t0 + 60 + 86401) == "Thistle"  # a day, unverified
+    assert _holders(rclient, "Thistle") == (set(), {"p3"})
+    players.confirm_nickname("p3", "Thistle", valid=True)
+    with pytest.raises(Conflict, match="taken"):
+        players.claim_nickname("p4", "thistle", now=t0 + 400 * 86400)  # held for good
+    players.claim_nickname("p5", "Sorrel", now=t0 + 200)
+    players.confirm_nickname("p5", "Sorrel", valid=False)  # its game was rejected
+    assert players.claim_nickname("p6", "sorrel", now=t0 + 201) == "sorrel"
+    assert _holders(rclient, "Sorrel") == (set(), {"p6"})
+
+
 # -- claims made before the rules ------------------------------------------------------------
 
 def legacy_claim(rclient, pid: str, name: str) -> None:
@@ -166,7 +212,8 @@ def test_claims_made_before_the_rules_keep_working_and_their_look_alikes_are_ref
 
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     monkeypatch.setenv("MANILLE_SECRET", SECRET)
-    monkeypatch.setenv("MANILLE_OPS_TOKEN", "ops-secret")
+    monkeypatch.setenv("MANILLE_OPS_TOKENS", OPS_TOKENS)
+    monkeypatch.setenv("MANILLE_OPS_TOKEN", OPS)
     assert manille(["ops", "rekey-nicknames", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report == {"seen": 2, "keyed": 2, "refused": 0, "conflicts": []}
@@ -246,7 +293,7 @@ def test_a_valid_nickname_round_trips_through_the_api_as_stored(client, rclient,
         name = nn.parse(text)
     except nn.NicknameError:
         assume(False)
-    rclient.delete(NICKNAME_OWNERS)  # each example a first claim
+    rclient.delete(NICKNAME_OWNERS, *NICKNAME_CLAIMS)  # each example a first claim
     run, token = finished()
     sub = accepted(client, run, token, text)
     assert sub["nickname"] == name

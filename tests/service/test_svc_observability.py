@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from datetime import date
@@ -60,12 +61,68 @@ def test_the_redactor_scrubs_secrets_and_their_shapes():
     assert out.count(REDACTED) == 4
 
 
+def test_readiness_tells_anyone_ready_or_not_and_its_details_only_to_the_metrics_readers(redis_server, rclient):
+    """Redis's memory and layout, the queues and the workers are for those who read the metrics:
+    anyone else learns ready (200) or not (503), nothing more."""
+    from service.app import create_app
+
+    def ready(app, addr, hdrs=None):
+        r = app.test_client().get("/api/v1/health/ready", headers=hdrs or {}, environ_base={"REMOTE_ADDR": addr})
+        assert r.status_code == (200 if r.get_json()["status"] == "ok" else 503), r.get_json()
+        return r.get_json()
+
+    base = {"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET}
+    with_token = create_app({**base, "MANILLE_METRICS_TOKEN": METRICS_TOKEN})
+    bearer = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+    full = ready(with_token, "203.0.113.9", bearer)
+    assert {"redis", "workers", "pending", "redis_memory_bytes", "analysis", "warnings"} <= full.keys()
+    for addr, hdrs in (("203.0.113.9", {}), ("203.0.113.9", {"Authorization": "Bearer wrong"}), ("127.0.0.1", {})):
+        assert ready(with_token, addr, hdrs) == {"status": full["status"]}, (addr, hdrs)
+    without_token = create_app(base)
+    assert ready(without_token, "203.0.113.9") == {"status": full["status"]}
+    assert ready(without_token, "127.0.0.1").keys() == full.keys()  # loopback: the operator's own machine
+
+
+def test_a_text_log_line_stays_one_line_whatever_a_request_sends(redis_server, rclient):
+    """A percent-decoded path, a header, an error's message: written with their control
+    characters escaped, and a traceback's lines indented, so no request can forge a log line."""
+    import io
+    import logging
+
+    from service.app import create_app
+    from service.telemetry.logs import TextFormatter
+
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(TextFormatter(Redactor([])))
+    logger = logging.getLogger("service")
+    logger.addHandler(handler)
+    try:
+        client = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET}).test_client()
+        forged = "2026-12-02 10:00:00 ERROR service.ops [-] ops: forged"
+        client.get(f"/api/v1/ops/submissions/x%0A{forged.replace(' ', '%20')}%0D%1B[31m")  # no token: logged with the path
+        try:
+            raise ValueError(f"bad input\n{forged}")
+        except ValueError:
+            logger.exception("failed on %s", "x\u2028y")
+    finally:
+        logger.removeHandler(handler)
+    lines = out.getvalue().splitlines()
+    assert any("ops: no token" in line and "\\n2026-12-02 10:00:00 ERROR" in line and "\\r\\x1b[31m" in line
+               for line in lines), lines
+    assert not any(line.startswith(forged) for line in lines), lines
+    assert "\u2028" not in out.getvalue()
+    stamp = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} ")
+    for line in lines:  # a line of its own, or a traceback's, indented
+        assert stamp.match(line) or line.startswith("    "), line
+
+
 @pytest.fixture(scope="module")
 def live(redis_server, tmp_path_factory):
     flush_state(redis_server.url)
     logs = tmp_path_factory.mktemp("observability")
     with svc_live_service(redis_server.url, logs, [sys.executable, "-m", "worker", "--url", redis_server.url],
-                          MANILLE_METRICS_TOKEN=METRICS_TOKEN, MANILLE_OPS_TOKEN=OPS_TOKEN,
+                          MANILLE_METRICS_TOKEN=METRICS_TOKEN, MANILLE_OPS_TOKENS=f"olga {OPS_TOKEN}",
                           MANILLE_LOG_FORMAT="json", PROMETHEUS_MULTIPROC_DIR=None) as base:
         yield base, logs, state_client(redis_server.url)
 

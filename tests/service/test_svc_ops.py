@@ -4,9 +4,10 @@ across every board, the audit log, a closed day's seed."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
@@ -15,9 +16,8 @@ from service.config import Settings
 from worker.jobs import _verify
 from service.leaderboard import ALL_TIME, Leaderboard, day_board
 
-from svc_helpers import SECRET, TEST_BOTS, headers
+from svc_helpers import OPS, OPS_OTHER, OPS_TOKENS, SECRET, TEST_BOTS, headers
 
-OPS = "ops-secret-token-for-tests"
 #: Smaller than the defaults (scripts/flag_rates.py measures those), so that a search fits in the
 #: shortest game of any day: 8 decisions in the 120 days from 2026-12-01 with the test secret.
 FLAGS = {"MANILLE_FLAG_EXPLORED_POINTS": "5", "MANILLE_FLAG_EXPLORED_DEPTH": "3"}
@@ -28,13 +28,13 @@ def ops_client(redis_server, rclient, monkeypatch):
     for name, value in FLAGS.items():  # the worker (run in-process) reads its settings from there
         monkeypatch.setenv(name, value)
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS,
+                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": OPS_TOKENS,
                       "MANILLE_LIMIT_RANKED_RUNS": "off", **FLAGS})
     return app.test_client()
 
 
 def ops(token=OPS, user="alice"):
-    return {"Authorization": f"Bearer {token}", "X-Ops-User": user}
+    return {"Authorization": f"Bearer {token}"}
 
 
 def open_run(client, addr):
@@ -141,7 +141,7 @@ def test_a_search_of_the_day_from_many_addresses_is_flagged_and_held(ops_client,
     assert client.get(f"/api/v1/submissions/{sub_id}").get_json()["rank"] == 1
     audit = client.get("/api/v1/ops/audit", headers=ops()).get_json()["entries"]
     assert audit[0]["action"] == "restore" and audit[0]["target"] == sub_id
-    assert audit[0]["who"].startswith("alice@") and audit[0]["why"] == "checked by hand"
+    assert audit[0]["who"].startswith("tess@") and audit[0]["why"] == "checked by hand"
     # a re-verification keeps the flags computed the first time, and the ops decision
     _verify(Settings.from_env(os.environ), rclient, sub_id)
     after = listing(client, day)[sub_id]
@@ -180,11 +180,56 @@ def test_many_runs_from_one_address_is_flagged_but_not_held(ops_client, run_work
     assert entry["status"] == "verified"
     detail = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
     assert len(detail["address_runs"]) == 5 and len(detail["play_times_ms"]) == len(detail["cards"])
+    assert detail["record"] is None and detail["hands_sealed"] is True  # the day is open
+    detail = client.post(f"/api/v1/ops/submissions/{sub_id}/hands", json={"reason": "many runs: look"},
+                         headers=ops()).get_json()
     assert detail["record"]["rank_score"] == entry["score"]
     mine = [p for d in detail["record"]["deals"] for t in d["tricks"] for p in t["plays"] if p["seat"] == 0]
     judged = [p for p in mine if "oracle" in p]
     assert judged and all(p["oracle"] in p["oracle_best"] and set(p["oracle_best"]) < set(p["legal"])
                           for p in judged)
+
+
+def test_an_open_days_hands_are_read_only_by_an_audited_action_naming_who_and_why(ops_client, run_worker,
+                                                                                   rclient):
+    """While the day is open its hands are its secret: the detail holds no record and the oracle
+    flag's evidence no oracle choices; reading them takes a reason, and the audit log names the
+    operator whose token asked (each operator has their own).  Once the seed is public the detail
+    holds the record again, unasked."""
+    from freezegun import freeze_time
+    from service.submissions import Submissions
+
+    client = ops_client
+    done, sub_id = verified_game(client, run_worker, "10.6.0.1", "Sealed")
+    oracle = {"code": "oracle", "evidence": {"decisive": 9, "agreed": 9, "rate": 1.0, "choices": [
+        {"deal": 0, "trick": 3, "card": "TH", "oracle": ["TH"], "agreed": True}]}}
+    rclient.hset(Submissions.key(sub_id), "flags", json.dumps([oracle]))  # as a verification would keep it
+
+    sealed = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
+    assert sealed["hands_sealed"] is True and sealed["record"] is None
+    assert sealed["flags"][0]["evidence"] == {"decisive": 9, "agreed": 9, "rate": 1.0, "choices_sealed": True}
+    assert listing(client, done["date"])[sub_id]["flags"] == sealed["flags"]
+    assert client.get("/api/v1/ops/audit", headers=ops()).get_json()["entries"] == []  # reading that is no action
+
+    for body in ({}, {"reason": ""}):  # no reason, no hands
+        r = client.post(f"/api/v1/ops/submissions/{sub_id}/hands", json=body, headers=ops())
+        assert r.status_code == 422 and r.get_json()["error"] == "validation_error"
+    r = client.post(f"/api/v1/ops/submissions/{sub_id}/hands", json={"reason": "a player's complaint"},
+                    headers=ops(OPS_OTHER))
+    assert r.status_code == 200, r.get_json()
+    full = r.get_json()
+    assert full["hands_sealed"] is False and full["record"]["rank_score"] == done["result"]["rank_score"]
+    assert all(len(d["hands"][str(seat)]) == 8 for d in full["record"]["deals"] for seat in range(4))
+    assert full["flags"][0]["evidence"]["choices"] == oracle["evidence"]["choices"]
+    entry = client.get("/api/v1/ops/audit", headers=ops()).get_json()["entries"][0]
+    assert (entry["action"], entry["target"], entry["why"]) == ("read_hands", sub_id, "a player's complaint")
+    assert entry["who"] == "omar@127.0.0.1"  # the operator of that token, not a name the client gave
+    assert json.loads(entry["details"]) == {"day": done["date"], "day_open": True}
+
+    with freeze_time(datetime.now(timezone.utc) + timedelta(days=2)):  # the day's seed is public now
+        closed = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
+    assert closed["hands_sealed"] is False and closed["record"]["rank_score"] == done["result"]["rank_score"]
+    assert closed["flags"][0]["evidence"]["choices"] == oracle["evidence"]["choices"]
 
 
 def test_disqualify_takes_a_game_off_every_board_and_restore_puts_it_back(ops_client, run_worker, rclient):
@@ -233,8 +278,8 @@ def test_the_ops_command_line(ops_client, run_worker, redis_server, monkeypatch)
     import json
     client = ops_client
     done, sub_id = verified_game(client, run_worker, "10.4.0.1", "Termi")
-    env = dict(os.environ, REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_OPS_TOKEN=OPS,
-               MANILLE_OPS_USER="bob", PYTHONPATH=os.pathsep.join(__import__("sys").path))
+    env = dict(os.environ, REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_OPS_TOKENS=OPS_TOKENS,
+               MANILLE_OPS_TOKEN=OPS_OTHER, PYTHONPATH=os.pathsep.join(__import__("sys").path))
     out = _manille("ops", "submissions", done["date"], "--json", env=env)
     assert out.returncode == 0, out.stderr
     listed = json.loads(out.stdout)["submissions"]  # stdout is the JSON alone
@@ -243,13 +288,18 @@ def test_the_ops_command_line(ops_client, run_worker, redis_server, monkeypatch)
     no_token = dict(env, MANILLE_OPS_TOKEN="")
     refused = _manille("ops", "submissions", done["date"], "--json", env=no_token)
     assert refused.returncode == 2 and refused.stdout == "" and "MANILLE_OPS_TOKEN" in refused.stderr
+    # a token of no operator, one too short: refused, naming the variable, before anything runs
+    stranger = _manille("ops", "submissions", done["date"], env=dict(env, MANILLE_OPS_TOKEN="x" * 40))
+    assert stranger.returncode == 2 and stranger.stdout == "" and "no operator's token" in stranger.stderr
+    short = _manille("ops", "submissions", done["date"], env=dict(env, MANILLE_OPS_TOKEN="short"))
+    assert short.returncode != 0 and short.stdout == "" and "MANILLE_OPS_TOKEN is 5 bytes long" in short.stderr
     out = _manille("ops", "disqualify", sub_id, "--reason", "test", env=env)
     assert out.returncode == 0 and json.loads(out.stdout)["status"] == "disqualified"
     out = _manille("ops", "reverify", done["date"], "--json", env=env)
     assert out.returncode == 0, out.stdout + out.stderr
     assert json.loads(out.stdout)["differences"] == [] and "1/1" in out.stderr  # the progress bar
     who = client.get("/api/v1/ops/audit", headers=ops()).get_json()["entries"][0]["who"]
-    assert who == "bob@cli"
+    assert who == "omar@cli"  # the operator whose token ran it
 
 
 def test_reverify_reports_what_a_rules_change_would_change(ops_client, run_worker, rclient, monkeypatch):
@@ -257,7 +307,7 @@ def test_reverify_reports_what_a_rules_change_would_change(ops_client, run_worke
     from service.replay import rules, state
     client = ops_client
     done, sub_id = verified_game(client, run_worker, "10.5.0.1", "Rulesy")
-    settings = Settings.from_env(dict(os.environ, MANILLE_OPS_TOKEN=OPS))
+    settings = Settings.from_env(dict(os.environ, MANILLE_OPS_TOKENS=OPS_TOKENS))
     day = date.fromisoformat(done["date"])
     assert Ops(rclient, settings).reverify(day)["differences"] == []
     # a deliberate change of the rules: a deal's winners score every point, not those beyond 30

@@ -3,8 +3,10 @@ translations complete and compiled, the security headers, no inline script or ou
 
 from __future__ import annotations
 
+import html
 import re
 from html import unescape
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -139,3 +141,76 @@ def test_error_pages_are_the_sites_own_in_the_readers_language(client, rclient, 
         assert resp.headers["Content-Security-Policy"] == CSP and "<script>" not in html
         assert f'href="{resp.request.path}?lang=' in html  # the language switch keeps the address
     assert cases[2][0].headers["Allow"]
+#: What a query string could put into url_for: its own arguments, a view's, and garbage.
+HOSTILE_QUERIES = [
+    "endpoint=x", "_method=POST", "_external=1", "_scheme=javascript", "_anchor=%3Cscript%3E", "_external=1&_scheme=http",
+    "day=x", "date=1999-01-01", "board=%00", "speed=%F0%9F%92%A5", "lang=xx", "lang=", "lang=en&lang=fr",
+    "v=1&v=2", "filename=../../etc/passwd", "a" * 2000 + "=1", "x=" + "%FF" * 100, "%E9=%E9", "=", "&&&",
+    "speed=instant&board=week&day=2026-12-01&endpoint=web.ops", "q=\r\nSet-Cookie:%20x=1",
+]
+
+
+def _pages(client) -> list[str]:
+    """Every page of the site, a closed day's archive among them, and a static file."""
+    today = client.get("/api/v1/challenges/today").get_json()["date"]
+    past = (date.fromisoformat(today) - timedelta(days=3)).isoformat()  # closed, its seed public
+    return [*PAGES, f"/archive/{past}", f"/archive/{today}", "/archive/not-a-day", "/favicon.ico",
+            "/static/css/base.css", "/no-such-page"]
+
+
+def test_no_query_string_makes_a_page_fail_and_links_keep_only_the_pages_own_arguments(client):
+    """A page's query arguments once went straight into url_for (the language links): its reserved
+    names (endpoint, _method, _external, _scheme, _anchor) or a name of the page's own path gave
+    500s or changed the links.  Only each page's known arguments are kept now; the rest ignored."""
+    for path in _pages(client):
+        for query in HOSTILE_QUERIES:
+            r = client.get(f"{path}?{query}")
+            assert r.status_code < 500, (path, query, r.status_code)
+            if r.mimetype != "text/html" or r.status_code != 200:
+                continue
+            links = [(html.unescape(href), code) for href, code in
+                     re.findall(r'<a href="([^"]+)" hreflang="([a-z]+)"', r.get_data(as_text=True))]
+            assert [code for _, code in links] == ["fr", "nl", "en"], (path, query)
+            for href, code in links:
+                assert href.startswith("/") and not href.startswith("//"), (path, query, href)  # this site
+                args = [a.split("=", 1)[0] for a in href.split("?", 1)[1].split("&")]
+                assert args[-1] == "lang" and set(args) <= {"speed", "board", "day", "lang"}, (path, query, href)
+                assert href.endswith(f"lang={code}")
+    r = client.get("/leaderboard?board=week&day=2026-12-01&_external=1&lang=en")
+    assert '<a href="/leaderboard?board=week&amp;day=2026-12-01&amp;lang=fr" hreflang="fr"' in r.get_data(as_text=True)
+    r = client.get("/free?speed=fast&endpoint=web.ops")
+    assert '<a href="/free?speed=fast&amp;lang=nl" hreflang="nl"' in r.get_data(as_text=True)
+
+
+def test_every_api_answer_says_nosniff_and_no_store(client):
+    """Each answer of /api/v1, errors included: nosniff (a JSON answer is never sniffed into
+    markup) and no-store (no cache keeps a token-dependent answer, or any for now: one function,
+    service.api.cache_control, decides it per route)."""
+    from service.api import cache_control
+
+    r = client.post("/api/v1/runs", json={"kind": "random"})
+    run = r.get_json()
+    token = {"X-Player-Token": run["player_token"]}
+    answers = [
+        r,
+        client.get("/api/v1/challenges/today"),
+        client.get("/api/v1/leaderboards/all-time"),
+        client.get(f"/api/v1/runs/{run['run_id']}", headers=token),
+        client.post(f"/api/v1/runs/{run['run_id']}/plays", json={"turn": 0, "card": run["view"]["legal"][0]},
+                    headers=token),
+        client.get("/api/v1/players/me", headers=token),
+        client.get("/api/v1/openapi.json"),
+        client.get("/api/v1/health/live"),
+        client.get("/api/v1/health/ready"),
+        client.get("/api/v1/no-such-route"),  # 404
+        client.delete("/api/v1/challenges/today"),  # 405
+        client.post("/api/v1/runs", json={"kind": "bogus"}),  # 422
+        client.post("/api/v1/runs", data="x", content_type="text/plain"),  # 415
+        client.get("/api/v1/players/me"),  # 401
+        client.get("/api/v1/ops/audit"),  # 401
+    ]
+    for resp in answers:
+        assert resp.headers["X-Content-Type-Options"] == "nosniff", resp.request.path
+        assert resp.headers["Cache-Control"] == "no-store", (resp.request.path, resp.status_code)
+    assert {resp.status_code for resp in answers} >= {200, 201, 401, 404, 405, 415, 422}
+    assert cache_control("api.x", "POST", 200, False) == cache_control("api.x", "GET", 200, True) == "no-store"

@@ -7,6 +7,7 @@ worker, ops) refuses a configuration that would change a day already committed."
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -18,16 +19,17 @@ from service.app import create_app
 from service.challenges import Challenges, check_commitments
 from service.config import Settings
 from service.ops import Ops
-from service.seeds import SecretScheduleError, commitment, daily_seed
+from service.seeds import SecretScheduleError, ShortSecretError, commitment, daily_seed
 
-from svc_helpers import LIMITS_OFF, ROOT, SECRET, TEST_BOTS, headers
+from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, headers
 
-NEW = "rotated-secret-0123456789abcdef"
-OPS = "ops-token-for-rotation-tests"
+NEW = "rotated-secret-0123456789abcdef-0123"
+OLD_A, OLD_B, OLD_C = ("older-secret-a-0123456789abcdef-0123", "older-secret-b-0123456789abcdef-0123",
+                       "older-secret-c-0123456789abcdef-0123")
 
 
 def config(**env) -> dict:
-    return {"TESTING": True, "MANILLE_SECRET": SECRET, "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS,
+    return {"TESTING": True, "MANILLE_SECRET": SECRET, "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": OPS_TOKENS,
             **LIMITS_OFF, **env}
 
 
@@ -37,8 +39,8 @@ def rotated(since: date, previous: str = SECRET, secret: str = NEW) -> dict:
 
 def process_env(redis_server, **env) -> dict:
     out = {k: v for k, v in os.environ.items() if not k.startswith("MANILLE_SECRET")}
-    out.update(REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS, MANILLE_OPS_TOKEN=OPS,
-               MANILLE_OPS_USER="carol", PYTHONPATH=os.pathsep.join(sys.path))
+    out.update(REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS, MANILLE_OPS_TOKENS=OPS_TOKENS,
+               MANILLE_OPS_TOKEN=OPS, PYTHONPATH=os.pathsep.join(sys.path))
     out.update(env)
     return out
 
@@ -107,7 +109,7 @@ def test_a_game_verified_before_the_rotation_reverifies_after_it_and_a_bare_new_
     report = json.loads(out.stdout)
     assert report["checked"] == 1 and report["differences"] == []
     # A chain: an older secret before the one rotated out, which served from today on.
-    chain = f"ancient-secret-0123456789\n{day.isoformat()} {SECRET}"
+    chain = f"ancient-secret-0123456789abcdef-0123\n{day.isoformat()} {SECRET}"
     out = run("-m", "cli", "ops", "reverify", day.isoformat(), "--json",
               env=process_env(redis_server, **rotated(day + timedelta(days=1), previous=chain)))
     assert out.returncode == 0 and json.loads(out.stdout)["differences"] == [], out.stderr
@@ -161,7 +163,7 @@ def test_a_since_of_an_already_committed_day_is_refused_and_a_settled_rotation_r
     rclient.flushall()
     create_app(config(REDIS_URL=redis_server.url)).test_client().get("/api/v1/challenges/today")
     with pytest.raises(SecretScheduleError, match="MANILLE_SECRET_PREVIOUS"):
-        create_app(config(REDIS_URL=redis_server.url, **rotated(today + timedelta(days=1), previous="typo-secret-01234")))
+        create_app(config(REDIS_URL=redis_server.url, **rotated(today + timedelta(days=1), previous="typo-secret-0123456789abcdef-0123")))
 
 
 def test_days_opened_before_commitments_were_stored_are_not_held_against_a_rotation(rclient, redis_server):
@@ -174,15 +176,15 @@ def test_days_opened_before_commitments_were_stored_are_not_held_against_a_rotat
 
 @pytest.mark.parametrize("env, message", [
     ({"MANILLE_SECRET_SINCE": "2030-01-01"}, "MANILLE_SECRET_SINCE is 2030-01-01 but MANILLE_SECRET_PREVIOUS"),
-    ({"MANILLE_SECRET_PREVIOUS": "old-secret-0123"}, "MANILLE_SECRET_PREVIOUS is set but MANILLE_SECRET_SINCE is not"),
-    ({"MANILLE_SECRET_SINCE": "2030-02-30", "MANILLE_SECRET_PREVIOUS": "old"}, "MANILLE_SECRET_SINCE: not a date"),
-    ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": "a\n2030-01-01 b"},
+    ({"MANILLE_SECRET_PREVIOUS": OLD_A}, "MANILLE_SECRET_PREVIOUS is set but MANILLE_SECRET_SINCE is not"),
+    ({"MANILLE_SECRET_SINCE": "2030-02-30", "MANILLE_SECRET_PREVIOUS": OLD_A}, "MANILLE_SECRET_SINCE: not a date"),
+    ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": f"{OLD_A}\n2030-01-01 {OLD_B}"},
      "MANILLE_SECRET_SINCE 2030-01-01 is not after MANILLE_SECRET_PREVIOUS's last date 2030-01-01"),
-    ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": "a\n2029-05-01 b\n2029-04-01 c"},
+    ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": f"{OLD_A}\n2029-05-01 {OLD_B}\n2029-04-01 {OLD_C}"},
      "MANILLE_SECRET_PREVIOUS line 3: 2029-04-01 is not after"),
-    ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": "2029-01-01 a"},
+    ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": f"2029-01-01 {OLD_A}"},
      "MANILLE_SECRET_PREVIOUS line 1: the oldest secret comes first"),
-    ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": "a\nb"}, "MANILLE_SECRET_PREVIOUS line 2"),
+    ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": f"{OLD_A}\n{OLD_B}"}, "MANILLE_SECRET_PREVIOUS line 2"),
     ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": NEW}, "nothing would rotate"),
 ])
 def test_inconsistent_rotations_are_refused_by_every_process(redis_server, rclient, env, message):
@@ -194,13 +196,54 @@ def test_inconsistent_rotations_are_refused_by_every_process(redis_server, rclie
     assert rclient.keys("*") == []  # refused before anything was written
 
 
+SHORT = "s" * 31
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"MANILLE_SECRET": SHORT}, "MANILLE_SECRET is 31 bytes long"),
+    ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": f"{OLD_A}\n2029-01-01 {SHORT}"},
+     "MANILLE_SECRET_PREVIOUS line 2 is 31 bytes long"),
+    ({"MANILLE_METRICS_TOKEN": SHORT}, "MANILLE_METRICS_TOKEN is 31 bytes long"),
+    ({"MANILLE_OPS_TOKENS": f"tess {OLD_A}\nomar {SHORT}"}, "MANILLE_OPS_TOKENS line 2 (the token of omar) is 31 bytes"),
+    ({"MANILLE_OPS_TOKEN": SHORT}, "MANILLE_OPS_TOKEN is 31 bytes long"),
+])
+def test_every_process_refuses_a_secret_or_token_under_32_bytes_naming_it(redis_server, rclient, env, message):
+    """A published seed lets anyone test guesses of the secret offline, and a token is a password:
+    the web app, the worker and the command line refuse one under 32 bytes at start, saying where
+    it is (never what it is), before anything is written."""
+    with pytest.raises(ShortSecretError, match=re.escape(message)):
+        create_app(config(REDIS_URL=redis_server.url, **env))
+    for argv in (["-m", "worker", "--burst"], ["-m", "cli", "ops", "pending"], ["-m", "cli", "seed", "2030-01-01"]):
+        out = run(*argv, env=process_env(redis_server, **env))
+        if argv[-1] == "2030-01-01" and "SECRET" not in message:  # manille seed reads the secrets only
+            assert out.returncode == 0, out.stderr
+            continue
+        assert out.returncode != 0 and out.stdout == "" and message in out.stderr, (argv, out.stderr)
+        assert SHORT not in out.stderr
+    assert rclient.keys("*") == []
+
+
+def test_no_secret_is_in_the_settings_repr():
+    """A repr reaches logs and tracebacks: it names the settings, never a secret or a password."""
+    from service.config import Settings
+
+    settings = Settings.from_env({"MANILLE_SECRET": NEW, "MANILLE_SECRET_SINCE": "2030-01-01",
+                                  "MANILLE_SECRET_PREVIOUS": OLD_A, "MANILLE_OPS_TOKENS": f"tess {OLD_B}",
+                                  "MANILLE_OPS_TOKEN": OLD_B, "MANILLE_METRICS_TOKEN": OLD_C,
+                                  "REDIS_URL": "redis://:hunter2-redis-password@10.0.0.5:6379/0"})
+    text = repr(settings) + str(settings) + repr(settings.operators) + repr(settings.secrets)
+    for secret in (NEW, OLD_A, OLD_B, OLD_C, "hunter2-redis-password"):
+        assert secret not in text
+    assert "redis_url='redis://:***@10.0.0.5:6379/0'" in text and "OpsTokens(operators=['tess'])" in text
+
+
 def test_manille_seed_follows_the_schedule(tmp_path, redis_server):
     since = date(2031, 3, 1)
     previous = tmp_path / "previous"  # the _FILE form: every line
-    previous.write_text(f"ancient-0123456789\n2030-01-01 {SECRET}\n")
+    previous.write_text(f"ancient-secret-0123456789abcdef-4567\n2030-01-01 {SECRET}\n")
     env = process_env(redis_server, MANILLE_SECRET=NEW, MANILLE_SECRET_SINCE=since.isoformat(),
                       MANILLE_SECRET_PREVIOUS_FILE=str(previous))
-    for day, secret in ((date(2029, 12, 31), "ancient-0123456789"), (date(2030, 1, 1), SECRET),
+    for day, secret in ((date(2029, 12, 31), "ancient-secret-0123456789abcdef-4567"), (date(2030, 1, 1), SECRET),
                         (since - timedelta(days=1), SECRET), (since, NEW)):
         out = run("-m", "cli", "seed", day.isoformat(), env=env)
         assert out.returncode == 0, out.stderr
@@ -217,3 +260,20 @@ def test_the_older_secrets_are_scrubbed_from_log_lines():
                               "MANILLE_SECRET_PREVIOUS": "first old secret\n2029-01-01 second-old-secret"})
     line = Redactor(found)(f"a={NEW} b=first old secret c=second-old-secret")
     assert NEW not in line and "first old secret" not in line and "second-old-secret" not in line
+
+
+@pytest.mark.parametrize("text, message", [
+    (f"tess {OLD_A}\ntess {OLD_B}", "line 2: the name tess appears twice"),
+    (f"tess {OLD_A}\nomar {OLD_A}", "line 2: the token appears twice"),
+    (f"tess@home {OLD_A}", "line 1: \"name token\" expected"),
+    (f"{OLD_A}", "line 1: \"name token\" expected"),
+])
+def test_the_operators_tokens_are_one_a_named_operator(text, message):
+    """One token per operator, each named once, so that the audit log's name is a person's."""
+    from service.config import OpsTokens
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        OpsTokens(text)
+    ops = OpsTokens(f"# the operators\n\ntess {OLD_A}\n  omar {OLD_B}  \n")
+    assert ops.names() == ["tess", "omar"] and ops.name_of(OLD_B) == "omar" and ops.name_of(OLD_C) is None
+    assert not OpsTokens("") and OpsTokens("").name_of(OLD_A) is None

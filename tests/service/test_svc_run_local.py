@@ -306,3 +306,16 @@ def test_a_local_cluster_holds_the_state_and_stops_with_the_launcher(launch):
     os.kill(run.launcher, signal.SIGTERM)  # as Ctrl-C does: the launcher stops all, make exits 0
     assert run.proc.wait(STOP_SECONDS + 20) == 0, run.output()
     assert_all_gone(pids)
+
+
+def test_the_generated_secret_is_32_random_bytes_kept_private_and_accepted(tmp_path):
+    """make run's own secret (no MANILLE_SECRET): 32 bytes from the system's random source, in hex,
+    in a file only its owner reads, made once; every process accepts it (32 bytes or more)."""
+    from service.config import Settings
+    from service.run_local import local_secret
+
+    secret = local_secret(tmp_path)
+    assert len(secret) == 64 and bytes.fromhex(secret) and local_secret(tmp_path) == secret
+    assert (tmp_path / "secret").stat().st_mode & 0o777 == 0o600
+    assert local_secret(tmp_path / "other") != secret
+    assert Settings.from_env({"MANILLE_SECRET_FILE": str(tmp_path / "secret")}).secret == secret.encode()

@@ -19,13 +19,13 @@ from redis.crc import key_slot
 from rq import Queue, SimpleWorker
 
 from service.app import Services, create_app
+from service.analysis import QUEUE as ANALYSIS_QUEUE
 from service.config import QUEUE_NAME
 from service.redis_server import ClusterNode, free_cluster_port
 from service.store import raw_client, script_needs, script_source
 
-from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
+from svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, headers, play_game
 
-OPS = "ops-token-for-the-slot-test-000000"
 LUA = list((ROOT / "service").rglob("*.lua"))
 SHARED = {need for p in LUA for need in script_needs(p)}  # put in front of the scripts that need them
 SCRIPTS = {hashlib.sha1(script_source(p).encode()).hexdigest(): p.name for p in LUA if p.name not in SHARED}
@@ -107,7 +107,7 @@ def spied(redis_server, rclient):
     recorder = Recorder(redis_server.url)
     spy = spying(recorder).from_url(redis_server.url, decode_responses=True)
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS,
+                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": OPS_TOKENS,
                       "MANILLE_LIMIT_RANKED_RUNS": "off"})
     app.extensions["manille"] = Services(app.extensions["manille"].settings, client=spy)
     conn = raw_client(spy)  # the worker's connection, and so its jobs', spied too
@@ -129,7 +129,8 @@ def test_the_crc16_slots_are_redis_clusters():
 @pytest.mark.single_redis  # it spies on a plain Redis client; a cluster refuses a cross-slot call by itself
 def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     client, work, recorder, spy = spied
-    ops = {"Authorization": f"Bearer {OPS}", "X-Ops-User": "slots"}
+    ops = {"Authorization": f"Bearer {OPS}"}
+    conn = raw_client(spy)
 
     def post(path, body, hdrs):
         r = client.post(path, json=body, headers=hdrs)
@@ -146,7 +147,10 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
         subs.append((sub, token))
     status, free = post("/api/v1/runs", {"kind": "random"}, headers(token))
     assert status == 201
-    play_game(post, free, token)
+    free = play_game(post, free, token)
+    status, asked = post(f"/api/v1/runs/{free['run_id']}/analysis", {}, headers(token))  # a place in the queue
+    assert status == 202, asked
+    SimpleWorker([Queue(ANALYSIS_QUEUE, connection=conn)], connection=conn).work(burst=True)  # taken, computed
     today = date.fromisoformat(client.get("/api/v1/challenges/today").get_json()["date"])
     past = (today - timedelta(days=3)).isoformat()
     status, archive = post("/api/v1/runs", {"date": past}, headers(token))

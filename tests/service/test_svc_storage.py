@@ -25,9 +25,8 @@ from service.store import raw_client
 from service.submissions import AGENTS, Submissions
 from service.submissions import codec
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, headers, play_game, queue_of
+from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, headers, play_game, queue_of
 
-OPS = "ops-token-for-storage-tests"
 DAY = date(2026, 12, 2)
 # Europe/Brussels in December is UTC+1: the day closes at 23:00 UTC, its seed is public at 23:30.
 BEFORE_MIDNIGHT = "2026-12-02T22:50:00+00:00"
@@ -39,7 +38,7 @@ BROWSER = ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML,
 
 def make_app(redis_server, **config):
     return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": OPS, **LIMITS_OFF, **config})
+                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": OPS_TOKENS, **LIMITS_OFF, **config})
 
 
 @pytest.fixture
@@ -48,7 +47,7 @@ def app(redis_server, rclient):
 
 
 def ops():
-    return {"Authorization": f"Bearer {OPS}", "X-Ops-User": "tess"}
+    return {"Authorization": f"Bearer {OPS}"}
 
 
 def post(client, addr="192.0.2.1", agent=BROWSER):
@@ -339,7 +338,8 @@ def test_a_submission_stored_the_old_way_reads_as_before_through_the_api_and_ops
         listed = client.get(f"/api/v1/ops/days/{DAY}/submissions", headers=ops()).get_json()["submissions"]
         assert [(s["submission_id"], s["address"], s["submit_address"], s["user_agent"], s["created_at"])
                 for s in listed] == [(sub_id, "198.51.100.7", "198.51.100.8", "Old/1.0", stored["created_at"])]
-        detail = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
+        detail = client.post(f"/api/v1/ops/submissions/{sub_id}/hands", json={"reason": "the old form"},
+                             headers=ops()).get_json()  # the day is open: its hands are read on purpose
         assert detail["cards"] == cards
         assert detail["play_times_ms"] == [int(t) for t in stored["times"].split(",")]
         assert (detail["user_agent"], detail["submit_user_agent"]) == (BROWSER, "Old/1.0")
@@ -548,3 +548,30 @@ def test_runs_stored_before_runs_expired_get_their_days_ttl_or_go(app, rclient):
         assert all(rclient.ttl(k) == -1 for k in kept)
         assert Ops(rclient, settings).expire_runs("tess@test") == {"expiring": 0, "unlinked": 0}
         assert Ops(rclient, settings).audit_log(1)[0]["action"] == "expire_runs"
+
+
+def test_a_token_that_never_submitted_is_forgotten_and_one_that_did_is_kept(redis_server, rclient):
+    """A token costs nothing (a first run makes one): its player key is kept MANILLE_PLAYER_KEEP_DAYS
+    after its player last opened a run, and for good once they submit a game; a token whose key
+    has gone is unknown (401, and the page starts afresh with a new one)."""
+    from service.players import Players, pid_of
+
+    client = make_app(redis_server, MANILLE_PLAYER_KEEP_DAYS="2").test_client()
+    _free, idle = open_run(client, {"kind": "random"})
+    key = Players._key(pid_of(idle))
+    assert 2 * 86400 - 60 < rclient.ttl(key) <= 2 * 86400
+    rclient.expire(key, 3600)  # as if the two days had nearly run out
+    open_run(client, {"kind": "random"}, token=idle)
+    assert rclient.ttl(key) > 86400  # opening a run keeps it on
+
+    run, player = open_run(client)
+    done = play(client, run, player)
+    submit(client, done, player, "Keeper")
+    assert rclient.ttl(Players._key(pid_of(player))) == -1  # submitted: kept for good
+    open_run(client, {"kind": "random"}, token=player)
+    assert rclient.ttl(Players._key(pid_of(player))) == -1  # and stays so
+
+    rclient.delete(key)  # the idle token's two days are over
+    fresh = make_app(redis_server).test_client()  # a process that never saw it
+    r = fresh.post("/api/v1/runs", json={"kind": "random"}, headers=headers(idle))
+    assert r.status_code == 401 and r.get_json()["error"] == "invalid_token"

@@ -4,6 +4,7 @@ real HTTP to a record that the verifier replayed from the player's actions alone
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -136,6 +137,41 @@ def test_the_variant_bot_and_bidder_are_one_setting(rclient, redis_server):
                       "MANILLE_VARIANT_BIDDER": "longest-bidder-1"})
     run = open_run(app.test_client(), {"kind": "random", "rules": "manillen-1"})
     assert (run["bots"], run["bidder"]) == ("random-1", "longest-bidder-1")
+
+
+def test_a_finished_variant_games_record_is_built_once_and_served_from_storage(client, rclient, monkeypatch):
+    """The verifier's record replays every bot decision of the game: the first reading builds and
+    stores it, beside the run and as long as it; readings after, and readings at the same moment
+    as the first, are answered from storage, the same bytes."""
+    import threading
+
+    import service.runs as runs_module
+
+    run = open_run(client, {"kind": "random", "rules": "parlee-1", "target": 51})
+    token = run["player_token"]
+    while run["status"] != "finished":
+        v = run["view"]
+        run = play(client, run, token, **({"call": v["legal_calls"][0]} if v["legal_calls"]
+                                          else {"card": v["legal"][0]})).get_json()
+    built, real = [], runs_module.verify
+    monkeypatch.setattr(runs_module, "verify", lambda *a, **k: built.append(1) or real(*a, **k))
+    url = f"/api/v1/runs/{run['run_id']}/record"
+    bodies = [None] * 8
+
+    def read(i):
+        bodies[i] = client.get(url, headers=headers(token)).get_data()
+    readers = [threading.Thread(target=read, args=(i,)) for i in range(8)]
+    for t in readers:
+        t.start()
+    for t in readers:
+        t.join()
+    assert len(built) == 1 and len(set(bodies)) == 1  # eight readers at once: one build
+    for _ in range(3):
+        assert client.get(url, headers=headers(token)).get_data() == bodies[0]
+    assert len(built) == 1
+    stored = rclient.get(Runs.record_key(run["run_id"]))
+    assert json.loads(stored) == json.loads(bodies[0]) and player_cards(json.loads(stored))
+    assert 0 < rclient.pttl(Runs.record_key(run["run_id"])) <= rclient.pttl(Runs.key(run["run_id"])) + 1000
 
 
 # -- whole games over HTTP ------------------------------------------------------

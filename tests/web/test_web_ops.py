@@ -14,7 +14,7 @@ import requests
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from live_stack import OPS_TOKEN
+from live_stack import OPS_TOKEN, OPS_USER
 from web_helpers import api_play_ranked_game
 
 AXE = Axe()
@@ -141,6 +141,20 @@ def test_ops_page_lists_sorts_filters_replays_disqualifies_and_restores(visitor,
     expect(detail.get_by_role("heading", name=re.compile(r"From the same address \(\d+\)"))).to_be_visible()
 
     expect(detail).not_to_contain_text("null")
+    # The day is open: its hands are read on purpose only, with a reason the audit log keeps.
+    expect(page.locator("#replay-pos")).to_have_count(0)
+    hands = detail.get_by_role("region", name="The day's hands")
+    hands.get_by_role("button", name="Show the hands").click()
+    expect(hands.get_by_label(re.compile("^Why"))).to_be_focused()  # no reason: nothing was sent
+    hands.get_by_label(re.compile("^Why")).fill("test: a look at the replay")
+    with page.expect_response(lambda r: r.url.endswith(f"/submissions/{target}/hands")) as resp:
+        hands.get_by_role("button", name="Show the hands").click()
+    assert resp.value.status == 200
+    expect(detail).to_contain_text("the audit log has your reading")
+    read = requests.get(f"{site}/api/v1/ops/audit?limit=1", headers=OPS, timeout=10).json()["entries"][0]
+    assert (read["action"], read["target"], read["why"]) == ("read_hands", target, "test: a look at the replay")
+    assert read["who"].startswith(f"{OPS_USER}@")  # the operator whose token it is
+    detail_api = resp.value.json()
     pos = page.locator("#replay-pos")
     expect(pos).to_contain_text("Deal 1, trick 1 of 8")
     deal = detail_api["record"]["deals"][0]
@@ -196,12 +210,17 @@ def test_ops_page_lists_sorts_filters_replays_disqualifies_and_restores(visitor,
     _board_total_becomes(site, today, before)
 
     audit = requests.get(f"{site}/api/v1/ops/audit?limit=10", headers=OPS, timeout=10).json()["entries"]
-    assert [(e["action"], e["target"]) for e in audit[:2]] == [("restore", target), ("disqualify", target)]
+    assert [(e["action"], e["target"]) for e in audit[:3]] == [("restore", target), ("disqualify", target),
+                                                               ("read_hands", target)]
 
     # A record whose plays carry an oracle's choice (a later API): shown beside the player's card.
+    # (drawn from the detail with its hands, as the audited reading gives it: the day is still open)
+    full = requests.post(f"{site}/api/v1/ops/submissions/{target}/hands", json={"reason": "test: the oracle's view"},
+                         headers=OPS, timeout=10).json()
+
     def with_oracle(route):
         resp = route.fetch()
-        body = resp.json()
+        body = {**resp.json(), "record": full["record"], "hands_sealed": False}
         for d in body["record"]["deals"]:
             for t in d["tricks"]:
                 for p in t["plays"]:
@@ -257,3 +276,42 @@ def test_ops_page_lists_sorts_filters_replays_disqualifies_and_restores(visitor,
     page.reload()
     expect(_rows(page)).to_have_count(len(_ops_list(site, today)))
     expect(page.get_by_role("button", name="Forget token")).to_be_visible()
+
+
+def test_the_ops_token_never_leaves_in_a_url(visitor, site):
+    """The login form names no field and posts, and its button is disabled as served: Enter before
+    ops.js has taken the form over (the module not loaded, or scripts off) sends nothing, so the
+    token never reaches a URL, a history or a log.  With the module, the button is enabled and
+    the token goes to the ops API in a header alone."""
+    typed = "a-token-typed-before-the-script-ran-0123456789"
+    for scripts in (True, False):
+        page = visitor(java_script_enabled=scripts)
+        seen: list[str] = []
+        page.on("request", lambda r: seen.append(r.url))
+        if scripts:  # the module never arrives: as Enter pressed before it has loaded
+            page.route("**/js/ops.js*", lambda route: route.abort())
+            page.watch.allow(r"ops\.js")
+        page.goto("/ops?lang=en")
+        form = page.locator("#ops-login")
+        expect(form).to_have_attribute("method", "post")
+        assert form.locator("[name]").count() == 0, "a named field would be sent"
+        expect(page.get_by_role("button", name="Show submissions")).to_be_disabled()
+        token = page.get_by_label("Your ops token")
+        token.fill(typed)
+        token.press("Enter")  # Playwright waits for a navigation this would start
+        page.get_by_label("Day").press("Enter")
+        assert page.url == f"{site}/ops?lang=en", page.url
+        assert not any(typed in url for url in seen) and not any("/api/v1/ops/" in url for url in seen), seen
+
+    page = visitor()
+    calls = []
+    page.on("request", lambda r: calls.append(r))
+    page.goto("/ops?lang=en")
+    button = page.get_by_role("button", name="Show submissions")
+    expect(button).to_be_enabled()
+    page.get_by_label("Your ops token").fill(OPS_TOKEN)
+    button.click()
+    expect(page.locator("#ops-list")).to_be_visible()
+    ops_calls = [r for r in calls if "/api/v1/ops/" in r.url]
+    assert ops_calls and all(r.headers.get("authorization") == f"Bearer {OPS_TOKEN}" for r in ops_calls)
+    assert not any(OPS_TOKEN in r.url for r in calls) and page.url == f"{site}/ops?lang=en"

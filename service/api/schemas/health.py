@@ -7,7 +7,9 @@ from marshmallow import fields
 
 
 class HealthSchema(ma.Schema):
-    status = fields.String(required=True)
+    status = fields.String(required=True, metadata={
+        "description": "ok or not_ready; every other field only for the metrics' readers (bearer "
+                       "MANILLE_METRICS_TOKEN, or loopback when none is set)"})
     redis = fields.Boolean(metadata={"description": "the state's Redis answered (a cluster: every master, state ok)"})
     queue_redis = fields.Boolean(metadata={"description": "the queue's Redis answered"})
     redis_cluster = fields.Dict(allow_none=True, metadata={
@@ -25,4 +27,6 @@ class HealthSchema(ma.Schema):
         "description": "redis_memory: Redis uses MANILLE_MEMORY_WARN (default 0.8) of its maxmemory or more; "
                        "no_analysis_worker: analyses are queued and no worker takes the analysis queue; "
                        "redis_unreplicated: a cluster master has no replica connected"})
-    analysis = fields.Dict(metadata={"description": "the analysis queue: workers, queued jobs"})
+    analysis = fields.Dict(metadata={"description": "the players' analysis queue (workers, queued jobs, waiting: "
+                                                    "places taken of max_waiting) and the hidden-information "
+                                                    "check's (check_workers, check_queued)"})

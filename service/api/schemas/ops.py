@@ -76,9 +76,13 @@ class OpsSubmissionDetailSchema(OpsSubmissionSchema):
     runs_expired = fields.Boolean(metadata={
         "description": "the day's runs are gone: address_runs and token_runs are empty; the flags "
                        "keep their evidence"})
+    hands_sealed = fields.Boolean(metadata={
+        "description": "true while the day is open: record is null and the oracle flag's evidence has no "
+                       "choices (the day's hands); POST …/hands with a reason reads them, audited"})
     record = fields.Dict(allow_none=True, metadata={
         "description": "the game; the player's plays carry oracle (perfect-information choice) and, once the "
-                       "hidden-information check's analysis is done, analysis (mark, losses, gain)"})
+                       "hidden-information check's analysis is done, analysis (mark, losses, gain); null for "
+                       "a game not valid, or while the day is open (hands_sealed)"})
     reason = fields.Dict(allow_none=True)
     hindsight = fields.Dict(allow_none=True, metadata={
         "description": "the hidden-information check's figures (z, gain, var, decisions, departures, drivers, "

@@ -1,12 +1,15 @@
-// The /ops page: the ops token (opsapi.js), a day's submissions (sortable, filterable), one
+// The /ops page: the operator's token (opsapi.js), a day's submissions (sortable, filterable), one
 // submission's detail with its flags' evidence (opsfacts.js), the client, the day's other runs of
-// its address and token, disqualify/restore with a reason (opsdecision.js), and the replay viewer
-// (opsreplay.js).  No API call is made before a token is given; a refused token (401/403) is
-// forgotten and asked for again.
+// its address and token, an open day's hands read on purpose (opshands.js), disqualify/restore
+// with a reason (opsdecision.js), and the replay viewer (opsreplay.js).  No API call is made
+// before a token is given; a refused token (401/403) is forgotten and asked for again.  The form
+// names no field and posts: its button, disabled in the page as served, is enabled here, so the
+// token can only ever leave by this script, in a header.
 import { hindsightSection } from "./opshindsight.js";
 import { fill, h } from "./dom.js";
+import { handsSection } from "./opshands.js";
 import { replayViewer } from "./opsreplay.js";
-import { Refused, forgetToken, keepToken, keepUser, ops, savedToken, savedUser } from "./opsapi.js";
+import { Refused, forgetToken, keepToken, ops, savedToken } from "./opsapi.js";
 import { decisionSection } from "./opsdecision.js";
 import { FLAG_HELP, dl, evidence, flagBadge, flagBadges, runList, statusBadge, time } from "./opsfacts.js";
 
@@ -16,7 +19,7 @@ export function startOps() {
   const body = document.body.dataset;
   const form = document.getElementById("ops-login");
   const tokenInput = document.getElementById("ops-token");
-  const userInput = document.getElementById("ops-user");
+  const show = document.getElementById("ops-show");
   const dateInput = document.getElementById("ops-date");
   const loginMsg = document.getElementById("ops-login-msg");
   const forget = document.getElementById("ops-forget");
@@ -33,7 +36,6 @@ export function startOps() {
 
   const state = { day: body.today || dateInput.value, subs: [], sort: { key: "", dir: 1 }, open: null, loading: 0 };
   if (!dateInput.value) dateInput.value = state.day;
-  userInput.value = savedUser();
 
   function refused(message) {
     forgetToken();
@@ -144,14 +146,15 @@ export function startOps() {
 
   // -- one submission ----------------------------------------------------------
 
-  async function openDetail(id, focus, notice = "") {
+  // ``given``: the submission as an action answered it (its hands read), drawn without asking again.
+  async function openDetail(id, focus, notice = "", given = null) {
     state.open = id;
     renderList();
     detailBox.hidden = false;
     detailBox.setAttribute("aria-busy", "true");
-    let sub;
+    let sub = given;
     try {
-      sub = await ops("GET", `/submissions/${encodeURIComponent(id)}`);
+      if (!sub) sub = await ops("GET", `/submissions/${encodeURIComponent(id)}`);
     } catch (e) {
       detailBox.removeAttribute("aria-busy");
       if (!failed("Loading the submission", e)) detailBox.replaceChildren(h("p", { class: "error", role: "alert" }, `Could not load ${id}: ${e.message}`));
@@ -191,7 +194,8 @@ export function startOps() {
       hindsightSection(sub, (why) => ops("POST", `/submissions/${encodeURIComponent(sub.submission_id)}/analyse`,
         { reason: why })),
       decisionSection(sub, { refused, loadList, openDetail }),
-      replayViewer(sub.record));
+      handsSection(sub, { refused, openDetail }),
+      sub.hands_sealed ? null : replayViewer(sub.record));
     detailBox.removeAttribute("aria-busy");
     if (focus) title.focus();
   }
@@ -224,7 +228,6 @@ export function startOps() {
       return;
     }
     keepToken(tk);
-    keepUser(userInput.value.trim());
     tokenInput.value = "";
     tokenInput.placeholder = "token kept for this tab";
     tokenInput.required = false;
@@ -255,6 +258,7 @@ export function startOps() {
     tokenInput.required = false;
     loadList();
   }
+  show.disabled = false; // the form is this script's now: the token leaves in a header, never a URL
 }
 
 if (document.body && document.body.dataset.page === "ops") startOps();

@@ -1,8 +1,7 @@
-// The ops API as the /ops page calls it: the ops token lives in this tab's sessionStorage only and
-// goes as a Bearer token; no call is made without one, and a refused one (401/403) is thrown as
-// Refused so that the page forgets it and asks again.
+// The ops API as the /ops page calls it: the operator's token lives in this tab's sessionStorage
+// only and goes as a Bearer token (it names the operator in the audit log); no call is made without
+// one, and a refused one (401/403) is thrown as Refused so that the page forgets it and asks again.
 const TOKEN_KEY = "manille.ops.token";
-const USER_KEY = "manille.ops.user";
 
 const session = {
   get(key) { try { return sessionStorage.getItem(key) || ""; } catch { return ""; } },
@@ -29,15 +28,11 @@ export function forgetToken() {
   tokenInMemory = "";
   session.set(TOKEN_KEY, "");
 }
-export const savedUser = () => session.get(USER_KEY);
-export const keepUser = (user) => session.set(USER_KEY, user);
 
 export async function ops(method, path, body) {
   const tk = savedToken();
   if (!tk) throw new Refused("no token");
   const headers = { Accept: "application/json", Authorization: `Bearer ${tk}` };
-  const user = savedUser();
-  if (user) headers["X-Ops-User"] = user;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const resp = await fetch(`/api/v1/ops${path}`, {
     method, headers, cache: "no-store", body: body === undefined ? undefined : JSON.stringify(body),
