@@ -224,9 +224,10 @@ def test_held_disqualified_restored_and_rebuilt_games(many, run_worker, rclient)
 def test_disqualify_and_restore_over_the_ops_api_move_the_field_and_the_matchpoints(redis_server, rclient, run_worker):
     from service.app import create_app
     from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
-    ops = {"Authorization": "Bearer ops-token-for-the-duplicate-tests", "X-Ops-User": "alice"}
+    token = "ops-token-for-the-duplicate-tests"
+    ops = {"Authorization": f"Bearer {token}"}
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKEN": ops["Authorization"][7:],
+                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": f"alice {token}",
                       "MANILLE_MATCHPOINTS_SECONDS": "0", **LIMITS_OFF})
     client = app.test_client()
     with freeze_time(OPEN):

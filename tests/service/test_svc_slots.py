@@ -21,6 +21,7 @@ from rq import Queue, SimpleWorker
 from service.app import Services, create_app
 from service.analysis import QUEUE as ANALYSIS_QUEUE
 from service.config import QUEUE_NAME
+from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.redis_server import ClusterNode, free_cluster_port
 from service.store import raw_client, script_needs, script_source
 
@@ -115,7 +116,7 @@ def spied(redis_server, rclient):
     def work():
         import worker.jobs
         worker.jobs._settings = None
-        SimpleWorker([Queue(QUEUE_NAME, connection=conn)], connection=conn).work(burst=True)
+        SimpleWorker([Queue(q, connection=conn) for q in (QUEUE_NAME, BOARDS_QUEUE)], connection=conn).work(burst=True)
 
     yield app.test_client(), work, recorder, spy
     recorder.plain.close()
