@@ -18,6 +18,7 @@ from service.telemetry import web as telemetry
 from service.challenges import Challenges, check_commitments
 from service.config import Settings
 from service.leaderboard import Leaderboard
+from service.leagues import Leagues
 from service.limits import Limits, parse
 from service.players import Players
 from service.runs import Runs
@@ -43,6 +44,7 @@ class Services:
         self.analyses = Analyses(self.redis, settings, queue=self.queue)
         self.leaderboard = Leaderboard(self.redis, settings.board_max_age)
         self.limits = Limits(self.redis)
+        self.leagues = Leagues(self.redis, settings.redis_wait_ms)
         for text in settings.limits.values():
             parse(text)  # a limit that does not parse fails now, not on the first request it counts
         check_commitments(self.redis, settings)  # a secret rotation that would change a committed day: refused now

@@ -8,7 +8,8 @@ from service.errors_http import ManilleApi
 
 from .blueprint import check_body
 
-from . import analysis, challenges, duplicate, health, leaderboards, ops, players, runs, schemas, submissions
+from . import (analysis, challenges, duplicate, health, leaderboards, leagues, ops, players, runs, schemas,
+               submissions)
 
 
 def init_app(app: Flask) -> ManilleApi:
@@ -20,7 +21,8 @@ def init_app(app: Flask) -> ManilleApi:
     api.spec.components.security_scheme(
         "playerToken", {"type": "apiKey", "in": "header", "name": "X-Player-Token"})
     api.spec.components.security_scheme("opsToken", {"type": "http", "scheme": "bearer"})
-    for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, players, health, ops):
+    for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, leagues, players, health,
+                   ops):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
     app.before_request(check_body)
     app.extensions["manille_api"] = api

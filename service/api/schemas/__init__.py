@@ -19,3 +19,6 @@ from .ops import (OPS_MAX_LIST, OpsListQuerySchema, OpsSubmissionsQuerySchema, O
 from .health import HealthSchema  # noqa: F401
 from .analysis import (AnalysisProgressSchema, AnalysisAcceptedSchema, CardValuesSchema, DecisionSchema,
                        AnalysisDocumentSchema, AnalysisSchema)  # noqa: F401
+from .leagues import (LeagueCreateSchema, LeagueJoinSchema, LeagueRenameSchema, RosterEntrySchema, LeagueSchema,
+                      LeagueSummarySchema, LeagueListSchema, InvitePreviewSchema, LeagueEntrySchema,
+                      LeagueBoardSchema)  # noqa: F401
