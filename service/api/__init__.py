@@ -8,7 +8,7 @@ from service.errors_http import ManilleApi
 
 from .blueprint import check_body
 
-from . import (analysis, challenges, duplicate, health, leaderboards, leagues, ops, players, runs, schemas,
+from . import (analysis, challenges, duels, duplicate, health, leaderboards, leagues, ops, players, runs, schemas,
                submissions)
 
 
@@ -21,7 +21,7 @@ def init_app(app: Flask) -> ManilleApi:
     api.spec.components.security_scheme(
         "playerToken", {"type": "apiKey", "in": "header", "name": "X-Player-Token"})
     api.spec.components.security_scheme("opsToken", {"type": "http", "scheme": "bearer"})
-    for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, leagues, players, health,
+    for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, leagues, duels, players, health,
                    ops):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
     app.before_request(check_body)

@@ -22,3 +22,4 @@ from .analysis import (AnalysisProgressSchema, AnalysisAcceptedSchema, CardValue
 from .leagues import (LeagueCreateSchema, LeagueJoinSchema, LeagueRenameSchema, RosterEntrySchema, LeagueSchema,
                       LeagueSummarySchema, LeagueListSchema, InvitePreviewSchema, LeagueEntrySchema,
                       LeagueBoardSchema)  # noqa: F401
+from .duels import DuelDealSchema, DuelResultSchema, DuelHeadSchema, DuelSchema  # noqa: F401
