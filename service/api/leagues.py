@@ -241,7 +241,7 @@ def _league_board(league_id: str, board_of) -> object:
     """The league's board: its members (one round trip in the league's slot), then their entries
     on the public board (one in the board's): the same figures as the public board, no more."""
     s = services()
-    view = s.leagues.view(league_id, current_pid())
+    view = s.leagues.members_of(league_id, current_pid())
     board: Board = board_of()
     return as_documented(view.board(board, s.leaderboard.entries_of(board, view.members)))
 

@@ -498,19 +498,20 @@ class Leaderboard:
             for d in board.days if pids else ():
                 pipe.zmscore(day_board(d).key, pids)
         res = pipelined(self.r, queue, [self._entries_of])
-        found, rest = res[0], res[1:]
+        (total, found), rest = res[0], res[1:]
         out = {}
-        for i, pid in enumerate(pids):
-            composite, rank = found[1 + 2 * i], found[2 + 2 * i]
-            if composite is None:
+        for i, (pid, text) in enumerate(zip(pids, found.split(","))):
+            if not text:
                 continue
-            entry = {"composite": float(composite), "value": board.value_of(float(composite)), "public_rank": int(rank)}
+            composite, rank = text.split(" ")
+            composite = float(composite)
+            entry = {"composite": composite, "value": board.value_of(composite), "public_rank": int(rank)}
             if board.days_key:
                 entry["days"] = int(rest[0][i] or 0)
             elif board.days:
                 entry["days"] = sum(on[i] is not None for on in rest)
             out[pid] = entry
-        return {"total": int(found[0]), "entries": out}
+        return {"total": int(total), "entries": out}
 
     def rank_of(self, board: Board, pid: str) -> dict | None:
         """The player's entry (rank, score …) or None if not on the board."""

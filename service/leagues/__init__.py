@@ -9,14 +9,16 @@ code stops working at once.
 Keys (``store.key_for``), each league under its own hash tag ``{league:<id>}``, so that every
 script of a league touches one slot: ``league`` (name, owner, invite secret, created_at),
 ``members`` (pid -> when joined, ms: the owner's heir is the earliest), ``names`` (pid -> the
-nickname the league shows, kept current as the player takes a new one: ``member_renamed``) and
+nickname the league shows, kept current as the player takes a new one: ``member_renamed``; the
+same pids as ``members``, written and deleted with them, so a board reads the names alone) and
 ``removed`` (pids the owner removed, who may not join again under the current invite).  Each
-player's leagues are a set in the player's slot (``{player:<pid>}``): a join first takes a
-place there (``reserve.lua``: at most ``MAX_LEAGUES``, two joins at once cannot both pass), then
-joins in the league's slot, and gives the place back if the league refused.  The members are the
-truth; a player's set is an index of them: an entry left behind by a step that did not finish
-(a crash, a league deleted while one of its members was offline) is dropped when the player's
-leagues are next read (``mine``).
+player's leagues are a sorted set in the player's slot (``{player:<pid>}``, scored by when each
+place was taken): a join first takes a place there (``reserve.lua``: at most ``MAX_LEAGUES``, two
+joins at once cannot both pass), then joins in the league's slot, and gives the place back if the
+league refused.  The members are the truth; a player's set is an index of them: an entry whose
+league does not have the player, left behind by a step that did not finish (a crash, a league
+deleted while one of its members was offline), is dropped when the player's leagues are next read
+(``mine``), once it is older than ``SETTLE_MS`` (a younger one is a join still under way).
 
 A league's boards are the public boards read for its members: nothing is written per league when
 a score lands, so a score held, disqualified or rebuilt leaves the league's boards exactly as it
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from datetime import datetime
 
 from service.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -51,6 +54,9 @@ INVITE_RE = re.compile(r"([A-Za-z0-9_-]{%d})([A-Za-z0-9_-]{%d})" % (ID_LENGTH, S
 JOIN_PATH = "/leagues/join/"
 
 LEAGUE_KINDS = ("league", "members", "names", "removed")
+#: A place in a player's leagues whose league does not have them is a join under way this long
+#: after it was taken, and left behind by one that never finished after that.
+SETTLE_MS = 60_000
 
 
 class LeagueNameError(Unprocessable):
@@ -145,6 +151,16 @@ class Leagues:
             raise unknown_league()
         return LeagueView(league_id, head, [p for p, _ in joined], names, pid)
 
+    def members_of(self, league_id: str, pid: str) -> "LeagueView":
+        """The league as a board needs it (its name, its members and their names: one round trip,
+        the names alone carrying the members), for its member ``pid``; the unknown league's
+        NotFound for anyone else.  The members are in no particular order."""
+        league, _members, names, _removed = league_keys(check_id(league_id))
+        name, shown = pipelined(self.r, lambda pipe: [pipe.hget(league, "name"), pipe.hgetall(names)])
+        if name is None or pid not in shown:
+            raise unknown_league()
+        return LeagueView(league_id, {"name": name}, list(shown), shown, pid)
+
     def peek(self, invite: str, pid: str | None) -> dict:
         """What an invite shows before joining: the league's name, how many members, whether
         ``pid`` is one already and whether it is full; the unknown league's NotFound for a wrong or
@@ -159,12 +175,15 @@ class Leagues:
         return {"league_id": league_id, "name": name, "members": size, "member": is_member is not None,
                 "full": size >= MAX_MEMBERS}
 
-    def mine(self, pid: str) -> list[dict]:
+    def mine(self, pid: str, now_ms: int | None = None) -> list[dict]:
         """The leagues ``pid`` is a member of, in the order joined: id, name, members, owner.  Ids
-        in the player's set of a league that is gone or no longer has them are dropped from it."""
-        ids = sorted(self.r.smembers(player_leagues_key(pid)))
+        in the player's set of a league that is gone or does not have them are dropped from it once
+        older than ``SETTLE_MS``."""
+        taken = dict(self.r.zrange(player_leagues_key(pid), 0, -1, withscores=True))
+        ids = sorted(taken)
         if not ids:
             return []
+        now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
 
         def queue(pipe):
             for league_id in ids:
@@ -177,12 +196,13 @@ class Leagues:
         for i, league_id in enumerate(ids):
             (name, owner), joined, size = replies[3 * i:3 * i + 3]
             if name is None or joined is None:
-                stale.append(league_id)
+                if now_ms - taken[league_id] > SETTLE_MS:
+                    stale.append(league_id)
                 continue
             out.append({"league_id": league_id, "name": name, "members": size, "owner": owner == pid,
                         "_joined": joined})
         if stale:
-            self.r.srem(player_leagues_key(pid), *stale)
+            self.r.zrem(player_leagues_key(pid), *stale)
         out.sort(key=lambda e: (e.pop("_joined"), e["league_id"]))
         return out
 
@@ -192,7 +212,7 @@ class Leagues:
         """A place in the player's leagues (``reserve.lua``); Conflict ``too_many_leagues`` when
         they are in ``MAX_LEAGUES`` already (counted after dropping what is stale)."""
         for attempt in range(2):
-            took = self._run(self._reserve, [player_leagues_key(pid)], [league_id, MAX_LEAGUES])
+            took = self._run(self._reserve, [player_leagues_key(pid)], [league_id, MAX_LEAGUES, int(time.time() * 1000)])
             if took:
                 return int(took)
             if attempt == 0:
@@ -202,11 +222,11 @@ class Leagues:
     def room(self, pid: str) -> None:
         """Conflict ``too_many_leagues`` if ``pid`` may join no other league (checked before a new
         nickname is claimed; ``reserve.lua`` checks again, atomically)."""
-        if self.r.scard(player_leagues_key(pid)) >= MAX_LEAGUES and len(self.mine(pid)) >= MAX_LEAGUES:
+        if self.r.zcard(player_leagues_key(pid)) >= MAX_LEAGUES and len(self.mine(pid)) >= MAX_LEAGUES:
             raise too_many_leagues()
 
     def _give_back(self, pid: str, league_id: str) -> None:
-        self.r.srem(player_leagues_key(pid), league_id)
+        self.r.zrem(player_leagues_key(pid), league_id)
 
     def create(self, pid: str, name: str, nickname: str, now: datetime) -> "LeagueView":
         """A new league named ``name`` (parsed: ``parse_name``) with ``pid`` as owner and member
@@ -281,12 +301,12 @@ class Leagues:
     def delete(self, league_id: str, pid: str) -> None:
         """The owner deletes the league; each member's list of leagues loses it (one round trip)."""
         members = self._manage(league_id, pid, "delete")
-        pipelined(self.r, lambda pipe: [pipe.srem(player_leagues_key(m), league_id) for m in members])
+        pipelined(self.r, lambda pipe: [pipe.zrem(player_leagues_key(m), league_id) for m in members])
 
     def member_renamed(self, pid: str, nickname: str) -> None:
         """The player took ``nickname``: every league they are in shows it (one script a league,
         in one round trip)."""
-        ids = self.r.smembers(player_leagues_key(pid))
+        ids = self.r.zrange(player_leagues_key(pid), 0, -1)
         if ids:
             run_replicated_each(self.r, [(self._member_name, league_keys(i)[1:3], [pid, nickname]) for i in sorted(ids)],
                                 self.wait_ms)
@@ -359,6 +379,6 @@ class LeagueView:
                 "not_played": absent}
 
 
-__all__ = ["INVITE_RE", "JOIN_PATH", "LeagueNameError", "LeagueView", "Leagues", "MAX_LEAGUES", "MAX_MEMBERS",
+__all__ = ["INVITE_RE", "JOIN_PATH", "LeagueNameError", "LeagueView", "Leagues", "MAX_LEAGUES", "MAX_MEMBERS", "SETTLE_MS",
            "league_full", "league_keys", "not_owner", "parse_name", "player_leagues_key", "split_invite",
            "too_many_leagues", "unknown_league"]

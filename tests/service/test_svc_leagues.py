@@ -18,7 +18,7 @@ from redis.crc import key_slot
 
 from service.app import Services, create_app
 from service.leaderboard import Leaderboard, day_board, month_board, week_board, ALL_TIME
-from service.leagues import MAX_LEAGUES, MAX_MEMBERS, Leagues, player_leagues_key
+from service.leagues import MAX_LEAGUES, MAX_MEMBERS, SETTLE_MS, Leagues, player_leagues_key
 from service.players import pid_of
 
 from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, snapshot
@@ -34,9 +34,9 @@ def app(rclient, redis_server):
 
 
 @pytest.fixture(autouse=True)
-def _the_day():
-    with freeze_time(NOON, tick=True):
-        yield
+def clock():
+    with freeze_time(NOON, tick=True) as frozen:
+        yield frozen
 
 
 def new_player(client, nickname: str | None = None) -> str:
@@ -187,7 +187,7 @@ def test_names_follow_the_rules_and_are_text(client):
         "league_name_too_long")
 
 
-def test_at_most_20_leagues_a_player_and_500_members_a_league(client, rclient):
+def test_at_most_20_leagues_a_player_and_500_members_a_league(client, rclient, clock):
     ada = new_player(client, "Ada")
     leagues = [create(client, ada, name=f"L{i}").get_json() for i in range(MAX_LEAGUES)]
     assert all(lg["league_id"] for lg in leagues)
@@ -199,8 +199,11 @@ def test_at_most_20_leagues_a_player_and_500_members_a_league(client, rclient):
     before = snapshot(rclient)
     err(join(client, ada, other["invite"]), 409, "too_many_leagues")
     assert snapshot(rclient) == before
-    # a league deleted while its member was away is not counted: its place is free again
+    # a league deleted while its member was away (its last step lost: the member's list still names
+    # it) is not counted once that is older than any join under way: its place is free again
     rclient.delete(*[f"manille:{{league:{leagues[0]['league_id']}}}:{k}" for k in ("league", "members", "names")])
+    err(join(client, ada, other["invite"]), 409, "too_many_leagues")  # it might be a join still under way
+    clock.tick(SETTLE_MS / 1000 + 1)
     assert join(client, ada, other["invite"]).status_code == 200
     assert len(client.get("/api/v1/players/me/leagues", headers=headers(ada)).get_json()["leagues"]) == MAX_LEAGUES
 
@@ -243,7 +246,29 @@ def test_two_joins_at_once_cannot_pass_the_limit(rclient):
     for t in threads:
         t.join()
     assert sorted(outcomes) == ["joined", "too_many_leagues"]
-    assert rclient.scard(player_leagues_key(player)) == MAX_LEAGUES
+    assert rclient.zcard(player_leagues_key(player)) == MAX_LEAGUES
+
+
+def test_a_join_under_way_keeps_its_place_when_the_list_is_read_meanwhile(rclient):
+    """Between a join's two steps (the place in the player's slot, then the league's), a read of the
+    player's leagues sees a place whose league does not have them yet: it must stay (else two
+    joins at the limit could both pass), and be dropped only once older than any join takes."""
+    from datetime import datetime, timezone
+
+    leagues, now = Leagues(rclient), datetime(2026, 12, 2, 11, tzinfo=timezone.utc)
+    view = leagues.create("o" * 24, "L", "Owner", now)
+    player, key = "p" * 24, player_leagues_key("p" * 24)
+    leagues._take_place(player, view.id)  # a join's first step, its second not yet run
+    taken = rclient.zscore(key, view.id)
+    assert leagues.mine(player, now_ms=int(taken) + SETTLE_MS) == [] and rclient.zscore(key, view.id) == taken
+    assert leagues.join(view.to_json()["invite"], player, "Pat", now)[1] is True
+    assert [lg["league_id"] for lg in leagues.mine(player, now_ms=int(taken) + 10 * SETTLE_MS)] == [view.id]
+    # a place left by a join that never finished goes once it is older than SETTLE_MS
+    other = leagues.create("o" * 24, "M", "Owner", now)
+    leagues._take_place(player, other.id)
+    left = int(rclient.zscore(key, other.id))
+    leagues.mine(player, now_ms=left + SETTLE_MS + 1)
+    assert rclient.zscore(key, other.id) is None and rclient.zscore(key, view.id) is not None
 
 
 def test_creating_and_joining_are_rate_limited_as_runs_are(redis_server, rclient):
@@ -446,6 +471,6 @@ def test_a_board_read_is_two_round_trips_whatever_the_leagues_size(redis_server,
         counts[league["name"]] = len(trips.trips)
         slots = {key_slot(k.encode()) for trip in trips.trips for k in trip}
         assert slots == {key_slot(f"league:{league['league_id']}".encode()), key_slot(b"boards:day:2026-12-02")}
-        assert [len(trip) for trip in trips.trips] == [3, 1]  # the league's three keys; one script on the board
+        assert [len(trip) for trip in trips.trips] == [2, 1]  # the league and its names; one script on the board
     assert counts == {"small": 2, "big": 2}
     assert len(body["entries"]) == 99 and len(body["not_played"]) == 101
