@@ -111,6 +111,7 @@ async function verified(box, run, sub) {
       h("a", { href: `/leaderboard?day=${sub.date}` }, t("seeBoard")), " · ",
       h("a", { href: "/free" }, t("tryFree"))),
   );
+  import("./leagueboard.js").then((m) => m.standings(box, sub.date)).catch(() => { /* the board says it */ });
   announce(rankText);
 }
 
@@ -210,7 +211,7 @@ export async function showEnd(game, run) {
   const parts = [title, h("p", { class: "preview" }, t(full.ranked ? "previewScore" : "scoreUnranked",
     { score: num(result.rank_score, { useGrouping: false }) })), ...reasoning(full.view.deals || [], totals)];
   if (full.ranked) parts.push(box);
-  if (!full.ranked) {
+  if (!full.ranked && full.kind !== "duel") { // a duel is played once: its end compares, below
     if (full.seed) parts.push(h("p", { class: "seed" }, `${t("seed")} `, h("code", {}, full.seed)));
     parts.push(h("p", { class: "links" },
       h("button", { type: "button", class: "btn primary", onclick: () => {
@@ -220,8 +221,8 @@ export async function showEnd(game, run) {
       } }, t("playAgain")), " ",
       full.kind === "archive" ? h("a", { href: "/archive" }, t("otherDays")) : h("a", { href: "/" }, t("todayChallenge"))));
   }
-  const { analysisOffer } = await import("./analysis.js");
-  parts.push(h("p", { class: "links" }, review, " ", analysisOffer(full)));
+  const [{ analysisOffer }, { duelParts }] = await Promise.all([import("./analysis.js"), import("./duel.js")]);
+  parts.push(h("p", { class: "links" }, review, " ", analysisOffer(full)), ...duelParts(full));
   section.replaceChildren(...parts);
   section.hidden = false;
   section.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
