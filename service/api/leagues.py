@@ -73,8 +73,15 @@ def _settled(pid: str, new_token: str | None, nickname: str, claimed: bool) -> N
         s.leagues.member_renamed(pid, nickname)
 
 
-def _counted(pid: str):
-    return limits.check(("leagues_per_token", pid), ("leagues_per_address", limits.client_address()))
+def _admitted(pid: str, nickname: str, claimed: bool):
+    """The checks of a new league or a new member, in the order that leaves nothing behind when one
+    refuses: room for one more league (409), the limits (429), then the nickname claimed (409
+    ``nickname_taken``).  Returns (the function that counts the limits once it is done, the
+    nickname as claimed)."""
+    s = services()
+    s.leagues.room(pid)
+    count = limits.check(("leagues_per_token", pid), ("leagues_per_address", limits.client_address()))
+    return count, s.players.claim_nickname(pid, nickname) if claimed else nickname
 
 
 @blp.route("/leagues")
@@ -94,10 +101,7 @@ class LeagueList(MethodView):
         pid, new_token = _player()
         name = parse_name(body["name"])
         nickname, claimed = _member_name(pid, body, new_token is not None)
-        s.leagues.room(pid)
-        count = _counted(pid)
-        if claimed:
-            nickname = s.players.claim_nickname(pid, nickname)
+        count, nickname = _admitted(pid, nickname, claimed)
         view = s.leagues.create(pid, name, nickname, s.settings.now())
         count()
         _settled(pid, new_token, nickname, claimed)
@@ -128,10 +132,7 @@ class LeagueJoin(MethodView):
             return _answer(s.leagues.view(seen["league_id"], pid), None)
         if seen["full"]:
             raise league_full()
-        s.leagues.room(pid)
-        count = _counted(pid)
-        if claimed:
-            nickname = s.players.claim_nickname(pid, nickname)
+        count, nickname = _admitted(pid, nickname, claimed)
         view, joined = s.leagues.join(body["invite"], pid, nickname, s.settings.now())
         if joined:
             count()

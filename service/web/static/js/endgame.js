@@ -5,6 +5,7 @@ import { announce } from "./announcer.js";
 import { fill, h, store } from "./dom.js";
 import { betterThan, drawHistogram } from "./histogram.js";
 import { num, signed, t, teamName } from "./i18n.js";
+import { copyText } from "./share.js";
 
 const NICK_KEY = "manille.nickname";
 const SUBS_KEY = "manille.submissions"; // {date: submission id} of this device's ranked games
@@ -54,20 +55,6 @@ function shareText(run, sub, total) {
   return lines.join("\n");
 }
 
-async function copy(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = h("textarea", { class: "sr-only", "aria-hidden": "true" }, text);
-    document.body.append(area);
-    area.select();
-    const ok = document.execCommand("copy");
-    area.remove();
-    return ok;
-  }
-}
-
 function countdown(closesAt) {
   const out = h("p", { class: "countdown" });
   const end = Date.parse(closesAt);
@@ -96,7 +83,7 @@ async function verified(box, run, sub) {
   const total = Math.max(hist.total, sub.rank || 0);
   const copied = h("span", { class: "copied", role: "status" });
   const shareBtn = h("button", { type: "button", class: "btn", onclick: async () => {
-    copied.textContent = (await copy(shareText(run, sub, total))) ? t("copied") : t("copyFailed");
+    copied.textContent = (await copyText(shareText(run, sub, total))) ? t("copied") : t("copyFailed");
   } }, t("share"));
   const rankText = sub.rank ? t("rankOf", { rank: num(sub.rank), total: num(total) }) : t("notRankedYet");
   fill(box,

@@ -78,6 +78,18 @@ function form(children, submitLabel, send, { primary = true } = {}) {
   return el;
 }
 
+// A button that asks `question` first, then does `run()`; a refusal is said in the status line.
+function action(label, question, run, extra = {}) {
+  return h("button", { type: "button", class: "btn", ...extra, onclick: async () => {
+    if (!confirm(question)) return;
+    try {
+      await run();
+    } catch (e) {
+      setStatus(refusal(e));
+    }
+  } }, label);
+}
+
 class LeaguesPage {
   constructor(data) {
     this.invite = data.invite || "";
@@ -222,19 +234,20 @@ class LeaguesPage {
       this.roster(league, redraw),
     ];
     if (league.owner) parts.push(this.ownerTools(league, redraw));
-    parts.push(h("p", {}, h("button", { type: "button", class: "btn", onclick: async () => {
-      if (!confirm(league.owner ? t("leaveOwnerConfirm", { name: league.name }) : t("leaveConfirm", { name: league.name }))) return;
-      try {
+    parts.push(h("p", {}, action(t("leaveLeague"),
+      t(league.owner ? "leaveOwnerConfirm" : "leaveConfirm", { name: league.name }), async () => {
         await api.post(`/leagues/${id}/leave`);
-        announce(t("left", { name: league.name }));
-        setStatus(t("left", { name: league.name }));
-        this.open = null;
-        await this.refresh();
-      } catch (e) {
-        setStatus(refusal(e));
-      }
-    } }, t("leaveLeague"))));
+        this.gone(t("left", { name: league.name }));
+      })));
     fill(body, parts);
+  }
+
+  // A league left or deleted: said, and the list drawn again without it.
+  async gone(said) {
+    announce(said);
+    setStatus(said);
+    this.open = null;
+    await this.refresh();
   }
 
   roster(league, redraw) {
@@ -242,16 +255,10 @@ class LeaguesPage {
       const who = [h("span", { class: "nick" }, m.nickname || "—")];
       if (m.owner) who.push(" ", h("span", { class: "badge" }, t("ownerBadge")));
       if (m.me) who.push(" ", h("span", { class: "note" }, t("youMark")));
-      const remove = league.owner && !m.me ? h("button", { type: "button", class: "btn small",
-        "aria-label": t("removeMemberNamed", { nick: m.nickname }), onclick: async () => {
-          if (!confirm(t("removeConfirm", { nick: m.nickname }))) return;
-          try {
-            redraw(await request("DELETE", `/leagues/${encodeURIComponent(league.league_id)}/members/${encodeURIComponent(m.nickname)}`));
-            announce(t("memberRemoved", { nick: m.nickname }));
-          } catch (e) {
-            setStatus(refusal(e));
-          }
-        } }, t("removeMember")) : null;
+      const remove = league.owner && !m.me ? action(t("removeMember"), t("removeConfirm", { nick: m.nickname }), async () => {
+        redraw(await request("DELETE", `/leagues/${encodeURIComponent(league.league_id)}/members/${encodeURIComponent(m.nickname)}`));
+        announce(t("memberRemoved", { nick: m.nickname }));
+      }, { class: "btn small", "aria-label": t("removeMemberNamed", { nick: m.nickname }) }) : null;
       return h("li", {}, who, remove ? " " : null, remove);
     });
     return h("details", { class: "roster" }, h("summary", {}, t("membersList", { n: num(league.members) })),
@@ -271,27 +278,14 @@ class LeaguesPage {
         redraw(next);
       }, { primary: false }),
       h("p", { class: "links" },
-        h("button", { type: "button", class: "btn", onclick: async () => {
-          if (!confirm(t("newLinkConfirm"))) return;
-          try {
-            redraw(await api.post(`/leagues/${id}/invite`));
-            announce(t("newLinkMade"));
-          } catch (e) {
-            setStatus(refusal(e));
-          }
-        } }, t("newLink")),
-        h("button", { type: "button", class: "btn danger", onclick: async () => {
-          if (!confirm(t("deleteConfirm", { name: league.name }))) return;
-          try {
-            await request("DELETE", `/leagues/${id}`);
-            announce(t("deleted", { name: league.name }));
-            setStatus(t("deleted", { name: league.name }));
-            this.open = null;
-            await this.refresh();
-          } catch (e) {
-            setStatus(refusal(e));
-          }
-        } }, t("deleteLeague"))),
+        action(t("newLink"), t("newLinkConfirm"), async () => {
+          redraw(await api.post(`/leagues/${id}/invite`));
+          announce(t("newLinkMade"));
+        }), " ",
+        action(t("deleteLeague"), t("deleteConfirm", { name: league.name }), async () => {
+          await request("DELETE", `/leagues/${id}`);
+          this.gone(t("deleted", { name: league.name }));
+        }, { class: "btn danger" })),
       h("p", { class: "note" }, t("newLinkHelp")));
   }
 }
