@@ -8,7 +8,7 @@ code stops working at once.
 
 Keys (``store.key_for``), each league under its own hash tag ``{league:<id>}``, so that every
 script of a league touches one slot: ``league`` (name, owner, invite secret, created_at),
-``members`` (pid -> when joined, ms: the owner's heir is the earliest), ``names`` (pid -> the
+``members`` (pid -> when joined, ms: the owner's heir is the earliest), ``member_names`` (pid -> the
 nickname the league shows, kept current as the player takes a new one: ``member_renamed``; the
 same pids as ``members``, written and deleted with them, so a board reads the names alone) and
 ``removed`` (pids the owner removed, who may not join again under the current invite).  Each
@@ -53,7 +53,9 @@ INVITE_RE = re.compile(r"([A-Za-z0-9_-]{%d})([A-Za-z0-9_-]{%d})" % (ID_LENGTH, S
 #: Where the page that joins by an invite lives (``service.web``).
 JOIN_PATH = "/leagues/join/"
 
-LEAGUE_KINDS = ("league", "members", "names", "removed")
+#: Kinds no other family of keys uses: a rebuild of the boards wipes ``manille:{*}:names`` (the
+#: boards' layout before ``{boards}``), which a league's names must not be.
+LEAGUE_KINDS = ("league", "members", "member_names", "removed")
 #: A place in a player's leagues whose league does not have them is a join under way this long
 #: after it was taken, and left behind by one that never finished after that.
 SETTLE_MS = 60_000

@@ -18,7 +18,7 @@ from redis.crc import key_slot
 
 from service.app import Services, create_app
 from service.leaderboard import Leaderboard, day_board, month_board, week_board, ALL_TIME
-from service.leagues import MAX_LEAGUES, MAX_MEMBERS, SETTLE_MS, Leagues, player_leagues_key
+from service.leagues import MAX_LEAGUES, MAX_MEMBERS, SETTLE_MS, Leagues, league_keys, player_leagues_key
 from service.players import pid_of
 
 from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, snapshot
@@ -201,7 +201,7 @@ def test_at_most_20_leagues_a_player_and_500_members_a_league(client, rclient, c
     assert snapshot(rclient) == before
     # a league deleted while its member was away (its last step lost: the member's list still names
     # it) is not counted once that is older than any join under way: its place is free again
-    rclient.delete(*[f"manille:{{league:{leagues[0]['league_id']}}}:{k}" for k in ("league", "members", "names")])
+    rclient.delete(*league_keys(leagues[0]["league_id"]))
     err(join(client, ada, other["invite"]), 409, "too_many_leagues")  # it might be a join still under way
     clock.tick(SETTLE_MS / 1000 + 1)
     assert join(client, ada, other["invite"]).status_code == 200
@@ -359,6 +359,23 @@ def test_the_leagues_boards_are_the_public_boards_of_its_members(client, rclient
     err(client.get(f"/api/v1/leagues/{lid}/leaderboards/days/2026-13-01", headers=headers(ada)), 404, "unknown_date")
     err(client.get(f"/api/v1/leagues/{lid}/leaderboards/days/2026-12-09", headers=headers(ada)), 404, "unknown_date")
     err(client.get(f"/api/v1/leagues/{lid}/leaderboards/weeks/2026-W60", headers=headers(ada)), 404, "unknown_period")
+
+
+def test_a_rebuild_of_the_boards_leaves_every_league_as_it_was(client, rclient):
+    """A rebuild wipes every board (its keys by pattern, the layouts before included): a league is
+    no board, and its boards come back with the public ones."""
+    lb = Leaderboard(rclient)
+    ada = new_player(client, "Ada")
+    league = create(client, ada).get_json()
+    assert join(client, None, league["invite"], nickname="Bob").status_code == 200
+    record(lb, DAY, pid_of(ada), "Ada", 1100, 1)
+    kept = {k: v for k, v in snapshot(rclient).items() if "{league:" in k or ":leagues" in k}
+    assert len(kept) >= 4
+    assert lb.wipe() > 0
+    assert {k: v for k, v in snapshot(rclient).items() if "{league:" in k or ":leagues" in k} == kept
+    record(lb, DAY, pid_of(ada), "Ada", 1100, 1)  # the rebuild records the game again
+    board = client.get(f"/api/v1/leagues/{league['league_id']}/leaderboards/days/{DAY}", headers=headers(ada)).get_json()
+    assert [e["nickname"] for e in board["entries"]] == ["Ada"] and board["not_played"] == ["Bob"]
 
 
 def test_no_answer_to_a_member_carries_another_members_token_or_id(client, rclient):

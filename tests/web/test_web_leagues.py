@@ -24,6 +24,15 @@ def copied_link(page, label: re.Pattern) -> str:
     return page.evaluate("() => navigator.clipboard.readText()")
 
 
+def tab_to(page, target, limit: int = 80) -> None:
+    """Press Tab until ``target`` has the focus, as a keyboard user reaches it."""
+    for _ in range(limit):
+        if target.evaluate("e => e === document.activeElement"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{limit} presses of Tab never reached {target}")
+
+
 def play_the_day(page, nickname: str, lang: str) -> None:
     page.goto(f"/?lang={lang}&speed=instant")
     box = nickname_box(page) if lang == "en" else page.get_by_role("textbox", name="Pseudo")
@@ -62,8 +71,10 @@ def test_two_players_make_a_league_play_the_day_and_see_its_board(visitor, site,
     expect(bob.get_by_text("1 membre")).to_be_visible()
     assert not _serious(bob, "invite page, phone, fr")
     invited = bob.get_by_role("region", name=re.compile("invité·e dans la ligue", re.I))
-    invited.get_by_role("textbox", name="Votre nom dans les ligues").fill(bob_name)
-    invited.get_by_role("button", name="Rejoindre la ligue").click()
+    # by keyboard alone: Tab to the name, type it, Enter joins
+    tab_to(bob, invited.get_by_role("textbox", name="Votre nom dans les ligues"))
+    bob.keyboard.type(bob_name)
+    bob.keyboard.press("Enter")
     expect(bob.get_by_role("heading", name=re.compile("Vous avez rejoint", re.I))).to_be_visible()
     assert "/leagues/join/" not in bob.url
     mine = bob.locator("details.league-card[open]")
@@ -86,7 +97,11 @@ def test_two_players_make_a_league_play_the_day_and_see_its_board(visitor, site,
         page.goto(f"/leaderboard?lang={lang}")
         tabs = page.get_by_role("group", name=re.compile("board of|classement de", re.I))
         expect(tabs.get_by_role("button", name=tab_everyone)).to_have_attribute("aria-pressed", "true")
-        tabs.get_by_role("button", name=league_name).click()
+        if page is bob:  # by keyboard: Tab to the league's tab, Space presses it
+            tab_to(page, tabs.get_by_role("button", name=league_name))
+            page.keyboard.press("Space")
+        else:
+            tabs.get_by_role("button", name=league_name).click()
         expect(tabs.get_by_role("button", name=league_name)).to_have_attribute("aria-pressed", "true")
         assert "league=" in page.url
         table = page.locator("table.league-board")
