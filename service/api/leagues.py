@@ -215,7 +215,7 @@ class LeagueInvite(MethodView):
         return _answer(services().leagues.new_invite(league_id, current_pid()), None)
 
 
-@blp.route("/leagues/<string:league_id>/members/<string:nickname>")
+@blp.route("/leagues/<string:league_id>/members/<path:nickname>")  # a nickname may hold a slash
 class LeagueMember(MethodView):
     @blp.response(200, LeagueSchema)
     @blp.doc(security=SECURITY)

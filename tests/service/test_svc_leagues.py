@@ -146,6 +146,22 @@ def test_an_owner_who_leaves_hands_it_on_and_the_last_member_deletes_it(client, 
     err(join(client, ada, league["invite"]), 404, "unknown_league")
 
 
+def test_a_member_is_removed_by_any_nickname_a_player_may_have(client):
+    """The nickname is the path's last part, percent-encoded: a slash, a space, accents, a script."""
+    from urllib.parse import quote
+
+    ada = new_player(client, "Ada")
+    league = create(client, ada).get_json()
+    names = ["AC/DC", "Zoë B", "Дмитрий", "山田太郎", "O'Brien?#"]
+    for name in names:
+        assert join(client, None, league["invite"], nickname=name).status_code == 200
+    for name in names:
+        r = client.delete(f"/api/v1/leagues/{league['league_id']}/members/{quote(name, safe='')}", headers=headers(ada))
+        assert r.status_code == 200, (name, r.get_json())
+        assert name not in [m["nickname"] for m in r.get_json()["roster"]]
+    assert [m["nickname"] for m in r.get_json()["roster"]] == ["Ada"]
+
+
 def test_nobody_but_a_member_sees_a_league(client):
     ada = new_player(client, "Ada")
     league = create(client, ada).get_json()
