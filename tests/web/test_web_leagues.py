@@ -117,7 +117,7 @@ def test_two_players_make_a_league_play_the_day_and_see_its_board(visitor, site,
     expect(ada.locator("table.league-board")).to_be_visible()
 
 
-def test_a_duel_played_in_a_second_context_then_both_results(visitor, site, shot):
+def test_a_duel_played_in_a_second_context_then_both_results(visitor, site, live, shot):
     ada = visitor(permissions=CLIPBOARD)
     ada.goto("/free?lang=en&speed=instant")
     again = ada.get_by_role("button", name=re.compile("play again", re.I))
@@ -162,3 +162,16 @@ def test_a_duel_played_in_a_second_context_then_both_results(visitor, site, shot
     expect(ada.locator("table.duel-table thead th").nth(2)).to_contain_text("Your friend")
     expect(ada.locator("table.duel-table thead th").nth(1)).to_contain_text("You")
     assert ada.locator("#play-area").is_hidden()
+
+    # a day later the friend's run has gone (practice runs are kept a day): the link still shows
+    # what the duel kept of both games
+    from service.runs import RunStore
+    from service.store import connect
+
+    connect(live.redis.url).delete(RunStore.key(game.last["run_id"]))
+    bob.watch.allow(r"404.*/api/v1/runs/")  # the page asks for its run and is told it has gone
+    bob.goto(link + "?lang=en")
+    expect(bob.get_by_role("heading", name=f"Your friend's challenge: {first.last['result']['rank_score']} to beat")
+           ).to_be_visible()
+    expect(bob.locator("table.duel-table tbody tr")).to_have_count(deals)
+    assert bob.locator("#play-area").is_hidden()

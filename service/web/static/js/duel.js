@@ -119,20 +119,39 @@ export async function openDuel(game) {
     setStatus(t("duelGone"));
     return;
   }
-  if (duel.you === "challenger") {
+  // the results alone, without a table: for the challenger, or a friend whose run has gone
+  const resultsOnly = async (heading, ...before) => {
     document.getElementById("play-area").hidden = true;
     const box = h("section", { class: "duel-results", "aria-labelledby": "duel-title" });
-    fill(end, h("h2", { id: "end-title" }, t("yourChallenge")),
-      linkBox({ url: new URL(duel.url, location.origin).href, id: "duel-link", label: t("challengeLink"), title: "Manille",
-        text: t("challengeText", { score: num(duel.challenger.score, { useGrouping: false }) }) }),
-      h("p", { class: "note" }, t("challengeHelp", { date: expiry(duel) })), box);
+    fill(end, h("h2", { id: "end-title" }, heading), ...before, box);
     end.hidden = false;
     await showResults(box, code);
-    return;
+  };
+  if (duel.you === "challenger") {
+    return resultsOnly(t("yourChallenge"),
+      linkBox({ url: new URL(duel.url, location.origin).href, id: "duel-link", label: t("challengeLink"), title: "Manille",
+        text: t("challengeText", { score: num(duel.challenger.score, { useGrouping: false }) }) }),
+      h("p", { class: "note" }, t("challengeHelp", { date: expiry(duel) })));
   }
   document.getElementById("mode-note").textContent = t("duelIntro", {
     nick: duel.challenger.nickname || t("aFriend"), score: num(duel.challenger.score, { useGrouping: false }) });
-  if (duel.run_id) return game.resume(await api.get(`/runs/${duel.run_id}`));
+  if (duel.run_id) {
+    let run;
+    try {
+      run = await api.get(`/runs/${duel.run_id}`);
+    } catch (e) {
+      // a run is kept a day after its last play: past that, what the duel kept of it is all there is
+      if (!(e instanceof ApiError && e.status === 404)) throw e;
+      if (duel.done) {
+        return resultsOnly(t("duelFrom", { nick: duel.challenger.nickname || "",
+          score: num(duel.challenger.score, { useGrouping: false }) }));
+      }
+      document.getElementById("play-area").hidden = true;
+      setStatus(t("duelRunGone"));
+      return;
+    }
+    return game.resume(run);
+  }
   try {
     return game.begin(await api.post("/runs", { kind: "duel", duel: code }));
   } catch (e) {
