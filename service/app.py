@@ -17,7 +17,9 @@ from service import api, errors_http, web
 from service.telemetry import web as telemetry
 from service.challenges import Challenges, check_commitments
 from service.config import Settings
+from service.duels import Duels
 from service.leaderboard import Leaderboard
+from service.leagues import Leagues
 from service.limits import Limits, parse
 from service.players import Players
 from service.runs import Runs
@@ -43,6 +45,8 @@ class Services:
         self.analyses = Analyses(self.redis, settings, queue=self.queue)
         self.leaderboard = Leaderboard(self.redis, settings.board_max_age)
         self.limits = Limits(self.redis)
+        self.leagues = Leagues(self.redis, settings.redis_wait_ms)
+        self.duels = Duels(self.redis, settings.redis_wait_ms)
         for text in settings.limits.values():
             parse(text)  # a limit that does not parse fails now, not on the first request it counts
         check_commitments(self.redis, settings)  # a secret rotation that would change a committed day: refused now

@@ -28,7 +28,9 @@
                      (X-Forwarded-For); 0 (default): the socket's address
 ``MANILLE_LIMIT_RANKED_RUNS``, ``MANILLE_LIMIT_RUNS_PER_TOKEN``, ``MANILLE_LIMIT_RUNS_PER_ADDRESS``,
 ``MANILLE_LIMIT_PLAYS_PER_TOKEN``, ``MANILLE_LIMIT_PLAYS_PER_ADDRESS``,
-``MANILLE_LIMIT_SUBMISSIONS_PER_TOKEN``, ``MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS``
+``MANILLE_LIMIT_SUBMISSIONS_PER_TOKEN``, ``MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS``,
+``MANILLE_LIMIT_ANALYSES_PER_TOKEN``, ``MANILLE_LIMIT_ANALYSES_PER_ADDRESS``,
+``MANILLE_LIMIT_LEAGUES_PER_TOKEN``, ``MANILLE_LIMIT_LEAGUES_PER_ADDRESS``
                      rate limits (see ``service.api.limits``), e.g. "12 per hour;30 per day";
                      "off" removes one
 ``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
@@ -123,6 +125,8 @@ DEFAULT_LIMITS = {
     "submissions_per_address": "30 per hour;100 per day",
     "analyses_per_token": "20 per hour;60 per day",
     "analyses_per_address": "60 per hour;400 per day",
+    "leagues_per_token": "10 per hour;30 per day",
+    "leagues_per_address": "60 per hour;300 per day",
 }
 
 

@@ -36,7 +36,8 @@ def _api_headers(resp: Response) -> Response:
             "Authorization" in req.headers or "X-Player-Token" in req.headers)
     return resp
 
-from . import analysis, challenges, duplicate, health, leaderboards, ops, players, runs, schemas, submissions
+from . import (analysis, challenges, duels, duplicate, health, leaderboards, leagues, ops, players, runs, schemas,
+               submissions)
 
 
 def init_app(app: Flask) -> ManilleApi:
@@ -48,7 +49,8 @@ def init_app(app: Flask) -> ManilleApi:
     api.spec.components.security_scheme(
         "playerToken", {"type": "apiKey", "in": "header", "name": "X-Player-Token"})
     api.spec.components.security_scheme("opsToken", {"type": "http", "scheme": "bearer"})
-    for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, players, health, ops):
+    for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, leagues, duels, players, health,
+                   ops):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
     app.before_request(check_body)
     app.after_request(_api_headers)

@@ -13,7 +13,6 @@ from datetime import date
 from flask.views import MethodView
 
 from service.errors import Conflict, NotFound, Unprocessable
-from service.runs import run_kind
 from service.runs import table as tbl
 
 from . import limits
@@ -79,7 +78,7 @@ class RunAnalysis(MethodView):
         if s.runs.public_seed(run) is None:
             raise _sealed(date.fromisoformat(run["date"]))
         cards = [tbl.action_text(c) for c in tbl.split_actions(run["cards"])]
-        day = date.fromisoformat(run["date"]) if run_kind(run) != "random" else None
+        day = None if run.get("seed") else date.fromisoformat(run["date"])  # a random deal keeps its seed
         return _queue(seed=s.runs.seed_of(run), day=day, rules=run["rules"], bots=run["bots"], cards=cards,
                       subjects=(("analyses_per_token", pid), ("analyses_per_address", limits.client_address())))
 

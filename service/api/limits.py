@@ -43,6 +43,14 @@ counts its own bounds the same way (``deploy/nginx.conf``).
                       already analysed, queued or running is answered as it is and counts nothing,
                       so a player reviewing their games, or a class reviewing the day's best game,
                       never meets them.
+``leagues_per_token``, ``leagues_per_address``  leagues created and joined (default 10 an hour and
+                      30 a day per token, 60 an hour and 300 a day per address).  A player is in at
+                      most 20 leagues; a league is kept until deleted, and each one made or joined
+                      writes for good, so a script making thousands is what they stop, while a
+                      class of thirty joining its teacher's league from one address in ten minutes
+                      never meets them.  A join answered as a member already counts nothing.
+
+Opening a duel's run counts towards ``runs_per_token`` and ``runs_per_address`` as any run.
 
 A request answered from what is stored counts nothing and is never refused: the same turn and card
 played again (a retry after a lost answer; the page repeats it until it gets one), or a run

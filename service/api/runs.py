@@ -9,7 +9,7 @@ from service.runs import run_kind
 from service.runs import table as tbl
 
 from .blueprint import Blueprint
-from . import limits
+from . import duels, limits
 from .links import responds, run_links
 from .common import as_documented, client_info, current_pid, day_from, services, token_from_request
 from .schemas import PlaySchema, RecordSchema, RunCreateSchema, RunSchema
@@ -30,6 +30,7 @@ def run_json(run: dict, table: tbl.Table, events: list | None = None) -> dict:
         "view": tbl.view(state), "events": events if events is not None else [],
         "result": tbl.result_of(state) if state.is_over else None,
         "submission_id": run.get("submission") or None,
+        **({"duel_id": run["duel"]} if run.get("duel") else {}),
     }
 
 
@@ -46,7 +47,9 @@ class RunList(MethodView):
         ``{"date": D}`` a past day whose seed is public (unranked); ``{"kind": "random"}`` free
         play on a fresh random seed, shown once the game is over (unranked), under ``rules``
         (muette-1, parlee-1, manillen-1; 422 ``unknown_rules``) to ``target`` (422
-        ``unknown_target``), each with ``allowed``.
+        ``unknown_target``), each with ``allowed``; ``{"kind": "duel", "duel": code}`` the game of
+        a duel, unranked, once per player (404 ``unknown_duel``; 409 ``already_played`` with
+        ``run_id``, ``own_duel`` for its challenger, ``duel_full``).
         Without a token a new one is issued and returned once as ``player_token``."""
         s = services()
         token, new_token = token_from_request(), None
@@ -54,9 +57,10 @@ class RunList(MethodView):
             new_token, pid = s.players.new_token()
         else:
             pid = s.players.authenticate(token)
-        day = None if body["kind"] == "random" else (
+        duel = body["kind"] == "duel"
+        day = None if body["kind"] in ("random", "duel") else (
             s.settings.today() if body.get("date") is None else day_from(body["date"]))
-        if day is None:
+        if body["kind"] == "random":
             s.runs.variant_terms(body.get("rules"), body.get("target"))  # refused before any count
         address = limits.client_address()
         counted = [("runs_per_address", address), ("runs_per_token", pid)]
@@ -65,7 +69,9 @@ class RunList(MethodView):
             counted.append(("ranked_runs", address))
         with limits.Admission(*counted) as admission:
             admission.take()
-            if day is None:
+            if duel:
+                run, table = duels.open_run(body["duel"], pid)
+            elif day is None:
                 run, table = s.runs.open_random(pid, rules=body.get("rules"), target=body.get("target"),
                                                 **client_info())
             else:
@@ -135,6 +141,8 @@ class RunPlays(MethodView):
         gate = limits.gate(("plays_per_token", pid), ("plays_per_address", limits.client_address()))
         kind = "call" if "call" in body else "card"
         result = s.runs.play(run_id, pid, body["turn"], body[kind], kind=kind, limits=gate, players=s.players)
+        if result.run.get("duel") and result.run["status"] == "finished" and run_kind(result.run) == "duel":
+            duels.record_finished(result.run, result.table.state)  # a repeat finds it kept: nothing
         return as_documented(run_json(result.run, result.table, result.table.events))
 
 

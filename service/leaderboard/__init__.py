@@ -215,6 +215,7 @@ class Leaderboard:
         self._all = load_script(client, __file__, "all_time_change.lua")
         self._periods = load_script(client, __file__, "period_change.lua")
         self._clear = load_script(client, __file__, "clear_pending.lua")
+        self._entries_of = load_script(client, __file__, "entries_of.lua")
 
     # -- writing -------------------------------------------------------------
 
@@ -492,6 +493,35 @@ class Leaderboard:
                 entry["days"] = int(days[i] or 0)
             out.append(entry)
         return out
+
+    def entries_of(self, board: Board, pids: Sequence[str]) -> dict:
+        """The entries of ``pids`` on ``board`` (a league's members), in one round trip whatever
+        their number: ``{"total": the board's size, "entries": {pid: {"composite", "value",
+        "public_rank"[, "days"]}}}`` for those on it.  The board's slot only (one script), and for a
+        week's or a month's days played the day boards a page reads too, in the same round trip."""
+        pids = list(pids)
+
+        def queue(pipe):
+            evalsha_on(pipe, self._entries_of, [board.key], [board.shift, *pids])
+            if pids and board.days_key:
+                pipe.hmget(board.days_key, pids)
+            for d in board.days if pids else ():
+                pipe.zmscore(day_board(d).key, pids)
+        res = pipelined(self.r, queue, [self._entries_of])
+        (total, found), rest = res[0], res[1:]
+        out = {}
+        for i, (pid, text) in enumerate(zip(pids, found.split(","))):
+            if not text:
+                continue
+            composite, rank = text.split(" ")
+            composite = float(composite)
+            entry = {"composite": composite, "value": board.value_of(composite), "public_rank": int(rank)}
+            if board.days_key:
+                entry["days"] = int(rest[0][i] or 0)
+            elif board.days:
+                entry["days"] = sum(on[i] is not None for on in rest)
+            out[pid] = entry
+        return {"total": int(total), "entries": out}
 
     def rank_of(self, board: Board, pid: str) -> dict | None:
         """The player's entry (rank, score …) or None if not on the board."""

@@ -98,38 +98,46 @@ def clusters(text: str) -> int:
     return sum(1 for _ in it)  # one boundary after each cluster
 
 
-def _refuse_character(ch: str) -> None:
+def _refuse_character(ch: str, what: str, prefix: str, error: type) -> None:
     kind = icu.Char.charType(ch)
     if kind in _UNASSIGNED:
-        raise NicknameError(f"a nickname may not contain {_codepoint(ch)} (unassigned, private-use or "
-                            f"surrogate)", code="nickname_unassigned", character=_codepoint(ch))
+        raise error(f"{what} may not contain {_codepoint(ch)} (unassigned, private-use or surrogate)",
+                    code=f"{prefix}_unassigned", character=_codepoint(ch))
     if kind in _CONTROL or (ch != " " and _space(ch)):
-        raise NicknameError(f"a nickname may not contain {_codepoint(ch)} (a control character, a line "
-                            f"break, or a space other than one between words)",
-                            code="nickname_control", character=_codepoint(ch))
+        raise error(f"{what} may not contain {_codepoint(ch)} (a control character, a line break, or a "
+                    f"space other than one between words)", code=f"{prefix}_control", character=_codepoint(ch))
     if (kind == _C.FORMAT_CHAR or ch in BLANK
             or icu.Char.hasBinaryProperty(ch, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT)):
-        raise NicknameError(f"a nickname may not contain {_codepoint(ch)} (an invisible character)",
-                            code="nickname_invisible", character=_codepoint(ch))
+        raise error(f"{what} may not contain {_codepoint(ch)} (an invisible character)",
+                    code=f"{prefix}_invisible", character=_codepoint(ch))
+
+
+def check_text(name: str, *, what: str, prefix: str, error: type, max_clusters: int, max_code_points: int) -> int:
+    """What every name shown to others must be (a nickname, a league's name): ``name`` (normalised)
+    not empty, at most ``max_code_points`` and ``max_clusters`` grapheme clusters, no control,
+    invisible or unassigned character, no accent repeated or drawn over a letter's own dot.
+    Raises ``error`` with the code ``<prefix>_empty``, ``_too_long``, ``_control``,
+    ``_invisible`` or ``_unassigned``; returns ICU's spoof checks of it (for the script rules)."""
+    if not name:
+        raise error(f"{what} has at least one visible character", code=f"{prefix}_empty")
+    if len(name) > max_code_points:
+        raise error(f"{what} has at most {max_code_points} code points", code=f"{prefix}_too_long",
+                    limit=max_code_points)
+    for ch in dict.fromkeys(name):  # each distinct character once
+        _refuse_character(ch, what, prefix, error)
+    if clusters(name) > max_clusters:
+        raise error(f"{what} has at most {max_clusters} characters", code=f"{prefix}_too_long", limit=max_clusters)
+    found = _SPOOF.check(name)
+    if found & (icu.USpoofChecks.INVISIBLE | _HIDDEN_OVERLAY):
+        raise error(f"{what} may not repeat an accent or draw one over a letter's own dot", code=f"{prefix}_invisible")
+    return found
 
 
 def validate(name: str) -> str:
     """``name`` (already normalised) if the rules allow it; raises NicknameError for the first
     broken rule: empty, too many code points, each character in turn, too many clusters, scripts."""
-    if not name:
-        raise NicknameError("a nickname has at least one visible character", code="nickname_empty")
-    if len(name) > MAX_CODE_POINTS:
-        raise NicknameError(f"a nickname has at most {MAX_CODE_POINTS} code points",
-                            code="nickname_too_long", limit=MAX_CODE_POINTS)
-    for ch in dict.fromkeys(name):  # each distinct character once
-        _refuse_character(ch)
-    if clusters(name) > MAX_CLUSTERS:
-        raise NicknameError(f"a nickname has at most {MAX_CLUSTERS} characters",
-                            code="nickname_too_long", limit=MAX_CLUSTERS)
-    found = _SPOOF.check(name)
-    if found & (icu.USpoofChecks.INVISIBLE | _HIDDEN_OVERLAY):
-        raise NicknameError("a nickname may not repeat an accent or draw one over a letter's own dot",
-                            code="nickname_invisible")
+    found = check_text(name, what="a nickname", prefix="nickname", error=NicknameError,
+                       max_clusters=MAX_CLUSTERS, max_code_points=MAX_CODE_POINTS)
     if found & (icu.USpoofChecks.RESTRICTION_LEVEL | icu.USpoofChecks.MIXED_NUMBERS):
         raise NicknameError("a nickname is written in one script (Latin with Japanese or Korean "
                             "excepted) and with digits of one kind", code="nickname_mixed_script")
@@ -163,5 +171,5 @@ def keys(name: str) -> tuple[str, ...]:
     return tuple(sorted(hashlib.sha256(f.encode()).hexdigest()[:32] for f in forms))
 
 
-__all__ = ["CODES", "MAX_CLUSTERS", "MAX_CODE_POINTS", "RAW_MAX", "NicknameError", "clusters", "fold",
+__all__ = ["CODES", "MAX_CLUSTERS", "MAX_CODE_POINTS", "RAW_MAX", "NicknameError", "check_text", "clusters", "fold",
            "keys", "normalise", "parse", "skeleton", "validate"]

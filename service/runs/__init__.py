@@ -4,12 +4,15 @@ Stored in Redis as ``store`` says (the keys, the scripts, how long runs are kept
 truth: a play starts from the game this process kept after the run's last play when it still
 matches the stored plays (``cache``), else rebuilds it from the seed and the stored plays.
 
-Three kinds of run:
+Four kinds of run:
 
 - ``ranked``: today's challenge, one per player and day, the only kind that may be submitted;
 - ``archive``: a past day whose seed is public, as often as wanted;
 - ``random``: free play on a fresh random seed (RULES §3), kept with the run and shown once the
-  game is over, so that the player can replay or check it.  Only free play may be played under
+  game is over, so that the player can replay or check it;
+- ``duel``: the game of a duel (``service.duels``), a free or archive game sent to a friend: the
+  same terms and seed (kept with the run for a random deal, derived from the day for an archive
+  one), shown once the game is over.  Only free play may be played under
   other rules than the day's (``parlee-1``, ``manillen-1``: ``open_random(rules=, target=)``);
   such a run keeps its ``rules``, ``target``, ``bots`` and ``bidder`` (``Settings.variant_bots``,
   ``variant_bidder``), and its plays hold the calls beside the cards (``table``).
@@ -92,7 +95,7 @@ NO_LIMITS = Gate(())
 #: How long a record being built keeps other readers waiting for it (a parlee-1 game's takes
 #: 30-50 ms with expert-1): past it they build it themselves.
 RECORD_BUILD_MS = 10_000
-KINDS = ("ranked", "archive", "random")
+KINDS = ("ranked", "archive", "random", "duel")
 
 
 def run_kind(run: dict) -> str:
@@ -142,6 +145,21 @@ class Runs(RunStore):
         return self._create(self.settings.today(now), pid, "random", free_play_seed(),
                             ip=ip, user_agent=user_agent, now=now, terms=terms)
 
+    def open_duel(self, pid: str, code: str, terms: dict, *, ip: str = "", user_agent: str = "",
+                  now: datetime | None = None) -> tuple[dict, tbl.Table]:
+        """Open a run of the duel ``code``'s game (``terms``: ``service.duels.TERMS``): its seed (a
+        random deal's, kept with the run as free play keeps it) or its archive day's, against the
+        same bots under the same rules; unranked, kept as practice runs are."""
+        now = now or self.settings.now()
+        if terms.get("seed"):
+            day, seed, extra = self.settings.today(now), bytes.fromhex(terms["seed"]), {"seed": terms["seed"]}
+        else:
+            day = date.fromisoformat(terms["date"])
+            seed, extra = self.settings.seed(day), {}
+        game = {k: terms[k] for k in ("rules", "target", "bots", "bidder") if terms.get(k)}
+        return self._create(day, pid, "duel", seed, ip=ip, user_agent=user_agent, now=now, terms=game,
+                            extra={"duel": code, **extra})
+
     def variant_terms(self, rules: str | None, target: int | None) -> dict | None:
         """The run fields of free play under ``rules`` to ``target``: None for the day's own rules
         (muette-1 to its one target); raises Unprocessable ``unknown_rules`` or ``unknown_target``."""
@@ -161,7 +179,7 @@ class Runs(RunStore):
                 "bidder": self.settings.variant_bidder}
 
     def _create(self, day: date, pid: str, kind: str, seed: bytes, *, ip: str, user_agent: str,
-                now: datetime, terms: dict | None = None) -> tuple[dict, tbl.Table]:
+                now: datetime, terms: dict | None = None, extra: dict | None = None) -> tuple[dict, tbl.Table]:
         ranked = kind == "ranked"
         challenge = self.challenges.get(day, create=True, now=now)
         terms = terms or {"rules": challenge.rules, "bots": challenge.bots}
@@ -178,6 +196,7 @@ class Runs(RunStore):
         }
         if kind == "random":
             run["seed"] = seed.hex()  # a daily seed is never stored: it derives from the secret
+        run.update(extra or {})
         ttl = self.ranked_ttl(day, now) if ranked else self.practice_ttl()
         args = ["1" if ranked else "0", run_id, ttl, path_hash("")]
         for k, v in run.items():
@@ -205,10 +224,10 @@ class Runs(RunStore):
 
     def public_seed(self, run: dict, now: datetime | None = None) -> str | None:
         """The run's seed in hex when the player may see it: an archive day's (public), a random
-        deal's once its game is over, a ranked day's once revealed; else None."""
+        deal's and a duel's once its game is over, a ranked day's once revealed; else None."""
         kind = run_kind(run)
-        if kind == "random":
-            return run["seed"] if run["status"] == "finished" else None
+        if kind in ("random", "duel"):
+            return self.seed_of(run).hex() if run["status"] == "finished" else None
         day = date.fromisoformat(run["date"])
         if self.settings.clock.phase(day, now or self.settings.now()) == "closed":
             return self.seed_of(run).hex()

@@ -45,7 +45,7 @@ RUN_ID_RE = re.compile(r"([0-9]{8})-(?:([0-9]{2})-)?[A-Za-z0-9_-]{16}")  # [0-9]
 #: What a play reads of its run (``Runs.play`` and the answer, ``run_json``): not the play times,
 #: the client's address and agent or the opening time, which grow or weigh and are only written.
 PLAY_FIELDS = ("id", "pid", "date", "ranked", "kind", "rules", "target", "bidder", "bots", "status", "cards",
-               "plays", "seed", "submission")
+               "plays", "seed", "submission", "duel")
 
 
 def run_day(run_id: str) -> date | None:
@@ -67,6 +67,7 @@ class RunStore:
         self._open = load_script(client, __file__, "open_run.lua")
         self._play = load_script(client, __file__, "play.lua")
         self._retire = load_script(client, __file__, "retire_path.lua")
+        self._note_duel = load_script(client, __file__, "note_duel.lua")
 
     @staticmethod
     def key(run_id: str) -> str:
@@ -133,6 +134,11 @@ class RunStore:
     def submitted_paths_key(day: date) -> str:
         """Days verified before issue 11 counted the submitted games' paths here, apart (read only)."""
         return key_for("paths", day_scope(day), "submitted")
+
+    def note_duel(self, run_id: str, code: str) -> str | None:
+        """Note the duel made of a finished run, once: the run's duel (``code`` if noted now, else
+        the one noted before), or None if the run is gone."""
+        return self._note_duel(keys=[self.key(run_id)], args=[code])
 
     def retire_path(self, run_id: str, cards: list[str], submission_id: str) -> bool:
         """Take a verified game's path (its run's) out of the day's tree, once per submission, so

@@ -1,5 +1,5 @@
-"""The web pages: the table (today's ranked game, free play, the archive), the leaderboard and
-the rules, in French, Dutch and English.
+"""The web pages: the table (today's ranked game, free play, the archive, a duel), the
+leaderboard, the leagues and the rules, in French, Dutch and English.
 
 The pages are thin: HTML from Jinja templates with Flask-Babel for their strings, and plain ES
 modules (``static/js``) that talk to /api/v1.  The server stays the authority: a page never
@@ -18,6 +18,8 @@ from flask_babel import Babel
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
+from service.duels import CODE_RE as DUEL_CODE_RE
+from service.leagues import INVITE_RE
 from service.seeds import InvalidDateError, parse_date
 
 LANGUAGES = {"fr": "Français", "nl": "Nederlands", "en": "English"}
@@ -118,8 +120,8 @@ def _speed() -> str:
     return speed if speed in SPEEDS else ""
 
 
-def _table(mode: str, day: str = ""):
-    return render_template("table.html", page="table", mode=mode, day=day, speed=_speed(),
+def _table(mode: str, day: str = "", duel: str = ""):
+    return render_template("table.html", page="table", mode=mode, day=day, duel=duel, speed=_speed(),
                            today=_services().settings.today().isoformat())
 
 
@@ -156,6 +158,30 @@ def archive_day(day: str):
     if _services().settings.clock.phase(parsed) != "closed":
         return redirect(url_for("web.archive"))
     return _table("archive", parsed.isoformat())
+
+
+@bp.get("/duel/<string:code>")
+def duel(code: str):
+    """A duel's game, sent by a friend: played unranked, then both results side by side (the
+    challenger sees the results here)."""
+    if not DUEL_CODE_RE.fullmatch(code):
+        abort(404)
+    return _table("duel", duel=code)
+
+
+@bp.get("/leagues")
+def leagues():
+    """The player's leagues: create one, share its link, see its members, leave."""
+    return render_template("leagues.html", page="leagues", invite="", today=_services().settings.today().isoformat())
+
+
+@bp.get("/leagues/join/<string:invite>")
+def league_join(invite: str):
+    """An invite link: the league's name, and joining it."""
+    if not INVITE_RE.fullmatch(invite):
+        abort(404)
+    return render_template("leagues.html", page="leagues", invite=invite,
+                           today=_services().settings.today().isoformat())
 
 
 @bp.get("/leaderboard")

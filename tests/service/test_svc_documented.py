@@ -63,3 +63,30 @@ def test_board_pages_are_their_schema_as_is(client, rclient):
             assert ("me" in body) == bool(hdrs)
             if "me" in body and "2026-12-01" not in path:
                 assert body["me"]["player"] == me
+
+
+def test_leagues_and_duels_are_their_schema_as_is(client, rclient):
+    """A league, its boards (day, week, month, all time) and a duel, all sent as built."""
+    from service.api.schemas import DuelSchema, LeagueBoardSchema, LeagueSchema
+
+    day = date(2026, 11, 30)
+    league = client.post("/api/v1/leagues", json={"name": "Docs", "nickname": "Ann"}).get_json()
+    token = league.pop("player_token")
+    dumped_unchanged(LeagueSchema(), league)
+    friend = client.post("/api/v1/leagues/join", json={"invite": league["invite"], "nickname": "Ben"}).get_json()
+    dumped_unchanged(LeagueSchema(), {k: v for k, v in friend.items() if k != "player_token"})
+    Leaderboard(rclient).record_many(day, [(pid_of(token), "Ann", 1070, "s-ann")]
+                                     + [(f"p{i}", f"Name{i}", 1000 + 10 * i, f"s{i}") for i in range(5)])
+    week = f"{day.isocalendar()[0]}-W{day.isocalendar()[1]:02d}"
+    for path in (f"days/{day}", f"weeks/{week}", f"months/{day:%Y-%m}", "all-time"):
+        body = client.get(f"/api/v1/leagues/{league['league_id']}/leaderboards/{path}", headers=headers(token)).get_json()
+        assert body["entries"] and body["not_played"] == ["Ben"], body
+        dumped_unchanged(LeagueBoardSchema(), body)
+    run = client.post("/api/v1/runs", json={"kind": "random"}, headers=headers(token)).get_json()
+    while run["status"] != "finished":
+        run = client.post(f"/api/v1/runs/{run['run_id']}/plays", headers=headers(token),
+                          json={"turn": run["turn"], "card": run["view"]["legal"][0]}).get_json()
+    duel = client.post(f"/api/v1/runs/{run['run_id']}/duel", headers=headers(token)).get_json()
+    assert duel["results"]
+    dumped_unchanged(DuelSchema(), duel)
+    dumped_unchanged(DuelSchema(), client.get(f"/api/v1/duels/{duel['duel_id']}").get_json())

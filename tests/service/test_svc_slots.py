@@ -137,11 +137,19 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
         r = client.post(path, json=body, headers=hdrs)
         return r.status_code, r.get_json()
 
+    # a league made before its members play: their submissions name them in it (member_name.lua)
+    status, league = post("/api/v1/leagues", {"name": "Slots", "nickname": "Ada"}, {})
+    assert status == 201, league
+    first = league["player_token"]
     subs = []
     for n, nickname in enumerate(("Ada", "Bob", "Cyd")):
-        status, run = post("/api/v1/runs", {}, {})
+        status, run = post("/api/v1/runs", {}, headers(first) if n == 0 else {})
         assert status == 201, run
-        token = run.pop("player_token")
+        token = run.pop("player_token", None) or first
+        if n:
+            status, joined = post("/api/v1/leagues/join", {"invite": league["invite"], "nickname": nickname},
+                                  headers(token))
+            assert status == 200, joined
         play_game(post, run, token, pick=lambda legal, n=n: legal[n % len(legal)])
         status, sub = post("/api/v1/submissions", {"run_id": run["run_id"], "nickname": nickname}, headers(token))
         assert status == 202, sub
@@ -149,6 +157,13 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     status, free = post("/api/v1/runs", {"kind": "random"}, headers(token))
     assert status == 201
     free = play_game(post, free, token)
+    # a duel of it, played by a friend
+    status, duel = post(f"/api/v1/runs/{free['run_id']}/duel", None, headers(token))
+    assert status == 201, duel
+    status, friend = post("/api/v1/runs", {"kind": "duel", "duel": duel["duel_id"]}, headers(first))
+    assert status == 201, friend
+    play_game(post, friend, first)
+    assert client.get(f"/api/v1/duels/{duel['duel_id']}", headers=headers(first)).get_json()["players"] == 2
     status, asked = post(f"/api/v1/runs/{free['run_id']}/analysis", {}, headers(token))  # a place in the queue
     assert status == 202, asked
     SimpleWorker([Queue(ANALYSIS_QUEUE, connection=conn)], connection=conn).work(burst=True)  # taken, computed
@@ -175,6 +190,16 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
                  f"/api/v1/leaderboards/days/{today}/deals", f"/api/v1/submissions/{subs[0][0]['submission_id']}/deals",
                  f"/api/v1/leaderboards/days/{today}/matchpoints"):
         assert client.get(path, headers=headers(subs[0][1])).status_code == 200, path
+    lid, week = league["league_id"], f"{today.isocalendar()[0]}-W{today.isocalendar()[1]:02d}"
+    for path in (f"/days/{today}", f"/weeks/{week}", f"/months/{today:%Y-%m}", "/all-time"):
+        board = client.get(f"/api/v1/leagues/{lid}/leaderboards{path}", headers=headers(first)).get_json()
+        assert len(board["entries"]) == 3, board
+    owner = headers(first)
+    assert client.patch(f"/api/v1/leagues/{lid}", json={"name": "Slots!"}, headers=owner).status_code == 200
+    assert client.post(f"/api/v1/leagues/{lid}/invite", headers=owner).status_code == 200
+    assert client.delete(f"/api/v1/leagues/{lid}/members/Bob", headers=owner).status_code == 200
+    assert client.post(f"/api/v1/leagues/{lid}/leave", headers=headers(subs[2][1])).status_code == 204
+    assert client.delete(f"/api/v1/leagues/{lid}", headers=owner).status_code == 204
     # a deal's traveller (the day is open here, so read as the API will once it has closed)
     from service.duplicate import Field
     assert Field(spy).traveller(today, 0)["results"] == 3

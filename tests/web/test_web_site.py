@@ -17,7 +17,7 @@ from live_stack import PHONE
 from web_helpers import (PLAY_TODAY, api_play_ranked_game, enabled_cards, hand, nickname_box, number_text,
                          open_ranked, play_game, submit_nickname_and_wait_rank, wait_rank)
 
-PAGES = ["/", "/free", "/archive", "/leaderboard", "/rules"]
+PAGES = ["/", "/free", "/archive", "/leaderboard", "/leagues", "/rules"]
 
 
 def _html_lang(page) -> str:

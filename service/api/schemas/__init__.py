@@ -20,3 +20,7 @@ from .ops import (OPS_MAX_LIST, OpsListQuerySchema, OpsSubmissionsQuerySchema, O
 from .health import HealthSchema  # noqa: F401
 from .analysis import (AnalysisProgressSchema, AnalysisAcceptedSchema, CardValuesSchema, DecisionSchema,
                        AnalysisDocumentSchema, AnalysisSchema)  # noqa: F401
+from .leagues import (LeagueCreateSchema, LeagueJoinSchema, LeagueRenameSchema, RosterEntrySchema, LeagueSchema,
+                      LeagueSummarySchema, LeagueListSchema, InvitePreviewSchema, LeagueEntrySchema,
+                      LeagueBoardSchema)  # noqa: F401
+from .duels import DuelDealSchema, DuelResultSchema, DuelHeadSchema, DuelSchema  # noqa: F401

@@ -12,9 +12,10 @@ from .common import StrictSchema
 
 
 class RunCreateSchema(StrictSchema):
-    kind = fields.String(load_default="daily", validate=validate.OneOf(["daily", "random"]), metadata={
+    kind = fields.String(load_default="daily", validate=validate.OneOf(["daily", "random", "duel"]), metadata={
         "description": "daily (default): today's ranked run, or the archive run of ``date``; "
-                       "random: free play on a fresh random deal (no date)"})
+                       "random: free play on a fresh random deal (no date); duel: the game of the duel ``duel``, "
+                       "unranked, once per player"})
     date = fields.String(load_default=None, validate=validate.Length(max=32),
                          metadata={"description": "YYYY-MM-DD; default today (ranked). "
                                                   "A past day whose seed is public gives an archive run."})
@@ -27,10 +28,15 @@ class RunCreateSchema(StrictSchema):
         "enum": sorted({t for r in RULES.values() for t in r.targets}), "description": "random only: the game target (parlee-1: 101, the default, or 51; muette-1: 40; "
                        "manillen-1: 21); another is 422 unknown_target with ``allowed``"})
 
+    duel = fields.String(load_default=None, validate=validate.Length(1, 64), metadata={
+        "description": "duel only: the duel's code (``duel_id``, the end of its link)"})
+
     @ma.validates_schema
     def _random_has_no_date(self, data, **_kwargs):
-        if data.get("kind") == "random" and data.get("date") is not None:
-            raise ma.ValidationError("a random deal has no date", field_name="date")
+        if data.get("kind") in ("random", "duel") and data.get("date") is not None:
+            raise ma.ValidationError(f"a {data['kind']} run has no date", field_name="date")
+        if (data.get("kind") == "duel") != (data.get("duel") is not None):
+            raise ma.ValidationError("a duel run names its duel, and only a duel run does", field_name="duel")
         for name in ("rules", "target"):
             if data.get(name) is not None and data.get("kind") != "random":
                 raise ma.ValidationError("only free play (kind random) chooses its rules", field_name=name)
@@ -173,14 +179,14 @@ class EventSchema(ma.Schema):
 class RunSchema(ma.Schema):
     run_id = fields.String(required=True)
     date = fields.String(required=True, metadata={"description": "the challenge's day; a random deal's opening day"})
-    kind = fields.String(required=True, validate=validate.OneOf(["ranked", "archive", "random"]))
+    kind = fields.String(required=True, validate=validate.OneOf(["ranked", "archive", "random", "duel"]))
     ranked = fields.Boolean(required=True)
     rules = fields.String(required=True, metadata={"description": "muette-1; free play also parlee-1, manillen-1"})
     target = fields.Integer(metadata={"description": "the game target (rules with an auction only)"})
     bots = fields.String(required=True)
     bidder = fields.String(metadata={"description": "the bots' bidder (rules with an auction only)"})
     seed = fields.String(allow_none=True, metadata={
-        "description": "hex; archive runs always, random deals once finished, ranked runs once revealed"})
+        "description": "hex; archive runs always, random deals and duels once finished, ranked runs once revealed"})
     status = fields.String(required=True, validate=validate.OneOf(["playing", "finished"]))
     turn = fields.Integer(required=True, metadata={"description": "actions (cards and calls) the player has taken"})
     view = fields.Nested(ViewSchema, required=True)
@@ -189,4 +195,5 @@ class RunSchema(ma.Schema):
                        "GET: everything since the run opened"})
     result = fields.Nested(ResultSchema, allow_none=True)
     submission_id = fields.String(allow_none=True)
+    duel_id = fields.String(metadata={"description": "a duel's run: its duel (GET /duels/{duel_id})"})
     player_token = fields.String(metadata={"description": "only when a new token was issued"})

@@ -6,6 +6,7 @@ import { fill, h, store } from "./dom.js";
 import { drawHistogram } from "./histogram.js";
 import { num, t, teamName } from "./i18n.js";
 import { beatenIn, standingWords } from "./standing.js";
+import { copyText } from "./share.js";
 
 const NICK_KEY = "manille.nickname";
 const SUBS_KEY = "manille.submissions"; // {date: submission id} of this device's ranked games
@@ -53,20 +54,6 @@ function shareText(run, sub, total) {
   return lines.join("\n");
 }
 
-async function copy(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = h("textarea", { class: "sr-only", "aria-hidden": "true" }, text);
-    document.body.append(area);
-    area.select();
-    const ok = document.execCommand("copy");
-    area.remove();
-    return ok;
-  }
-}
-
 function countdown(closesAt) {
   const out = h("p", { class: "countdown" });
   const end = Date.parse(closesAt);
@@ -95,7 +82,7 @@ async function verified(box, run, sub) {
   const total = Math.max(hist.total, sub.rank || 0);
   const copied = h("span", { class: "copied", role: "status" });
   const shareBtn = h("button", { type: "button", class: "btn", onclick: async () => {
-    copied.textContent = (await copy(shareText(run, sub, total))) ? t("copied") : t("copyFailed");
+    copied.textContent = (await copyText(shareText(run, sub, total))) ? t("copied") : t("copyFailed");
   } }, t("share"));
   const standing = sub.rank ? standingWords({ rank: sub.rank, total, beaten: beatenIn(hist.bins, sub.score) }) : null;
   const rankText = standing ? standing.rank : t("notRankedYet");
@@ -114,6 +101,7 @@ async function verified(box, run, sub) {
       h("a", { href: `/leaderboard?day=${sub.date}` }, t("seeBoard")), " · ",
       h("a", { href: "/free" }, t("tryFree"))),
   );
+  import("./leagueboard.js").then((m) => m.standings(box, sub.date)).catch(() => { /* the board says it */ });
   announce(rankText);
 }
 
@@ -213,7 +201,7 @@ export async function showEnd(game, run) {
   const parts = [title, h("p", { class: "preview" }, t(full.ranked ? "previewScore" : "scoreUnranked",
     { score: num(result.rank_score, { useGrouping: false }) })), ...reasoning(full.view.deals || [], totals)];
   if (full.ranked) parts.push(box);
-  if (!full.ranked) {
+  if (!full.ranked && full.kind !== "duel") { // a duel is played once: its end compares, below
     if (full.seed) parts.push(h("p", { class: "seed" }, `${t("seed")} `, h("code", {}, full.seed)));
     parts.push(h("p", { class: "links" },
       h("button", { type: "button", class: "btn primary", onclick: () => {
@@ -223,8 +211,8 @@ export async function showEnd(game, run) {
       } }, t("playAgain")), " ",
       full.kind === "archive" ? h("a", { href: "/archive" }, t("otherDays")) : h("a", { href: "/" }, t("todayChallenge"))));
   }
-  const { analysisOffer } = await import("./analysis.js");
-  parts.push(h("p", { class: "links" }, review, " ", analysisOffer(full)));
+  const [{ analysisOffer }, { duelParts }] = await Promise.all([import("./analysis.js"), import("./duel.js")]);
+  parts.push(h("p", { class: "links" }, review, " ", analysisOffer(full)), ...duelParts(full));
   section.replaceChildren(...parts);
   section.hidden = false;
   section.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });

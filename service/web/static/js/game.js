@@ -72,6 +72,7 @@ export class Game {
   }
 
   async open() {
+    if (this.ctx.mode === "duel") return (await import("./duel.js")).openDuel(this);
     if (this.ctx.mode === "ranked") {
       await firstVisit();
       if (api.hasToken()) {

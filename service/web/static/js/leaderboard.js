@@ -6,6 +6,7 @@ import { drawHistogram } from "./histogram.js";
 import { num, signed, t } from "./i18n.js";
 import { drawPager } from "./pager.js";
 import { boardPath, periodLabel } from "./periods.js";
+import { leagueBoard, leagueTabs } from "./leagueboard.js";
 
 const LIMIT = 50;
 const KINDS = ["day", "week", "month", "all"];
@@ -83,6 +84,7 @@ export function startLeaderboard(data) {
     kind: KINDS.includes(params.get("board")) ? params.get("board") : "day",
     day: /^\d{4}-\d{2}-\d{2}$/.test(params.get("day") || "") && params.get("day") <= today ? params.get("day") : today,
     offset: Math.max(0, Number(params.get("offset")) || 0),
+    league: params.get("league") || null, // a league's board instead of everyone's (leagueboard.js)
   };
   const tabs = [...document.querySelectorAll("[data-board]")];
   const dateInput = document.getElementById("board-date");
@@ -101,10 +103,12 @@ export function startLeaderboard(data) {
     dateInput.closest(".date-field").hidden = state.kind === "all";
     const q = new URLSearchParams({ board: state.kind, day: state.day });
     if (state.offset) q.set("offset", state.offset);
+    if (state.league) q.set("league", state.league);
     history.replaceState(null, "", `?${q}`);
     title.textContent = periodLabel(state.kind, state.day, today);
     list.setAttribute("aria-busy", "true");
     const path = boardPath(state.kind, state.day);
+    if (await leagueBoard(state, path, { list, pager, me: meBox, hist: histBox, title }, () => ticket !== loading)) return;
     let page;
     try {
       page = await api.get(`${path}?offset=${state.offset}&limit=${LIMIT}`);
@@ -166,5 +170,6 @@ export function startLeaderboard(data) {
     state.offset = 0;
     load();
   });
+  leagueTabs(state, load);
   load();
 }

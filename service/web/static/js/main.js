@@ -9,7 +9,7 @@ async function table(data) {
   initStatus(document.getElementById("status"));
   setUrlSpeed(data.speed);
   bindPaceControl(document.getElementById("pace"));
-  const game = new Game({ mode: data.mode, day: data.day, today: data.today });
+  const game = new Game({ mode: data.mode, day: data.day, today: data.today, duel: data.duel });
   initDialogs(game);
   await game.start();
 }
@@ -29,6 +29,7 @@ async function main() {
   if (data.page === "table") await table(data);
   else if (data.page === "leaderboard") (await import("./leaderboard.js")).startLeaderboard(data);
   else if (data.page === "archive") await (await import("./archive.js")).describeDays();
+  else if (data.page === "leagues") await (await import("./leagues.js")).startLeagues(data);
   else if (data.page === "rules") {
     // The contents stay folded on a phone, where they would push the rules a screen down.
     const toc = document.getElementById("toc-details");

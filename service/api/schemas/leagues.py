@@ -1,0 +1,95 @@
+"""Leagues and their boards: /api/v1/leagues, /api/v1/players/me/leagues."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from service.leagues import MAX_MEMBERS
+
+from .common import StrictSchema
+
+NICKNAME = ("the name the league shows for the caller, claimed as a submission's nickname is (the same rules "
+            "and codes); needed when the caller has no nickname yet (422 nickname_required), else optional: "
+            "it then becomes the caller's nickname, in every league")
+
+
+class LeagueCreateSchema(StrictSchema):
+    name = fields.String(required=True, validate=validate.Length(max=400), metadata={
+        "description": "1 to 40 characters; no control or invisible character (422 league_name_…)"})
+    nickname = fields.String(load_default=None, validate=validate.Length(max=256), metadata={"description": NICKNAME})
+
+
+class LeagueJoinSchema(StrictSchema):
+    invite = fields.String(required=True, validate=validate.Length(max=64), metadata={
+        "description": "the code of the invite link /leagues/join/{invite}"})
+    nickname = fields.String(load_default=None, validate=validate.Length(max=256), metadata={"description": NICKNAME})
+
+
+class LeagueRenameSchema(StrictSchema):
+    name = fields.String(required=True, validate=validate.Length(max=400), metadata={
+        "description": "1 to 40 characters; no control or invisible character"})
+
+
+class RosterEntrySchema(ma.Schema):
+    nickname = fields.String(required=True)
+    owner = fields.Boolean(required=True)
+    me = fields.Boolean(required=True, metadata={"description": "the caller"})
+
+
+class LeagueSchema(ma.Schema):
+    league_id = fields.String(required=True)
+    name = fields.String(required=True, metadata={"description": "text, never markup: escape it to show it"})
+    invite = fields.String(required=True, metadata={
+        "description": "the code of the invite link; a new one (POST /leagues/{id}/invite) ends it"})
+    invite_url = fields.String(required=True, metadata={"description": "the invite link's path on the site"})
+    members = fields.Integer(required=True, metadata={"description": f"how many (at most {MAX_MEMBERS})"})
+    owner = fields.Boolean(required=True, metadata={"description": "whether the caller owns the league"})
+    created_at = fields.String(required=True)
+    roster = fields.List(fields.Nested(RosterEntrySchema), required=True, metadata={
+        "description": "the members in the order they joined, by nickname"})
+    player_token = fields.String(metadata={
+        "description": "only when the request came without a token: the new player's token, given once"})
+
+
+class LeagueSummarySchema(ma.Schema):
+    league_id = fields.String(required=True)
+    name = fields.String(required=True)
+    members = fields.Integer(required=True)
+    owner = fields.Boolean(required=True)
+
+
+class LeagueListSchema(ma.Schema):
+    leagues = fields.List(fields.Nested(LeagueSummarySchema), required=True, metadata={
+        "description": "the caller's leagues in the order joined"})
+
+
+class InvitePreviewSchema(ma.Schema):
+    league_id = fields.String(required=True)
+    name = fields.String(required=True)
+    members = fields.Integer(required=True)
+    member = fields.Boolean(required=True, metadata={"description": "whether the caller is a member already"})
+    full = fields.Boolean(required=True, metadata={"description": "whether it has its members (a join is 409 league_full)"})
+
+
+class LeagueEntrySchema(ma.Schema):
+    rank = fields.Integer(required=True, metadata={"description": "within the league, shared by equal values"})
+    nickname = fields.String(required=True)
+    score = fields.Integer(metadata={"description": "a day's board: the rank score"})
+    sum = fields.Integer(metadata={"description": "week, month, all time: summed margins (score − 1000)"})
+    days = fields.Integer(metadata={"description": "week, month, all time: days played"})
+    public_rank = fields.Integer(required=True, metadata={"description": "the rank on the public board"})
+    me = fields.Boolean(required=True, metadata={"description": "the caller's own entry"})
+
+
+class LeagueBoardSchema(ma.Schema):
+    league_id = fields.String(required=True)
+    name = fields.String(required=True)
+    board = fields.String(required=True, metadata={"description": "day, week, month or all"})
+    period = fields.String(required=True)
+    members = fields.Integer(required=True)
+    public_total = fields.Integer(required=True, metadata={"description": "entries on the public board"})
+    entries = fields.List(fields.Nested(LeagueEntrySchema), required=True, metadata={
+        "description": "the members on the board, in the public board's order"})
+    not_played = fields.List(fields.String(), required=True, metadata={
+        "description": "the members with no counted score on this board (a day's: not played yet), by nickname"})

@@ -1,0 +1,11 @@
+-- A new league with its creator as owner and first member.
+-- KEYS 1 league (hash)  2 members (pid -> when joined, ms)  3 members' names (pid -> nickname)
+-- ARGV 1 name  2 owner's pid  3 invite secret  4 created at (ISO)  5 now (ms)  6 owner's nickname
+-- Returns 1 created, 0 the id is taken (drawn again).
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'name', ARGV[1], 'owner', ARGV[2], 'invite', ARGV[3], 'created_at', ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[6])
+return 1
