@@ -85,12 +85,10 @@ def open_run(code: str, pid: str):
         raise Conflict("you have played this duel already", code="already_played", run_id=view.run_of(pid))
     if view.full:
         raise duel_full()
-    count = limits.check(("runs_per_address", limits.client_address()), ("runs_per_token", pid))
     run, table = s.runs.open_duel(pid, code, view.terms, **client_info())
     before = s.duels.claim_run(code, pid, run["id"])
     if before:  # another request of the same player opened one first: that one is theirs
         raise Conflict("you have played this duel already", code="already_played", run_id=before)
-    count()
     return run, table
 
 

@@ -73,15 +73,15 @@ def _settled(pid: str, new_token: str | None, nickname: str, claimed: bool) -> N
         s.leagues.member_renamed(pid, nickname)
 
 
-def _admitted(pid: str, nickname: str, claimed: bool):
+def _admitted(pid: str) -> limits.Admission:
     """The checks of a new league or a new member, in the order that leaves nothing behind when one
-    refuses: room for one more league (409), the limits (429), then the nickname claimed (409
-    ``nickname_taken``).  Returns (the function that counts the limits once it is done, the
-    nickname as claimed)."""
-    s = services()
-    s.leagues.room(pid)
-    count = limits.check(("leagues_per_token", pid), ("leagues_per_address", limits.client_address()))
-    return count, s.players.claim_nickname(pid, nickname) if claimed else nickname
+    refuses: room for one more league (409), then the limits, taken (429); the caller claims the
+    nickname (409 ``nickname_taken``) inside the admission, which gives the count back unless
+    kept."""
+    services().leagues.room(pid)
+    admission = limits.Admission(("leagues_per_token", pid), ("leagues_per_address", limits.client_address()))
+    admission.take()
+    return admission
 
 
 @blp.route("/leagues")
@@ -101,9 +101,10 @@ class LeagueList(MethodView):
         pid, new_token = _player()
         name = parse_name(body["name"])
         nickname, claimed = _member_name(pid, body, new_token is not None)
-        count, nickname = _admitted(pid, nickname, claimed)
-        view = s.leagues.create(pid, name, nickname, s.settings.now())
-        count()
+        with _admitted(pid) as admission:
+            nickname = s.players.claim_nickname(pid, nickname) if claimed else nickname
+            view = s.leagues.create(pid, name, nickname, s.settings.now())
+            admission.keep()
         _settled(pid, new_token, nickname, claimed)
         return _answer(view, new_token, 201)
 
@@ -132,10 +133,11 @@ class LeagueJoin(MethodView):
             return _answer(s.leagues.view(seen["league_id"], pid), None)
         if seen["full"]:
             raise league_full()
-        count, nickname = _admitted(pid, nickname, claimed)
-        view, joined = s.leagues.join(body["invite"], pid, nickname, s.settings.now())
-        if joined:
-            count()
+        with _admitted(pid) as admission:
+            nickname = s.players.claim_nickname(pid, nickname) if claimed else nickname
+            view, joined = s.leagues.join(body["invite"], pid, nickname, s.settings.now())
+            if joined:
+                admission.keep()
         _settled(pid, new_token, nickname, claimed)
         return _answer(view, new_token)
 
