@@ -81,7 +81,11 @@ class LiveStack:
                    MANILLE_LIMIT_ANALYSES_PER_ADDRESS="off",
                    # a muette game gives the player 16 cards at least (two deals), 15 gaps: the API's quick
                    # games are flagged 'speed' whatever the day's deal (by default 16 gaps are needed)
-                   MANILLE_FLAG_SPEED_MIN_CARDS="15")
+                   MANILLE_FLAG_SPEED_MIN_CARDS="15",
+                   # every test plays the day from 127.0.0.1, one after another, down the same lines: the
+                   # 'explored' flag would hold a later test's game; flags are still raised and shown
+                   # (the ops page's test), and what a hold does is tests/service's
+                   MANILLE_FLAG_HOLD="")
         env.pop("MANILLE_SECRET_FILE", None)
         self.procs.append(subprocess.Popen(
             [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME, BOARDS_QUEUE], env=env, cwd=self.root,

@@ -32,7 +32,7 @@ def days(live):
     crowded, lone, others, empty = (today - timedelta(days=n) for n in (20, 21, 22, 23))
     players = Players(client)
     token, pid = Players.new_token()
-    players.register(pid, settings.now().isoformat())
+    players.opened(pid, settings.now().isoformat())
     boards = Leaderboard(client)
     boards.record_many(crowded, [(f"crowd-{i}", f"Crowd{i:02d}", 1000 + 10 * (i % 40), f"sub-crowd-{i}")
                                  for i in range(60)] + [(pid, "Boards-me", 905, "sub-me-1")])

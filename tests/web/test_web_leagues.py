@@ -42,7 +42,8 @@ def play_the_day(page, nickname: str, lang: str) -> None:
         return
     box.fill(nickname)
     page.keyboard.press("Enter")
-    expect(page.get_by_text(re.compile(r"Rang\s*#\s*\d+\s+sur\s+\d+")).first).to_be_visible(timeout=20_000)
+    # in the results (the table's ticker, hidden from view, says it too)
+    expect(page.locator("#end").get_by_text(re.compile(r"Rang\s*#\s*\d+\s+sur\s+\d+")).first).to_be_visible(timeout=20_000)
 
 
 def test_two_players_make_a_league_play_the_day_and_see_its_board(visitor, site, shot):
