@@ -439,3 +439,42 @@ def test_the_boards_by_matchpoints_say_final_or_how_fresh(visitor, live, closed)
         assert not board["final"] and fresh.startswith("Provisional: computed "), (board, fresh)
         assert re.search(rf"from {board['games']} games?;", fresh), fresh
     assert found == [], "axe: serious/critical violations:\n" + "\n".join(found)
+
+
+def test_a_long_traveller_is_paged_and_takes_you_to_your_own_result(visitor, live):
+    """A deal with more results than a page: one real game of a closed day (yours) and 24 others
+    written onto the day's boards and field as the verification's step writes them, all better
+    than yours on the deal where yours is lowest."""
+    from service.leaderboard import Leaderboard
+    from service.store import connect
+
+    day = settings_of(live).today() - timedelta(days=6)
+    me = play_closed_day(live, day, ["greedy-1"], prefix="long")[0]
+    own = _get(live.base, f"/submissions/{me['submission_id']}/deals")
+    low = min(own["deals"], key=lambda d: d["us"])
+    k, us = low["deal"], low["us"]
+    assert us < 61, own  # a side taking all 61 card points on every deal would end the game at once
+    Leaderboard(connect(live.redis.url)).record_many(day, [  # deal k: from us + 1 to 61 card points
+        (f"long-{i}", f"Long{i:02d}", 1000, f"sub-long-{i}", [0] * k + [us + 1 + i % (61 - us)]) for i in range(24)])
+    trav = _get(live.base, f"/leaderboards/days/{day}/deals/{k}?limit=20")
+    assert trav["results"] == 25 and all(e["submission_id"] != me["submission_id"] for e in trav["entries"])
+
+    page = visitor()
+    _as(page, me)
+    _deals_view(page, day.isoformat(), "en", f"&deal={k}")
+    travel = page.locator(".traveller-box")
+    expect(travel.locator("table.traveller tbody tr")).to_have_count(20)
+    pager = travel.get_by_role("navigation", name="Pages of results")
+    expect(pager.locator(".range")).to_have_text("1–20 of 25")
+    expect(travel.locator("tr[aria-current=true]")).to_have_count(0)
+    travel.get_by_role("button", name="Go to my result").click()
+    expect(pager.locator(".range")).to_have_text("21–25 of 25")
+    mine = travel.locator("tr[aria-current=true]")
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text(f"{me['nickname']} (you)")
+    expect(mine.locator("td").nth(2)).to_have_text(f"{us}–{61 - us}")
+    expect(travel.get_by_role("button", name="Go to my result")).to_have_count(0)
+    pager.get_by_role("button", name="Previous 20").click()
+    expect(pager.locator(".range")).to_have_text("1–20 of 25")
+    rows = _traveller_rows(page)
+    assert [_plain(r[1]) for r in rows] == [e["nickname"] for e in trav["entries"]], rows
