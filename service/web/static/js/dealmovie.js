@@ -5,6 +5,7 @@
 // movie, exists only once the day's seed is published.
 import { api } from "./api.js";
 import { cardName, suitName } from "./cards.js";
+import { callName } from "./contract.js";
 import { cardsLeft, handLines, pointsAfter, seatNames, trickCross } from "./dealhands.js";
 import { fill, h } from "./dom.js";
 import { num, t } from "./i18n.js";
@@ -25,7 +26,7 @@ function paneAt(game, step) {
   const trick = step ? deal.tricks[step - 1] : null;
   const [us, them] = pointsAfter(deal, step);
   const middle = trick ? trickCross(trick, names)
-    : h("p", { class: "cmp-dealt" }, t("turnedWas", { card: cardName(deal.turned || "") }));
+    : h("p", { class: "cmp-dealt" }, deal.turned ? t("turnedWas", { card: cardName(deal.turned) }) : t("asDealtShort"));
   const lines = [];
   if (trick) {
     lines.push(t("ledBy", { seat: names[trick.leader], you: trick.leader === 0 && !game.player }), " ",
@@ -93,7 +94,7 @@ export async function showMovie(section, { deal, panes }) {
   body.addEventListener("keydown", onKey);
   body.removeAttribute("aria-busy");
   fill(body,
-    h("p", { class: "movie-trump" }, t("movieDeal", { trump: suitName(first.trump) })),
+    h("p", { class: "movie-trump" }, t("movieDeal", { trump: first.trump ? suitName(first.trump) : callName("NT") })),
     h("p", { class: "note keyboard-only" }, t("movieKeys")),
     h("div", { class: "movie-nav review-nav", role: "group", "aria-label": t("movieSteps") }, prev, where, next),
     h("div", { class: `movie-panes${games.length > 1 ? " two" : ""}` }, games.map((g, i) =>

@@ -104,7 +104,12 @@ export async function drawDeals(box, ctx) {
     "aria-label": t("everyResultOf", { n: num(k + 1) }), onclick: () => traveller(k) }, t("everyResult")) : null;
   const reviewMine = closed && own ? h("button", { type: "button", class: "btn", onclick: async () => {
     const { reviewSubmission } = await import("./review.js");
-    await reviewSubmission(review, { subId: ownSub, day });
+    try {
+      await reviewSubmission(review, { subId: ownSub, day });
+    } catch {
+      fill(review, h("p", { class: "error", role: "alert" }, t("reviewError")));
+      review.hidden = false;
+    }
   } }, t("reviewMine")) : null;
   fill(list,
     own ? h("p", { class: "field-game" }, h("strong", {}, gameMpLine(own)), reviewMine ? " " : null, reviewMine) : null,

@@ -16,8 +16,9 @@ export function freshness(board, now = Date.now()) {
   if (board.final) return t(board.board === "day" ? "mpFinalDay" : "mpFinalPeriod");
   if (!board.built_at) return t("mpNotYet");
   const minutes = Math.max(0, Math.round((now - Date.parse(board.built_at)) / 60000));
-  const ago = minutes < 60 ? new Intl.RelativeTimeFormat(lang, { numeric: "auto" }).format(-minutes, "minute")
-    : new Intl.RelativeTimeFormat(lang, { numeric: "auto" }).format(-Math.round(minutes / 60), "hour");
+  const relative = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+  const ago = minutes < 1 ? t("justNow")
+    : minutes < 60 ? relative.format(-minutes, "minute") : relative.format(-Math.round(minutes / 60), "hour");
   return t(board.board === "day" ? "mpProvisionalDay" : "mpProvisionalPeriod", { ago, count: board.games });
 }
 
