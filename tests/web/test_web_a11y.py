@@ -9,20 +9,9 @@ import uuid
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from web_helpers import api_play_ranked_game, enabled_cards, nickname_box, open_ranked, play_game
+from web_helpers import api_play_ranked_game, axe_serious, enabled_cards, nickname_box, open_ranked, play_game
 
 AXE = Axe()
-
-
-def _serious(page, where: str) -> list[str]:
-    results = AXE.run(page)
-    found = []
-    for v in results.response["violations"]:
-        if v.get("impact") in ("serious", "critical"):
-            nodes = "; ".join(f"{n.get('target')}: {n.get('failureSummary', '').splitlines()[-1:]}"
-                              for n in v["nodes"][:5])
-            found.append(f"[{where}] {v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])} nodes) {nodes}")
-    return found
 
 
 def test_axe_on_the_table_the_end_form_the_leaderboard_and_the_rules(visitor, site):
@@ -30,19 +19,19 @@ def test_axe_on_the_table_the_end_form_the_leaderboard_and_the_rules(visitor, si
     page = visitor()
     found: list[str] = []
     page.goto("/?lang=en&speed=instant")
-    found += _serious(page, "first visit's welcome")
+    found += axe_serious(page, "first visit's welcome")
     open_ranked(page)
     expect(enabled_cards(page).first).to_be_visible()
-    found += _serious(page, "table, player's turn")
+    found += axe_serious(page, "table, player's turn")
     play_game(page, "mouse", nickname_box(page))
-    found += _serious(page, "end form")
+    found += axe_serious(page, "end form")
     for path in ("/leaderboard", "/rules", "/archive", "/free"):
         page.goto(f"{path}?lang=en&speed=instant")
         if path == "/free":
             expect(enabled_cards(page).first).to_be_visible()
         else:
             page.wait_for_load_state("load")
-        found += _serious(page, path)
+        found += axe_serious(page, path)
     print("\n".join(found))
     assert found == [], "axe: serious/critical violations:\n" + "\n".join(found)
 

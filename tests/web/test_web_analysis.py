@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import re
 import time
-import uuid
+from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from datetime import datetime, timedelta, timezone
-from datetime import time as dt_time
-from zoneinfo import ZoneInfo
 
 import requests
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from live_stack import PHONE
+from closed_day import play_closed_day, settings_of
+from live_stack import BOTS, PHONE
 from web_helpers import api_play_ranked_game, card_name_en, is_run_answer, play_game
 
 ANALYSIS_MS = 120_000  # a whole game takes ~10 s on this machine; a busy one may take far longer
@@ -257,42 +255,10 @@ def test_a_ranked_game_of_the_open_day_offers_no_analysis_but_says_when(visitor,
 # --- the leaderboard: a closed day's game -----------------------------------------------------------
 
 def _a_closed_days_verified_game(live) -> dict:
-    """A ranked game of the day before yesterday (a closed day), played and submitted as it would have been
-    that day at noon (the service's own classes, their clock given), then verified by the stack's
-    worker as any submission is.  No page can make one: the day has closed."""
-    from bots import get_bot
-    from service.config import Settings
-    from service.players import Players
-    from service.replay import simulate
-    from service.runs import Runs
-    from service.store import connect
-    from service.submissions import Submissions
-
-    from live_stack import BOTS, SECRET, TZ
-
-    settings = Settings.from_env({"MANILLE_SECRET": SECRET, "MANILLE_TZ": TZ, "MANILLE_BOTS": BOTS,
-                                  "REDIS_URL": live.redis.url})
-    client = connect(live.redis.url)
-    # two days back: yesterday is still closing for half an hour after midnight, its seed not yet public
-    day = settings.today() - timedelta(days=2)
-    noon = datetime.combine(day, dt_time(12), ZoneInfo(TZ)).astimezone(timezone.utc)
-    players = Players(client)
-    token, pid = Players.new_token()
-    players.opened(pid, noon.isoformat())
-    runs = Runs(client, settings)
-    run, _ = runs.open(day, pid, now=noon)
-    record = simulate(settings.seed(day).hex(), get_bot(BOTS))  # the bots play seat 0 too: a valid game
-    cards = [p["card"] for d in record["deals"] for t in d["tricks"] for p in t["plays"] if p["seat"] == 0]
-    for turn, card in enumerate(cards):
-        runs.play(run["id"], pid, turn, card, now=noon)
-    nickname = f"past-{uuid.uuid4().hex[:6]}"
-    sub_id, _ = Submissions(client, settings).submit(run["id"], pid, lambda: players.claim_nickname(pid, nickname),
-                                                     now=noon)
-    deadline = time.monotonic() + 60
-    while requests.get(f"{live.base}/api/v1/submissions/{sub_id}", timeout=10).json()["status"] == "queued":
-        assert time.monotonic() < deadline, "the closed day's submission was never verified"
-        time.sleep(0.2)
-    return {"token": token, "submission_id": sub_id, "day": day.isoformat(), "nickname": nickname}
+    """A ranked game of the day before yesterday (a closed day: yesterday is still closing for half
+    an hour after midnight, its seed not yet public), verified by the stack's worker."""
+    day = settings_of(live).today() - timedelta(days=2)
+    return play_closed_day(live, day, [BOTS])[0]
 
 
 def test_the_leaderboard_opens_the_analysis_of_ones_own_game_of_a_closed_day(visitor, live, shot):

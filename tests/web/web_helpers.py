@@ -282,6 +282,19 @@ def wait_rank(page: Page, timeout: float = 20_000) -> tuple[int, int]:
     return int(re.sub(r"\D", "", m.group(1))), int(re.sub(r"\D", "", m.group(2)))
 
 
+def axe_serious(page: Page, where: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = []
+    for v in Axe().run(page).response["violations"]:
+        if v.get("impact") in ("serious", "critical"):
+            nodes = "; ".join(f"{n.get('target')}: {n.get('failureSummary', '').splitlines()[-1:]}"
+                              for n in v["nodes"][:5])
+            found.append(f"[{where}] {v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])} nodes) {nodes}")
+    return found
+
+
 # --- the API, straight, for set-up and for checking what the page did -----------------------------
 
 def api_play_ranked_game(base: str, nickname: str, timeout: float = 60.0) -> dict:

@@ -2,29 +2,16 @@
 // plain note saying why not yet), the progress bar while the analyst works, then the view.
 // The server decides everything: which game may be analysed, and every value shown.
 import { api, ApiError, isTransient, limitedFor, sleep } from "./api.js";
-import { fill, h } from "./dom.js";
+import { fill, h, needStyles } from "./dom.js";
 import { num, t } from "./i18n.js";
 
 const POLL_MS = 500;
 const ANALYSED_RULES = ["muette-1"];
 const following = new Map(); // key of the game -> the promise of its view, so a second click re-uses it
 
-let styled = null;
 // The view's stylesheets, fetched only when an analysis is asked for (a first visit does not pay
-// them); the cards' own where the page has none (the leaderboard).
-function loadStyle() {
-  if (!styled) {
-    const have = [...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => new URL(l.href).pathname);
-    styled = Promise.all(["/static/css/cards.css", "/static/css/analysis.css"].filter((p) => !have.includes(p))
-      .map((href) => new Promise((resolve) => {
-        const link = h("link", { rel: "stylesheet", href });
-        link.addEventListener("load", resolve);
-        link.addEventListener("error", resolve);
-        document.head.append(link);
-      })));
-  }
-  return styled;
-}
+// them); the cards' own where the page has none.
+const loadStyle = () => needStyles("/static/css/cards.css", "/static/css/analysis.css");
 
 function clock(iso) {
   const when = new Date(iso);

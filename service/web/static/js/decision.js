@@ -2,6 +2,7 @@
 // with hindsight) in a table, the card played and the best ones marked, and the four hands as
 // they were at that moment (the game record's hands less the cards played before it).
 import { cardName, cardNameInSentence, drawCard, listCards, suitName } from "./cards.js";
+import { cardsLeft, handRows, seatNames } from "./dealhands.js";
 import { h } from "./dom.js";
 import { cat, num, seatName, t } from "./i18n.js";
 
@@ -32,32 +33,7 @@ export function moment(record, d) {
   if (!trick) return null;
   const at = trick.plays.findIndex((p) => p.seat === d.seat);
   const before = trick.plays.slice(0, Math.max(0, at));
-  const gone = new Set(deal.tricks.slice(0, d.trick).flatMap((tr) => tr.plays.map((p) => p.card))
-    .concat(before.map((p) => p.card)));
-  const hands = [0, 1, 2, 3].map((seat) => (deal.hands[String(seat)] || []).filter((c) => !gone.has(c)));
-  return { deal, trick, before, hands };
-}
-
-function handsFigure(hands, d) {
-  const wrap = h("div", { class: "review-hands an-hands" });
-  hands.forEach((cards, seat) => {
-    const list = h("span", { class: "mini-cards", role: "list", "aria-label": t("handOf", { seat: seatName(seat) }) });
-    for (const card of cards) {
-      const face = drawCard(card);
-      face.classList.add("tiny");
-      let label = cardName(card);
-      if (seat === d.seat && card === d.played) {
-        face.classList.add("an-played");
-        label += ` (${t("tagPlayed")})`;
-      }
-      face.setAttribute("aria-label", label);
-      list.append(h("span", { role: "listitem" }, face));
-    }
-    if (!cards.length) list.append(h("span", { role: "listitem", class: "note" }, "—"));
-    wrap.append(h("div", { class: `review-hand${seat === d.seat ? " an-mover" : ""}` },
-      h("span", { class: "who" }, seatName(seat)), list));
-  });
-  return wrap;
+  return { deal, trick, before, hands: cardsLeft(deal, d.trick, before.map((p) => p.card)) };
 }
 
 function valuesTable(d) {
@@ -125,6 +101,9 @@ export function decisionPanel(d, record) {
   parts.push(h("div", { class: "an-table-wrap" }, valuesTable(d)));
   if (!d.forced && !d.exact && d.worlds) parts.push(h("p", { class: "note" }, t("sampledNote", { n: num(d.worlds) })));
   if (!d.forced && d.exact) parts.push(h("p", { class: "note" }, t("exactNote")));
-  if (at) parts.push(h("h4", {}, t("handsAt")), handsFigure(at.hands, d));
+  if (at) {
+    parts.push(h("h4", {}, t("handsAt")),
+      handRows(at.hands, { names: seatNames(player), mover: d.seat, played: d.played, className: "an-hands" }));
+  }
   return parts;
 }

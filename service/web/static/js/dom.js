@@ -26,3 +26,21 @@ export function fill(el, ...children) {
   el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
   return el;
 }
+
+// Stylesheets a part of a page needs only once it is drawn (a first visit does not pay for them):
+// added once, resolved when loaded (or failed: the part is drawn unstyled rather than not at all).
+const sheets = new Map();
+export function needStyles(...hrefs) {
+  const have = [...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => new URL(l.href).pathname);
+  return Promise.all(hrefs.filter((href) => !have.includes(href)).map((href) => {
+    if (!sheets.has(href)) {
+      sheets.set(href, new Promise((resolve) => {
+        const link = h("link", { rel: "stylesheet", href });
+        link.addEventListener("load", resolve);
+        link.addEventListener("error", resolve);
+        document.head.append(link);
+      }));
+    }
+    return sheets.get(href);
+  }));
+}

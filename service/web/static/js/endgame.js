@@ -5,22 +5,11 @@ import { announce } from "./announcer.js";
 import { fill, h, store } from "./dom.js";
 import { drawHistogram } from "./histogram.js";
 import { num, t, teamName } from "./i18n.js";
+import { rememberSubmission } from "./mygames.js";
 import { beatenIn, standingWords } from "./standing.js";
 import { copyText } from "./share.js";
 
 const NICK_KEY = "manille.nickname";
-const SUBS_KEY = "manille.submissions"; // {date: submission id} of this device's ranked games
-
-// The leaderboard offers the analysis of one's own game of a closed day (read in leaderboard.js).
-function rememberSubmission(day, subId) {
-  if (!day || !subId) return;
-  let subs = {};
-  try { subs = JSON.parse(store.get(SUBS_KEY) || "{}") || {}; } catch { /* start afresh */ }
-  if (subs[day] === subId) return;
-  subs[day] = subId;
-  const days = Object.keys(subs).sort().slice(-60); // two months are plenty
-  store.set(SUBS_KEY, JSON.stringify(Object.fromEntries(days.map((d) => [d, subs[d]]))));
-}
 const POLL_MS = 700;
 const DELAYED_POLL_MS = 5000; // a delayed verification waits for a retry or for ops: minutes
 
@@ -73,6 +62,21 @@ function countdown(closesAt) {
   return out;
 }
 
+// Each deal of the game beside everyone else's (the field), once the game is verified; drawn
+// below the rank, without holding it up.
+async function againstField(section, sub) {
+  const { fieldDeals, fieldLegend, gameAgainstField, gameMpLine } = await import("./fielddeals.js");
+  const got = await gameAgainstField(sub.submission_id, sub.date);
+  if (!got) return;
+  fill(section,
+    h("h3", { id: "end-deals-title" }, t("yourDealsTitle")),
+    h("p", { class: "field-game" }, gameMpLine(got.own)),
+    fieldLegend(),
+    fieldDeals({ field: got.field, own: got.own, level: 4 }),
+    h("p", { class: "links" }, h("a", { href: `/leaderboard?view=deals&day=${sub.date}` }, t("allDealsLink"))));
+  section.hidden = false;
+}
+
 async function verified(box, run, sub) {
   const [hist, me, challenge] = await Promise.all([
     api.get(`/leaderboards/days/${sub.date}/histogram`),
@@ -84,6 +88,7 @@ async function verified(box, run, sub) {
   const shareBtn = h("button", { type: "button", class: "btn", onclick: async () => {
     copied.textContent = (await copyText(shareText(run, sub, total))) ? t("copied") : t("copyFailed");
   } }, t("share"));
+  const deals = h("section", { class: "end-deals", hidden: true, "aria-labelledby": "end-deals-title" });
   const standing = sub.rank ? standingWords({ rank: sub.rank, total, beaten: beatenIn(hist.bins, sub.score) }) : null;
   const rankText = standing ? standing.rank : t("notRankedYet");
   // the preview's "it counts once checked" is settled now
@@ -100,9 +105,11 @@ async function verified(box, run, sub) {
     h("p", { class: "links" },
       h("a", { href: `/leaderboard?day=${sub.date}` }, t("seeBoard")), " · ",
       h("a", { href: "/free" }, t("tryFree"))),
+    deals,
   );
   import("./leagueboard.js").then((m) => m.standings(box, sub.date)).catch(() => { /* the board says it */ });
   announce(rankText);
+  await againstField(deals, sub);
 }
 
 async function follow(box, run, subId) {
@@ -113,7 +120,8 @@ async function follow(box, run, subId) {
     if (status === shown) return;
     shown = status;
     box.replaceChildren(h("p", { class: "verifying", role: "status" },
-      t(status === "delayed" ? "verifyDelayed" : "verifying")));
+      t(status === "delayed" ? "verifyDelayed" : "verifying")),
+    h("p", { class: "note" }, t("fieldOnceVerified")));
   };
   waiting("queued");
   for (;;) {
@@ -132,9 +140,12 @@ async function follow(box, run, subId) {
     return;
   }
   if (sub.status === "held" || sub.status === "disqualified") {
-    // valid cards, but off the boards: under review, or taken off by ops
+    // valid cards, but off the boards: under review, or taken off by ops; its deals still compare
+    // with the field, as one more result that the field does not count
+    const deals = h("section", { class: "end-deals", hidden: true, "aria-labelledby": "end-deals-title" });
     box.replaceChildren(h("p", { role: "status" }, t(sub.status === "held" ? "underReview" : "disqualified",
-      { score: num(sub.score, { useGrouping: false }) })));
+      { score: num(sub.score, { useGrouping: false }) })), deals);
+    await againstField(deals, sub);
     return;
   }
   await verified(box, run, sub);

@@ -1,23 +1,23 @@
-// The /leaderboard page: a day (any past day), an ISO week, a month or all time; pages of 50;
-// the player's own rank with the entries around it; the day's histogram with their score marked.
+// The /leaderboard page: a day (any past day), an ISO week, a month or all time, seen in one of the
+// page's views (boardviews.js): the board by points (here: pages of 50, the player's own rank
+// with the entries around it, the day's histogram with their score marked), the board by
+// matchpoints (mpboard.js) and a day's deals (dealsview.js); the board by points of everyone or
+// of one of the player's leagues (leagueboard.js).
 import { api } from "./api.js";
-import { fill, h, store } from "./dom.js";
+import { addView, allViews, findView, onViewsChanged } from "./boardviews.js";
+import { fill, h } from "./dom.js";
+import { leagueBoard, leagueTabs } from "./leagueboard.js";
 import { drawHistogram } from "./histogram.js";
 import { num, signed, t } from "./i18n.js";
+import { ownSubmission } from "./mygames.js";
 import { drawPager } from "./pager.js";
 import { boardPath, periodLabel } from "./periods.js";
-import { leagueBoard, leagueTabs } from "./leagueboard.js";
 
 const LIMIT = 50;
 const KINDS = ["day", "week", "month", "all"];
 
 // A closed day's game may be analysed by anyone: its submission id, where the entry gives one.
 const entrySubmission = (e) => e.submission_id || e.submission || null;
-
-// This device's own ranked games, {date: submission id} (kept by endgame.js).
-function ownSubmission(day) {
-  try { return (JSON.parse(store.get("manille.submissions") || "{}") || {})[day] || null; } catch { return null; }
-}
 
 function analysisSection() {
   let section = document.getElementById("analysis");
@@ -67,8 +67,8 @@ function boardTable(page, kind, caption, mePlayer, quietCaption = false, closed 
 }
 
 // What an empty board says: a past day that no one played, or a period with no score yet.
-function emptyText(state, today) {
-  return state.kind === "day" && state.day < today ? t("dayNobody") : t("boardEmpty");
+function emptyText({ kind, day }, today) {
+  return kind === "day" && day < today ? t("dayNobody") : t("boardEmpty");
 }
 
 // "Around you" is worth showing only when it has entries that the page above does not.
@@ -77,99 +77,178 @@ function addsRows(around, page) {
   return around.entries.some((e) => !shown.has(e.player));
 }
 
+// The board by points (the official one): the built-in view, drawn into the page's own elements.
+async function drawPoints(box, ctx) {
+  const meBox = box.querySelector("#board-me");
+  const list = box.querySelector("#board-list");
+  const pager = box.querySelector("#board-pager");
+  const histBox = box.querySelector("#board-hist");
+  list.setAttribute("aria-busy", "true");
+  const path = boardPath(ctx.kind, ctx.day);
+  if (await leagueBoard({ league: ctx.league }, path, { list, pager, me: meBox, hist: histBox, title: ctx.titleBox },
+    () => !ctx.current())) return;
+  let page;
+  try {
+    page = await api.get(`${path}?offset=${ctx.offset}&limit=${LIMIT}`);
+  } catch (e) {
+    list.replaceChildren(h("p", { class: "error", role: "alert" }, t("boardError")));
+    list.removeAttribute("aria-busy");
+    return;
+  }
+  if (!ctx.current()) return;
+  const me = page.me || null;
+  // a past day whose seed is public: its games may be analysed
+  let closed = false;
+  if (ctx.kind === "day" && ctx.day < ctx.today) {
+    try {
+      closed = Boolean((await api.get(`/challenges/${ctx.day}`)).seed);
+    } catch { /* no analysis offered */ }
+    if (!ctx.current()) return;
+  }
+  list.replaceChildren(boardTable(page, ctx.kind, ctx.title, me && me.player, true, closed, emptyText(ctx, ctx.today)));
+  list.removeAttribute("aria-busy");
+  drawPager(pager, { offset: ctx.offset, limit: LIMIT, total: page.total }, (offset) => ctx.go({ offset }));
+  meBox.hidden = true;
+  if (me) {
+    try {
+      const around = await api.get(`${path}/me?radius=5`);
+      if (!ctx.current()) return;
+      fill(meBox, h("h2", {}, t("yourRank", { rank: num(me.rank), total: num(page.total) })),
+        addsRows(around, page) ? boardTable(around, ctx.kind, t("aroundYou"), me.player, false, closed) : null);
+      const own = closed && ownSubmission(ctx.day);
+      if (own) meBox.append(h("p", {}, await analyseLink(own, me.nickname, true, t("analyseMine"))));
+      meBox.hidden = false;
+    } catch { /* the page above still shows the board */ }
+  } else if (page.me === null) {
+    meBox.replaceChildren(h("p", {}, t("notOnBoard")));
+    meBox.hidden = false;
+  }
+  histBox.replaceChildren();
+  if (ctx.kind === "day" && page.total) { // an empty day's board says so; no empty chart under it
+    try {
+      const hist = await api.get(`/leaderboards/days/${ctx.day}/histogram`);
+      if (!ctx.current()) return;
+      histBox.replaceChildren(h("h2", {}, t("histTitle")), drawHistogram(hist, me ? me.score : null));
+    } catch { /* optional */ }
+  }
+}
+
+addView({ id: "points", label: () => t("viewPoints"), periods: KINDS, draw: drawPoints });
+addView({ id: "matchpoints", label: () => t("viewMatchpoints"), periods: ["day", "week", "month"],
+  draw: async (box, ctx) => (await import("./mpboard.js")).drawMpBoard(box, ctx) });
+addView({ id: "deals", label: () => t("viewDeals"), periods: ["day"],
+  draw: async (box, ctx) => (await import("./dealsview.js")).drawDeals(box, ctx) });
+
+// The URL's own parameters; any other (a view's: ?deal=) is the view's, kept until it changes.
+const PAGE_PARAMS = ["view", "board", "day", "offset", "league", "lang"];
+
 export function startLeaderboard(data) {
   const params = new URLSearchParams(location.search);
   const today = data.today;
   const state = {
+    view: params.get("view") || "points",
     kind: KINDS.includes(params.get("board")) ? params.get("board") : "day",
     day: /^\d{4}-\d{2}-\d{2}$/.test(params.get("day") || "") && params.get("day") <= today ? params.get("day") : today,
     offset: Math.max(0, Number(params.get("offset")) || 0),
-    league: params.get("league") || null, // a league's board instead of everyone's (leagueboard.js)
+    league: params.get("league") || null, // a league's board by points instead of everyone's
+    extra: Object.fromEntries([...params].filter(([k]) => !PAGE_PARAMS.includes(k))),
   };
   const tabs = [...document.querySelectorAll("[data-board]")];
+  const viewTabs = document.getElementById("board-views");
+  const panel = document.querySelector(".board-panel");
   const dateInput = document.getElementById("board-date");
-  const meBox = document.getElementById("board-me");
-  const list = document.getElementById("board-list");
-  const pager = document.getElementById("board-pager");
-  const histBox = document.getElementById("board-hist");
   const title = document.getElementById("board-period");
   dateInput.max = today;
   dateInput.value = state.day;
   let loading = 0;
 
-  async function load() {
-    const ticket = ++loading;
-    tabs.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.board === state.kind)));
-    dateInput.closest(".date-field").hidden = state.kind === "all";
+  // Each view draws into a box of its own (the points board's is the page's), the others hidden.
+  const boxOf = (view) => {
+    let box = panel.querySelector(`[data-view="${view.id}"]`);
+    if (!box) {
+      box = h("div", { class: "board-view", "data-view": view.id, hidden: true });
+      panel.append(box);
+    }
+    return box;
+  };
+
+  const writeUrl = () => {
     const q = new URLSearchParams({ board: state.kind, day: state.day });
+    if (state.view !== "points") q.set("view", state.view);
     if (state.offset) q.set("offset", state.offset);
     if (state.league) q.set("league", state.league);
+    for (const [k, v] of Object.entries(state.extra)) if (v !== null && v !== undefined) q.set(k, v);
     history.replaceState(null, "", `?${q}`);
-    title.textContent = periodLabel(state.kind, state.day, today);
-    list.setAttribute("aria-busy", "true");
-    const path = boardPath(state.kind, state.day);
-    if (await leagueBoard(state, path, { list, pager, me: meBox, hist: histBox, title }, () => ticket !== loading)) return;
-    let page;
-    try {
-      page = await api.get(`${path}?offset=${state.offset}&limit=${LIMIT}`);
-    } catch (e) {
-      list.replaceChildren(h("p", { class: "error", role: "alert" }, t("boardError")));
-      list.removeAttribute("aria-busy");
-      return;
-    }
-    if (ticket !== loading) return;
-    const me = page.me || null;
-    // a past day whose seed is public: its games may be analysed
-    let closed = false;
-    if (state.kind === "day" && state.day < today) {
-      try {
-        closed = Boolean((await api.get(`/challenges/${state.day}`)).seed);
-      } catch { /* no analysis offered */ }
-      if (ticket !== loading) return;
-    }
-    list.replaceChildren(boardTable(page, state.kind, periodLabel(state.kind, state.day, today), me && me.player,
-      true, closed, emptyText(state, today)));
-    list.removeAttribute("aria-busy");
-    drawPager(pager, { offset: state.offset, limit: LIMIT, total: page.total }, (offset) => {
-      state.offset = offset;
-      load();
+  };
+
+  // a new view, a new period or day: the view's own state starts afresh
+  const change = (patch) => {
+    Object.assign(state, { offset: 0, extra: {} }, patch);
+    load();
+  };
+
+  // the buttons stay from one draw to the next (the one just pressed keeps the focus); they are
+  // put in again only when the views themselves change
+  const drawViewTabs = () => {
+    const current = findView(state.view);
+    const had = [...viewTabs.querySelectorAll("[data-view-tab]")];
+    const byId = new Map(had.map((b) => [b.dataset.viewTab, b]));
+    const buttons = allViews().map((v) => {
+      const b = byId.get(v.id) || h("button", { type: "button", class: "btn", "data-view-tab": v.id,
+        onclick: () => change({ view: v.id }) });
+      b.textContent = v.label();
+      b.setAttribute("aria-pressed", String(v === current));
+      return b;
     });
-    meBox.hidden = true;
-    if (me) {
-      try {
-        const around = await api.get(`${path}/me?radius=5`);
-        if (ticket !== loading) return;
-        fill(meBox, h("h2", {}, t("yourRank", { rank: num(me.rank), total: num(page.total) })),
-          addsRows(around, page) ? boardTable(around, state.kind, t("aroundYou"), me.player, false, closed) : null);
-        const own = closed && ownSubmission(state.day);
-        if (own) meBox.append(h("p", {}, await analyseLink(own, me.nickname, true, t("analyseMine"))));
-        meBox.hidden = false;
-      } catch { /* the page above still shows the board */ }
-    } else if (page.me === null) {
-      meBox.replaceChildren(h("p", {}, t("notOnBoard")));
-      meBox.hidden = false;
-    }
-    histBox.replaceChildren();
-    if (state.kind === "day" && page.total) { // an empty day's board says so; no empty chart under it
-      try {
-        const hist = await api.get(`/leaderboards/days/${state.day}/histogram`);
-        if (ticket !== loading) return;
-        histBox.replaceChildren(h("h2", {}, t("histTitle")), drawHistogram(hist, me ? me.score : null));
-      } catch { /* optional */ }
-    }
+    if (buttons.length !== had.length || buttons.some((b, i) => b !== had[i])) fill(viewTabs, buttons);
+    viewTabs.hidden = allViews().length < 2;
+  };
+  onViewsChanged(drawViewTabs);
+
+  async function load() {
+    const ticket = ++loading;
+    const view = findView(state.view);
+    state.view = view.id;
+    if (!view.periods.includes(state.kind)) state.kind = view.periods[0];
+    drawViewTabs();
+    tabs.forEach((b) => {
+      b.hidden = !view.periods.includes(b.dataset.board);
+      b.setAttribute("aria-pressed", String(b.dataset.board === state.kind));
+    });
+    tabs[0].closest(".tabs").hidden = view.periods.length < 2;
+    dateInput.closest(".date-field").hidden = state.kind === "all";
+    writeUrl();
+    const label = periodLabel(state.kind, state.day, today);
+    title.textContent = label;
+    for (const v of allViews()) boxOf(v).hidden = v !== view;
+    showScope();
+    const ctx = {
+      kind: state.kind, day: state.day, today, offset: state.offset, title: label, titleBox: title,
+      league: view.id === "points" ? state.league : null,
+      current: () => ticket === loading,
+      go: (patch) => {
+        Object.assign(state, patch);
+        load();
+      },
+      param: (name) => (state.extra[name] === undefined ? null : String(state.extra[name])),
+      setParam: (name, value) => {
+        state.extra[name] = value;
+        writeUrl();
+      },
+    };
+    await view.draw(boxOf(view), ctx);
   }
 
-  tabs.forEach((b) => b.addEventListener("click", () => {
-    state.kind = b.dataset.board;
-    state.offset = 0;
-    load();
-  }));
+  tabs.forEach((b) => b.addEventListener("click", () => change({ kind: b.dataset.board })));
   dateInput.addEventListener("change", () => {
     if (!dateInput.value || dateInput.value > today) return;
-    state.day = dateInput.value;
-    state.offset = 0;
-    load();
+    change({ day: dateInput.value });
   });
-  leagueTabs(state, load);
+  // the leagues' tabs (Everyone, then each league) choose whose board by points is shown
+  const showScope = () => {
+    const scope = document.querySelector(".scope-tabs");
+    if (scope) scope.hidden = findView(state.view).id !== "points";
+  };
+  leagueTabs(state, load).then(showScope);
   load();
 }

@@ -1,9 +1,14 @@
-// The finished game, trick by trick, from the run's events; all four hands once the seed is public.
+// The finished game, trick by trick: from the run's events (the table page) or from a submission's
+// public record (the leaderboard); all four hands once the seed is public. A ranked game whose day
+// has closed also shows each deal against the field, each deal a way into its tricks and to its
+// traveller.
 import { api } from "./api.js";
 import { callName } from "./contract.js";
-import { cardName, drawCard, suitName } from "./cards.js";
+import { suitName } from "./cards.js";
+import { cardsLeft, handRows } from "./dealhands.js";
 import { trickFigure } from "./dialogs.js";
 import { fill, h } from "./dom.js";
+import { fieldDeals, fieldLegend, gameAgainstField, gameMpLine } from "./fielddeals.js";
 import { num, seatName, t, teamName } from "./i18n.js";
 
 function dealsFrom(events) {
@@ -31,44 +36,23 @@ function dealsFrom(events) {
   return deals.filter((d) => d.tricks.length);
 }
 
-// The cards each seat still holds when trick `index` of `deal` starts.
-function handsAt(recordDeal, deal, index) {
-  const gone = new Set(deal.tricks.slice(0, index).flatMap((tr) => tr.plays.map((p) => p.card)));
-  return [0, 1, 2, 3].map((seat) => (recordDeal.hands[String(seat)] || []).filter((c) => !gone.has(c)));
+// The same from a game record (RULES §7).
+function dealsFromRecord(record) {
+  return (record.deals || []).map((d) => ({ deal: d.index, dealer: d.dealer, turned: d.turned, trump: d.trump,
+    noTrump: !d.trump, tricks: d.tricks, points: d.points, scored: d.scored }));
 }
 
-function handsFigure(hands) {
-  const wrap = h("div", { class: "review-hands" });
-  hands.forEach((cards, seat) => {
-    const row = h("div", { class: "review-hand" }, h("span", { class: "who" }, seatName(seat)));
-    const list = h("span", { class: "mini-cards", role: "list", "aria-label": t("handOf", { seat: seatName(seat) }) });
-    for (const card of cards) {
-      const face = drawCard(card);
-      face.classList.add("tiny");
-      face.setAttribute("aria-label", cardName(card));
-      list.append(h("span", { role: "listitem" }, face));
-    }
-    row.append(list);
-    wrap.append(row);
-  });
-  return wrap;
-}
-
-export async function showReview(run) {
-  const section = document.getElementById("review");
-  const deals = dealsFrom(run.events || []);
-  let record = null;
-  if (run.seed) {
-    try {
-      record = await api.get(`/runs/${run.run_id}/record`);
-    } catch { /* still sealed or unreachable: own game only */ }
-  }
+// `game`: {deals, record (all four hands, or null), note, offer (the analysis' offer, or null),
+// field ({own, field} of a ranked game of a closed day, or null), day}.
+function drawReview(section, game) {
+  const { deals, record, field } = game;
   const steps = deals.flatMap((deal, d) => deal.tricks.map((_, k) => [d, k]));
   let at = 0;
   const where = h("p", { class: "review-where", "aria-live": "polite" });
   const stage = h("div", { class: "review-stage" });
   const prev = h("button", { type: "button", class: "btn", onclick: () => go(at - 1) }, t("previous"));
   const next = h("button", { type: "button", class: "btn", onclick: () => go(at + 1) }, t("next"));
+  const nav = h("div", { class: "review-nav" }, prev, where, next);
   const go = (i) => {
     at = Math.max(0, Math.min(i, steps.length - 1));
     const [d, k] = steps[at];
@@ -87,21 +71,61 @@ export async function showReview(run) {
         them: num(deal.points[1]), team: teamName(team), scored: num(deal.scored[team]), side: team })));
     }
     const recordDeal = record && record.deals && record.deals[deal.deal];
-    if (recordDeal) lines.push(h("h3", {}, t("handsBefore")), handsFigure(handsAt(recordDeal, deal, k)));
+    if (recordDeal) lines.push(h("h3", {}, t("handsBefore")), handRows(cardsLeft(recordDeal, k)));
     stage.replaceChildren(...lines);
     prev.disabled = at === 0;
     next.disabled = at === steps.length - 1;
     if (document.activeElement === document.body) (next.disabled ? prev : next).focus();
   };
-  const { analysisOffer } = await import("./analysis.js");
+  // a deal of the field list opens at its first trick
+  const toDeal = (k) => {
+    const i = steps.findIndex(([d]) => deals[d].deal === k);
+    if (i < 0) return;
+    go(i);
+    nav.scrollIntoView({ block: "start" });
+    next.focus({ preventScroll: true });
+  };
+  const fieldPart = field ? [
+    h("h3", { id: "review-field-title" }, t("yourDealsTitle")),
+    h("p", { class: "field-game" }, gameMpLine(field.own)),
+    fieldLegend(),
+    fieldDeals({ field: field.field, own: field.own, level: 4, actions: (k, row) => [
+      row ? h("button", { type: "button", class: "btn", onclick: () => toDeal(k),
+        "aria-label": t("toDealTricksOf", { n: num(k + 1) }) }, t("toDealTricks")) : null,
+      h("a", { href: `/leaderboard?view=deals&day=${game.day}&deal=${k}`,
+        "aria-label": t("everyResultOf", { n: num(k + 1) }) }, t("everyResult"))] }),
+  ] : null;
   fill(section,
     h("h2", { id: "review-title" }, t("reviewTitle")),
-    record ? null : h("p", { class: "note" }, t(run.ranked ? "reviewSealed" : "reviewOwn")),
-    h("div", { class: "review-analysis" }, analysisOffer(run)),
-    h("div", { class: "review-nav" }, prev, where, next),
-    stage);
+    game.note ? h("p", { class: "note" }, game.note) : null,
+    game.offer ? h("div", { class: "review-analysis" }, game.offer) : null,
+    nav,
+    stage,
+    fieldPart);
   section.hidden = false;
   if (steps.length) go(0);
   section.scrollIntoView({ block: "start" });
   next.focus({ preventScroll: true });
+}
+
+// The table page's finished run.
+export async function showReview(run) {
+  const section = document.getElementById("review");
+  let record = null;
+  if (run.seed) {
+    try {
+      record = await api.get(`/runs/${run.run_id}/record`);
+    } catch { /* still sealed or unreachable: own game only */ }
+  }
+  // a ranked game of a closed day: its deals against the field are public now
+  const field = run.ranked && run.seed && run.submission_id ? await gameAgainstField(run.submission_id, run.date) : null;
+  const { analysisOffer } = await import("./analysis.js");
+  drawReview(section, { deals: dealsFrom(run.events || []), record, field, day: run.date,
+    note: record ? null : t(run.ranked ? "reviewSealed" : "reviewOwn"), offer: analysisOffer(run) });
+}
+
+// A verified ranked game of a closed day, from its public record (the leaderboard).
+export async function reviewSubmission(section, { subId, day }) {
+  const [record, field] = await Promise.all([api.get(`/submissions/${subId}/record`), gameAgainstField(subId, day)]);
+  drawReview(section, { deals: dealsFromRecord(record), record, field, day, note: null, offer: null });
 }
