@@ -259,7 +259,7 @@ def _seat_order(pane) -> list[str]:
 
 
 def test_a_closed_days_deals_their_traveller_and_another_players_deal_replayed(visitor, live, closed, shot):
-    me, others = closed["games"][0], closed["games"][1:]
+    me = closed["games"][0]
     day = closed["day"]
     page = visitor()
     _as(page, me)

@@ -11,8 +11,8 @@ import uuid
 from playwright.sync_api import expect
 
 from live_stack import PHONE
-from test_web_a11y import _serious
-from web_helpers import nickname_box, play_game, submit_nickname_and_wait_rank
+
+from web_helpers import axe_serious, nickname_box, play_game, submit_nickname_and_wait_rank
 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
@@ -62,7 +62,7 @@ def test_two_players_make_a_league_play_the_day_and_see_its_board(visitor, site,
     assert re.fullmatch(re.escape(site) + r"/leagues/join/[A-Za-z0-9_-]{38}", link), link
     assert link == card.get_by_role("textbox", name=re.compile("invitation link", re.I)).input_value()
     shot(ada, "leagues-created")
-    assert not _serious(ada, "leagues page")
+    assert not axe_serious(ada, "leagues page")
 
     # the friend opens the link on a phone, in French, never having played
     bob = visitor(viewport=PHONE, locale="fr-BE", has_touch=True, is_mobile=True)
@@ -70,7 +70,7 @@ def test_two_players_make_a_league_play_the_day_and_see_its_board(visitor, site,
     invite = bob.get_by_role("heading", name=re.compile("invité·e dans la ligue", re.I))
     expect(invite).to_contain_text(league_name)
     expect(bob.get_by_text("1 membre")).to_be_visible()
-    assert not _serious(bob, "invite page, phone, fr")
+    assert not axe_serious(bob, "invite page, phone, fr")
     invited = bob.get_by_role("region", name=re.compile("invité·e dans la ligue", re.I))
     # by keyboard alone: Tab to the name, type it, Enter joins
     tab_to(bob, invited.get_by_role("textbox", name="Votre nom dans les ligues"))
@@ -112,7 +112,7 @@ def test_two_players_make_a_league_play_the_day_and_see_its_board(visitor, site,
         expect(table.locator("tr.mine")).to_contain_text(ada_name if page is ada else bob_name)
         expect(table.locator("tbody tr").first).to_contain_text(re.compile(r"#?\d+\D+\d+"))
     shot(bob, "league-board-phone-fr")
-    assert not _serious(ada, "league board") and not _serious(bob, "league board, phone, fr")
+    assert not axe_serious(ada, "league board") and not axe_serious(bob, "league board, phone, fr")
     # the page is reloaded on a league's tab and keeps it (a link to it can be sent too)
     ada.reload()
     expect(ada.locator("table.league-board")).to_be_visible()
@@ -129,7 +129,7 @@ def test_a_duel_played_in_a_second_context_then_both_results(visitor, site, live
     link = copied_link(ada, re.compile("copy the link", re.I))
     assert re.fullmatch(re.escape(site) + r"/duel/[A-Za-z0-9_-]{22}", link), link
     assert seed not in link and seed[:16] not in link
-    assert not _serious(ada, "duel offer")
+    assert not axe_serious(ada, "duel offer")
 
     bob = visitor()
     bob.goto(link + "?lang=en&speed=instant")
@@ -149,7 +149,7 @@ def test_a_duel_played_in_a_second_context_then_both_results(visitor, site, live
     expect(results.locator("tfoot")).to_contain_text(str(game.last["result"]["rank_score"]))
     assert not bob.get_by_role("button", name=re.compile("play again", re.I)).count()  # played once
     shot(bob, "duel-results")
-    assert not _serious(bob, "duel results")
+    assert not axe_serious(bob, "duel results")
 
     # the challenger's game, analysed from the friend's page
     bob.get_by_role("button", name="Analyse the game of your friend").click()
