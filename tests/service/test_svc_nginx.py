@@ -93,7 +93,7 @@ def client_context(tmp: Path) -> ssl.SSLContext:
 
 
 MAIN = """daemon off;
-worker_processes 1;
+worker_processes {workers};
 pid {tmp}/nginx.pid;
 error_log {tmp}/logs/nginx-error.log warn;
 {user}
@@ -111,15 +111,15 @@ http {{
 
 
 @contextlib.contextmanager
-def running_nginx(tmp, site: str, prefix: list[str] | None = None):
+def running_nginx(tmp, site: str, prefix: list[str] | None = None, workers: int = 1):
     """Debian's nginx with ``site`` (deploy/nginx.conf made local) in the directory ``tmp``
-    (its logs in ``tmp/logs``), started by ``prefix`` (e.g. nsenter into a namespace) if given;
-    yields the process, stopped after."""
+    (its logs in ``tmp/logs``), started by ``prefix`` (e.g. nsenter into a namespace) if given,
+    with ``workers`` processes; yields the process, stopped after."""
     (tmp / "logs").mkdir(exist_ok=True)
     (tmp / "manille.conf").write_text(site)
     # as root, nginx would hand its workers to "nobody", who may not enter this directory
     user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
-    (tmp / "nginx.conf").write_text(MAIN.format(tmp=tmp, user=user))
+    (tmp / "nginx.conf").write_text(MAIN.format(tmp=tmp, user=user, workers=workers))
     nginx = subprocess.Popen([*(prefix or []), NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-e",
                               str(tmp / "logs" / "nginx-error.log")],
                              stdout=open(tmp / "logs" / "nginx.log", "w"), stderr=subprocess.STDOUT)
