@@ -24,6 +24,9 @@ Each round measures, in turn, for ``--seconds`` with ``--connections`` keep-aliv
   reaches the service);
 - ``nginx 304``: the same through nginx with its ETag.
 
+Before those, what a page and a 304 cost the service alone: the same two requests in process
+(Flask's test client, no network), the median time of each over ``--in-process`` of each, in turn.
+
 It prints each kind's median requests/s over the rounds (and their range), p50 and p99 latency,
 and the ratios the issue asks for: nginx over hello, a 304 over its page.
 """
@@ -102,12 +105,34 @@ def first_answer(url: str, context: ssl.SSLContext | None = None) -> tuple[int, 
     return resp.status, dict(resp.getheaders())
 
 
+def in_process(redis_url: str, path: str, n: int) -> tuple[float, float]:
+    """The median seconds of ``path`` and of ``path`` with its ETag held (a 304), in process."""
+    from service.app import create_app
+
+    os.environ["MANILLE_LOG_LEVEL"] = "warning"  # as the servers below: no access line
+    app = create_app({"REDIS_URL": redis_url, "MANILLE_SECRET": SECRET})
+    client = app.test_client()
+    etag = client.get(path).headers["ETag"]
+    page, held = [], []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        r = client.get(path)
+        t1 = time.perf_counter()
+        c = client.get(path, headers={"If-None-Match": etag})
+        t2 = time.perf_counter()
+        assert r.status_code == 200 and c.status_code == 304 and r.headers["ETag"] == etag
+        page.append(t1 - t0)
+        held.append(t2 - t1)
+    return statistics.median(page[n // 10:]), statistics.median(held[n // 10:])
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--seconds", type=float, default=3, help="length of each measure")
     p.add_argument("--rounds", type=int, default=5, help="rounds of the five measures, taken in turn")
     p.add_argument("--connections", type=int, default=16)
     p.add_argument("--board-size", type=int, default=20_000)
+    p.add_argument("--in-process", type=int, default=5000, help="requests of each kind in process")
     args = p.parse_args(argv)
     from test_svc_nginx import NGINX, OPENSSL, certificate, running_nginx, site_config
 
@@ -126,6 +151,7 @@ def main(argv=None) -> int:
             env = {k: v for k, v in os.environ.items() if not k.startswith("MANILLE_")}
             env.update(REDIS_URL=server.url, MANILLE_SECRET=SECRET, MANILLE_LOG_LEVEL="warning", **RAISED_LIMITS)
             today = fill_board(server.url, args.board_size)
+            page_s, held_s = in_process(server.url, f"/api/v1/leaderboards/days/{today}?limit=20", args.in_process)
             hello = Gunicorn("bench_speed:hello_app", env, tmp / "logs", "hello")
             web = Gunicorn("service.app:create_app()", dict(env, MANILLE_TRUSTED_PROXIES="1"), tmp / "logs", "web")
             servers = [hello, web]
@@ -188,6 +214,8 @@ def main(argv=None) -> int:
               + (f"; {bad} answers not 2xx/3xx" if bad else "") + (f"; socket errors {errors}" if errors else ""))
     print(f"   nginx (micro-cache) over hello through gunicorn: {med('nginx') / base:.1f}x; per round: "
           + ", ".join(f"{n['rate'] / h['rate']:.1f}" for n, h in zip(got["nginx"], got["hello"])))
+    print(f"   in process: the page {page_s * 1e6:.0f} µs, a 304 {held_s * 1e6:.0f} µs ({held_s / page_s:.2f}x; "
+          f"medians of {args.in_process} each)")
     print(f"   a 304 over its page: through gunicorn {med('board 304') / med('board'):.2f}x the requests/s, "
           f"through nginx {med('nginx 304') / med('nginx'):.2f}x")
     print("   nginx's cache: " + ", ".join(f"{k} {v}" for k, v in counts.items())
