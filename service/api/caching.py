@@ -7,7 +7,10 @@ after the view (``api_headers``):
   (``cacheable``, from ``service.freshness``), a strong ``ETag`` (the hash of its bytes, kept with a
   board page's body by its view rather than hashed again) and ``Vary: X-Player-Token,
   Authorization``; a request whose ``If-None-Match`` names the current ETag gets ``304`` with no
-  body (``service.conditional``).  Any answer of such a read without a token, errors included, says
+  body (``service.conditional``).  A process that answered a URL with an ETag less than
+  ``MANILLE_BOARD_MAX_AGE`` ago (and within its max-age) answers a request holding it 304 before
+  the view runs (``answer_held``): the view would answer the very page it keeps that long
+  unchecked (``service.leaderboard``), so the 304 is as fresh as the 200, and costs less.  Any answer of such a read without a token, errors included, says
   ``Access-Control-Allow-Origin: *``, so that a page of another site can read the boards (no
   credentials: a token is never sent cross-origin, its custom header needs a preflight that no
   route grants).  A view that finds its answer is not public (an open day's field, a game's own
@@ -23,15 +26,21 @@ after the view (``api_headers``):
 
 from __future__ import annotations
 
-from flask import Flask, Response, g, request
+import time
+from collections import OrderedDict
+
+from flask import Flask, Response, current_app, g, request
 from flask_smorest import Blueprint as SmorestBlueprint
 
-from service.conditional import keepable
+from service.conditional import etag_of, keepable
 
 from .blueprint import API_PREFIX
+from .common import services
 
 #: The endpoints whose view is marked ``public_read`` (filled by ``init_app``).
 PUBLIC_READS: set[str] = set()
+#: Validators a process answered lately, per URL, at most (the least recently used go first).
+KEPT_VALIDATORS = 1024
 #: A public answer differs from the answer to a token: a cache keys it by these.
 VARY = "X-Player-Token, Authorization"
 NO_STORE = "no-store"
@@ -62,14 +71,14 @@ def _refs(names) -> dict:
 
 
 def public_read(func):
-    """Mark a GET view as a public read (see above), and document its headers, ``If-None-Match`` and
-    its 304.  Apply it under ``@blp.response``."""
+    """Mark a GET view as a public read (see above), and document its headers and its 304 (not
+    ``If-None-Match`` as a parameter: generated clients and fuzzers would send it on every call).
+    Apply it under ``@blp.response``."""
     func = SmorestBlueprint.doc(
-        parameters=[{"in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
-                     "description": "the ETag of the answer held: 304 with no body while it is still the answer"}],
         responses={200: {"headers": _refs(_PUBLIC_HEADERS)},
-                   304: {"description": "Not Modified: the answer held (If-None-Match) is still the answer",
-                         "headers": _refs(("Cache-Control", "ETag", "Vary"))}})(func)
+                   304: {"description": "Not Modified: the ETag sent in If-None-Match (asked without a token) is "
+                                        "still the answer's; no body",
+                         "headers": _refs(("Cache-Control", "ETag", "Vary", "Access-Control-Allow-Origin"))}})(func)
     func.public_read = True
     return func
 
@@ -102,6 +111,32 @@ def cache_control(endpoint: str | None, method: str, status: int, credentials: b
     return NO_STORE
 
 
+def _validators() -> OrderedDict:
+    """This app's URL -> (ETag, max-age, when answered: ``time.monotonic``)."""
+    return current_app.extensions.setdefault("manille_validators", OrderedDict())
+
+
+def answer_held() -> Response | None:
+    """``before_request`` of the app: 304 at once to a public read whose ``If-None-Match`` holds
+    the ETag this process answered for its URL within ``MANILLE_BOARD_MAX_AGE`` and its max-age
+    (see above); None (the view runs) otherwise."""
+    req = request._get_current_object()
+    headers = req.headers
+    if ("If-None-Match" not in headers or req.endpoint not in PUBLIC_READS or req.method not in ("GET", "HEAD")
+            or "X-Player-Token" in headers or "Authorization" in headers):
+        return None
+    kept = _validators().get(req.full_path)
+    if kept is None:
+        return None
+    etag, max_age, made = kept
+    age = time.monotonic() - made
+    if age >= services().settings.board_max_age or age >= max_age or not req.if_none_match.contains_weak(etag):
+        return None
+    req_g = g._get_current_object()
+    req_g.max_age, req_g.etag = max_age - int(age), etag
+    return current_app.response_class(status=304)
+
+
 def api_headers(resp: Response) -> Response:
     """``after_request`` of the app: the headers above on every answer under /api/."""
     req = request._get_current_object()
@@ -119,7 +154,14 @@ def api_headers(resp: Response) -> Response:
         headers["Access-Control-Allow-Origin"] = "*"
     if control.startswith("public"):
         headers["Vary"] = VARY
-        keepable(resp, req, max_age, req_g.get("etag"))
+        etag = req_g.get("etag") or etag_of(resp.get_data())
+        if status == 200 and max_age:
+            kept = _validators()
+            kept[req.full_path] = (etag, max_age, time.monotonic())
+            kept.move_to_end(req.full_path)
+            if len(kept) > KEPT_VALIDATORS:
+                kept.popitem(last=False)
+        keepable(resp, req, max_age, etag)
     else:
         headers["Cache-Control"] = control
     gate = req_g.get("rate_gate")
@@ -140,4 +182,5 @@ def init_app(app: Flask, api) -> None:
         cls = getattr(view, "view_class", None)
         if getattr(getattr(cls, "get", None), "public_read", False):
             PUBLIC_READS.add(endpoint)
+    app.before_request(answer_held)
     app.after_request(api_headers)

@@ -82,14 +82,21 @@ def test_the_page_catalogues_cover_every_template_string_and_are_compiled(tmp_pa
     pot = tmp_path / "messages.pot"
     CommandLineInterface().run(["pybabel", "-q", "extract", "-F", str(root / "babel.cfg"), "--no-location",
                                 "-o", str(pot), str(root)])
-    wanted = {m.id for m in read_po(pot.open("rb")) if m.id}
+    def key(m):  # a plural's id is its singular and plural forms
+        return tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id
+
+    def text(m):  # and its string one per plural form, each to be translated
+        return tuple(m.string) if isinstance(m.string, (list, tuple)) and all(m.string) else (
+            None if isinstance(m.string, (list, tuple)) else m.string)
+
+    wanted = {key(m) for m in read_po(pot.open("rb")) if m.id}
     assert len(wanted) > 30
     for lang in ("fr", "nl"):
         folder = WEB / "translations" / lang / "LC_MESSAGES"
-        po = {m.id: m.string for m in read_po((folder / "messages.po").open("rb")) if m.id}
-        untranslated = sorted(m for m in wanted if not po.get(m))
+        po = {key(m): text(m) for m in read_po((folder / "messages.po").open("rb")) if m.id}
+        untranslated = sorted(map(str, (m for m in wanted if not po.get(m))))
         assert not untranslated, f"{lang}: run `make translations` and translate: {untranslated}"
-        mo = {m.id: m.string for m in read_mo((folder / "messages.mo").open("rb")) if m.id}
+        mo = {key(m): text(m) for m in read_mo((folder / "messages.mo").open("rb")) if m.id}
         assert {k: po[k] for k in wanted} == {k: mo.get(k) for k in wanted}, f"{lang}: messages.mo is stale"
 
 
