@@ -69,6 +69,9 @@
                      that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
 ``MANILLE_MATCHPOINTS_SECONDS``  while a day is open, its matchpoint board is built again at most this
                      often (``service.duplicate.matchpoints``; default 300); 0: after every game
+``MANILLE_CLOSED_MAX_AGE``  seconds a cache may keep a public answer about a closed day (its boards,
+                     field, travellers, records: ``Cache-Control: public, max-age``; default 300);
+                     an open day's are kept ``MANILLE_BOARD_MAX_AGE`` (``service.freshness``)
 
 Every secret and token is at least 32 bytes (``service.seeds.MIN_SECRET_BYTES``): a shorter one
 stops the process at start, naming the variable.  No secret is in a ``repr``.
@@ -109,6 +112,7 @@ DEFAULT_MEMORY_WARN = 0.8
 DEFAULT_PLAY_CACHE = 1024
 DEFAULT_BOARD_MAX_AGE = 1.0
 DEFAULT_MATCHPOINTS_SECONDS = 300.0
+DEFAULT_CLOSED_MAX_AGE = 300
 #: About 0.2 s a game (docs/performance.md): a thousand are minutes of one worker's core.
 DEFAULT_ANALYSIS_QUEUE_MAX = 1000
 DEFAULT_PLAYER_KEEP_DAYS = 30
@@ -264,6 +268,7 @@ class Settings:
     play_cache: int = DEFAULT_PLAY_CACHE
     board_max_age: float = DEFAULT_BOARD_MAX_AGE
     matchpoints_seconds: float = DEFAULT_MATCHPOINTS_SECONDS
+    closed_max_age: int = DEFAULT_CLOSED_MAX_AGE
     analysis_queue_max: int = DEFAULT_ANALYSIS_QUEUE_MAX
     player_keep_days: int = DEFAULT_PLAYER_KEEP_DAYS
     clock: DayClock = field(init=False)
@@ -291,6 +296,8 @@ class Settings:
             raise ValueError("MANILLE_RUN_KEEP_HOURS must be >= 0 and MANILLE_PRACTICE_KEEP_HOURS >= 1")
         if self.analysis_queue_max < 1 or self.player_keep_days < 1:
             raise ValueError("MANILLE_ANALYSIS_QUEUE_MAX and MANILLE_PLAYER_KEEP_DAYS must be >= 1")
+        if self.board_max_age < 0 or self.closed_max_age < 0:
+            raise ValueError("MANILLE_BOARD_MAX_AGE and MANILLE_CLOSED_MAX_AGE must be >= 0")
         if not 0 < self.memory_warn <= 1:
             raise ValueError(f"MANILLE_MEMORY_WARN must be a share of maxmemory, 0 < x <= 1, not {self.memory_warn}")
 
@@ -351,6 +358,7 @@ class Settings:
             "play_cache": int(environ.get("MANILLE_PLAY_CACHE") or DEFAULT_PLAY_CACHE),
             "board_max_age": float(environ.get("MANILLE_BOARD_MAX_AGE") or DEFAULT_BOARD_MAX_AGE),
             "matchpoints_seconds": float(environ.get("MANILLE_MATCHPOINTS_SECONDS") or DEFAULT_MATCHPOINTS_SECONDS),
+            "closed_max_age": int(environ.get("MANILLE_CLOSED_MAX_AGE") or DEFAULT_CLOSED_MAX_AGE),
             "analysis_queue_max": int(environ.get("MANILLE_ANALYSIS_QUEUE_MAX") or DEFAULT_ANALYSIS_QUEUE_MAX),
             "player_keep_days": int(environ.get("MANILLE_PLAYER_KEEP_DAYS") or DEFAULT_PLAYER_KEEP_DAYS),
         }

@@ -1,43 +1,21 @@
 """The /api/v1 blueprints: one per resource, ``MethodView`` classes, schemas in ``schemas``.
 
 Every API answer, errors included, says ``X-Content-Type-Options: nosniff`` and carries the
-``Cache-Control`` that ``cache_control`` decides for it, the one place that does.
+``Cache-Control`` that ``cache_control`` decides for it by its route's class, the one place that
+does, with the headers that go with that class (``caching``: ETag, CORS, RateLimit).
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask
 
 from service.errors_http import ManilleApi
 
-from .blueprint import API_PREFIX, check_body
+from .blueprint import check_body
+from .caching import cache_control
 
-#: Answers a cache may keep: endpoint -> Cache-Control, for a GET answered 200 to a request that
-#: carries no credentials.  None yet: every answer is ``no-store``.
-PUBLIC_CACHE: dict[str, str] = {}
-
-
-def cache_control(endpoint: str | None, method: str, status: int, credentials: bool) -> str:
-    """The Cache-Control of an API answer.  An answer that depends on a token, or to a write, is
-    never stored anywhere (``no-store``); a public read of an endpoint in ``PUBLIC_CACHE`` gets
-    that endpoint's."""
-    if method in ("GET", "HEAD") and status == 200 and not credentials and endpoint in PUBLIC_CACHE:
-        return PUBLIC_CACHE[endpoint]
-    return "no-store"
-
-
-def _api_headers(resp: Response) -> Response:
-    req = request._get_current_object()
-    if req.path.startswith(API_PREFIX):
-        headers = resp.headers
-        headers["X-Content-Type-Options"] = "nosniff"
-        headers["Cache-Control"] = cache_control(
-            req.endpoint, req.method, resp.status_code,
-            "Authorization" in req.headers or "X-Player-Token" in req.headers)
-    return resp
-
-from . import (analysis, challenges, duels, duplicate, health, leaderboards, leagues, ops, players, runs, schemas,
-               submissions)
+from . import (analysis, caching, challenges, duels, duplicate, health, leaderboards, leagues, ops, players, runs,  # noqa: E402
+               schemas, submissions)
 
 
 def init_app(app: Flask) -> ManilleApi:
@@ -53,6 +31,6 @@ def init_app(app: Flask) -> ManilleApi:
                    ops):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
     app.before_request(check_body)
-    app.after_request(_api_headers)
+    caching.init_app(app, api)
     app.extensions["manille_api"] = api
     return api

@@ -17,6 +17,7 @@ from service.runs import table as tbl
 
 from . import limits
 from .blueprint import Blueprint
+from .caching import limited
 from .common import current_pid, services, token_from_request
 from .links import link, responds
 from .schemas import AnalysisAcceptedSchema, AnalysisSchema
@@ -62,6 +63,7 @@ class RunAnalysis(MethodView):
     @blp.response(202, AnalysisAcceptedSchema)
     @blp.doc(security=[{"playerToken": []}])
     @blp.doc(**responds(202, **_LINKS))
+    @limited(202)
     def post(self, run_id):
         """Ask for the analysis of the player's finished run
 
@@ -87,6 +89,7 @@ class RunAnalysis(MethodView):
 class SubmissionAnalysis(MethodView):
     @blp.response(202, AnalysisAcceptedSchema)
     @blp.doc(**responds(202, **_LINKS))
+    @limited(202)
     def post(self, sub_id):
         """Ask for the analysis of a verified game of a closed day (any player's: the day's best
         games, a shared game)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from service.errors import NotFound
+from service.freshness import Freshness
 
 from .blueprint import Blueprint
+from .caching import cacheable, public_read
 from .common import day_from, services
 from .schemas import ChallengeSchema
 
@@ -24,14 +26,21 @@ def challenge_json(day):
 @blp.route("/today")
 class Today(MethodView):
     @blp.response(200, ChallengeSchema)
+    @public_read
     def get(self):
         """Today's challenge: date, times, rules, bot id and commitment (no seed)"""
-        return challenge_json(services().settings.today())
+        s = services()
+        now = s.settings.now()
+        cacheable(Freshness(s.settings).today(now))
+        return challenge_json(s.settings.today(now))
 
 
 @blp.route("/<string:day>")
 class ByDate(MethodView):
     @blp.response(200, ChallengeSchema)
+    @public_read
     def get(self, day):
         """A day's challenge; its seed once the day has closed"""
-        return challenge_json(day_from(day))
+        parsed = day_from(day)
+        cacheable(Freshness(services().settings).challenge(parsed))
+        return challenge_json(parsed)

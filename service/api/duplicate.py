@@ -15,9 +15,11 @@ from flask.views import MethodView
 
 from service.duplicate import Field, Matchpoints, parse_points
 from service.errors import Conflict, Forbidden, NotFound, Unauthorized
+from service.freshness import Freshness
 from service.leaderboard import Board, month_board, week_board
 
 from .blueprint import Blueprint
+from .caching import cacheable, public_read
 from .common import current_pid, services, token_from_request
 from .leaderboards import _day
 from .schemas import AroundQuerySchema
@@ -79,6 +81,7 @@ def _may_see_field(day: date) -> None:
 class DayDeals(MethodView):
     @blp.response(200, DayFieldSchema)
     @blp.doc(security=[{}, {"playerToken": []}])
+    @public_read
     def get(self, period):
         """The field of each deal of a day: how many counted games played it, their mean card
         points and the histogram (``counts[p]``: games whose side took p card points)
@@ -88,6 +91,8 @@ class DayDeals(MethodView):
         board = _day(period)
         day = date.fromisoformat(board.id)
         _may_see_field(day)
+        if _closed(day):
+            cacheable(Freshness(services().settings).day(day))
         return Field(services().redis).deals(day)
 
 
@@ -95,6 +100,7 @@ class DayDeals(MethodView):
 class DayTraveller(MethodView):
     @blp.arguments(TravellerQuerySchema, location="query")
     @blp.response(200, TravellerSchema)
+    @public_read
     def get(self, query, period, deal):
         """A deal's traveller: every counted result on it, best card points first (equal points:
         the earlier verified first), ``limit`` from ``offset``
@@ -106,6 +112,7 @@ class DayTraveller(MethodView):
         day = date.fromisoformat(board.id)
         if not _closed(day):
             raise _day_open(day, "a deal's traveller is shown")
+        cacheable(Freshness(services().settings).day(day))
         return Field(services().redis).traveller(day, deal, query["offset"], query["limit"])
 
 
@@ -113,6 +120,7 @@ class DayTraveller(MethodView):
 class SubmissionDeals(MethodView):
     @blp.response(200, SubmissionDealsSchema)
     @blp.doc(security=[{}, {"playerToken": []}])
+    @public_read
     def get(self, sub_id):
         """A verified game against the field, deal by deal: its card points, how many results, how
         many it beat and tied, its matchpoints; and the game's matchpoints
@@ -123,10 +131,12 @@ class SubmissionDeals(MethodView):
         s = services()
         sub = s.submissions.get(sub_id)
         day = date.fromisoformat(sub["date"])
-        if not _closed(day):
+        if not _closed(day):  # the player's own view, never public (a token is required)
             token = token_from_request()
             if not token or current_pid() != sub["pid"]:
                 raise _day_open(day, "another player's deals are shown")
+        else:
+            cacheable(Freshness(s.settings).day(day))
         if sub["status"] == "rejected":
             raise NotFound("this submission has no game (rejected)", code="no_record")
         if sub["status"] not in VALID_GAME or not sub.get("deals"):
@@ -156,6 +166,8 @@ def _mp_page(board: Board, query: dict) -> dict:
             out["me"] = mp.rank_of(board, s.players.authenticate(token))
         except Unauthorized:
             pass
+    else:
+        cacheable(Freshness(s.settings).matchpoints(board, out["final"]))
     return out
 
 
@@ -163,6 +175,7 @@ def _mp_page(board: Board, query: dict) -> dict:
 class MatchpointBoard(MethodView):
     @blp.arguments(MatchpointQuerySchema, location="query")
     @blp.response(200, MatchpointBoardSchema)
+    @public_read
     def get(self, query, kind, period):
         """The board by matchpoints: a day's games by the mean of their deals' matchpoints
         (provisional while the day is open, see ``final`` and ``built_at``), a week's (YYYY-Www)

@@ -7,10 +7,13 @@ from datetime import date
 
 from flask.views import MethodView
 
+from service.conditional import etag_of
 from service.errors import NotFound, Unauthorized
+from service.freshness import Freshness
 from service.leaderboard import ALL_TIME, KEPT_PAGES, Board, day_board, month_board, week_board
 
 from .blueprint import Blueprint
+from .caching import cacheable, public_read
 from .common import as_documented, current_pid, day_from, encode, services, token_from_request
 from .schemas import AroundQuerySchema, BoardPageSchema, DaysQuerySchema, DaysSchema, HistogramSchema, PageQuerySchema
 
@@ -43,35 +46,42 @@ def _board(kind: str, period: str | None) -> Board:
     return BOARDS[kind](period)
 
 
-#: The JSON of the public pages, each kept with the page it encodes: the leaderboard answers the
-#: very same page while its board is unchanged, so a hot page is encoded once.
-_BODIES: OrderedDict[tuple, tuple[dict, bytes]] = OrderedDict()
+#: The JSON of the public pages and its ETag, each kept with the page (and the submissions of its
+#: best games) it encodes: the leaderboard answers the very same page while its board is
+#: unchanged, so a hot page is encoded and hashed once.
+_BODIES: OrderedDict[tuple, tuple[dict, tuple, bytes, str]] = OrderedDict()
 
 
-def _public_body(board: Board, page: dict) -> bytes:
+def _public_body(board: Board, page: dict, games: tuple) -> tuple[bytes, str]:
     key = (board.key, page["offset"], page["limit"])
     kept = _BODIES.get(key)
-    if kept is None or kept[0] is not page:
-        body = encode({"board": board.kind, "period": board.id, **page})
-        kept = _BODIES[key] = (page, body)
+    if kept is None or kept[0] is not page or kept[1] != games:
+        body = encode({"board": board.kind, "period": board.id, **_shown(page, games)})
+        kept = _BODIES[key] = (page, games, body, etag_of(body))
         while len(_BODIES) > KEPT_PAGES:
             _BODIES.popitem(last=False)
     _BODIES.move_to_end(key)
-    return kept[1]
+    return kept[2], kept[3]
 
 
-def _with_games(board: Board, page: dict) -> dict:
-    """A closed day's page with the submission of each of its best games (those the
-    hidden-information check looked at), which anyone may open in the analysis; an open day's
-    page as it is (its games are sealed)."""
+def _games(board: Board, page: dict) -> tuple:
+    """A closed day's page: the submission of each of its best games (those the
+    hidden-information check looked at), which anyone may open in the analysis; none for an open
+    day's page (its games are sealed) or another board's."""
     if board.kind != "day" or not page["entries"]:
-        return page
+        return ()
     s = services()
     day = date.fromisoformat(board.id)
     if s.settings.clock.phase(day, s.settings.now()) != "closed":
+        return ()
+    return tuple(s.submissions.strong_games(day, [e["player"] for e in page["entries"]]))
+
+
+def _shown(page: dict, games: tuple) -> dict:
+    """The page with its best games' submissions (a new page: the kept one stays as the
+    leaderboard keeps it)."""
+    if not any(games):
         return page
-    games = s.submissions.strong_games(day, [e["player"] for e in page["entries"]])
-    # a new page (the kept one stays as the leaderboard keeps it; its encoding is redone)
     return {**page, "entries": [{**e, "submission_id": g} if g else e for e, g in zip(page["entries"], games)]}
 
 
@@ -90,10 +100,13 @@ def _page(board: Board, query: dict):
     so that a client knows whether asking for ``/me`` will find it.  A public read: a bad token
     is not an error here, it only gives no ``me``."""
     s = services()
-    page = _with_games(board, s.leaderboard.page(board, query["offset"], query["limit"]))
+    page = s.leaderboard.page(board, query["offset"], query["limit"])
+    games = _games(board, page)
     if not token_from_request():
-        return as_documented(_public_body(board, page))
-    out = {"board": board.kind, "period": board.id, **page}
+        body, etag = _public_body(board, page, games)
+        cacheable(Freshness(s.settings).board(board), etag)
+        return as_documented(body)
+    out = {"board": board.kind, "period": board.id, **_shown(page, games)}
     pid = _caller_pid()
     if pid:
         out["me"] = s.leaderboard.rank_of(board, pid)
@@ -109,6 +122,7 @@ def _around(board: Board, query: dict):
 class Days(MethodView):
     @blp.arguments(DaysQuerySchema, location="query")
     @blp.response(200, DaysSchema)
+    @public_read
     def get(self, query):
         """The closed days (seed public) before ``before``, newest first, ``limit`` of them: how
         many players each day's board holds and, with a player token, the caller's entry there"""
@@ -116,6 +130,7 @@ class Days(MethodView):
         today = s.settings.today()
         before = min(query["before"] or today, today)
         days = s.settings.clock.closed_days(before, query["limit"])
+        cacheable(Freshness(s.settings).archive())
         return {"days": s.leaderboard.days_played(days, _caller_pid())}
 
 
@@ -123,6 +138,7 @@ class Days(MethodView):
 class DayBoard(MethodView):
     @blp.arguments(PageQuerySchema, location="query")
     @blp.response(200, BoardPageSchema)
+    @public_read
     def get(self, query, period):
         """A day's board: rank scores, best first, ``limit`` entries from ``offset``"""
         return _page(_day(period), query)
@@ -141,10 +157,13 @@ class DayBoardMe(MethodView):
 @blp.route("/days/<string:period>/histogram")
 class DayHistogram(MethodView):
     @blp.response(200, HistogramSchema)
+    @public_read
     def get(self, period):
         """How many players got each rank score on a day"""
         board = _day(period)
-        bins = services().leaderboard.histogram(day_from(period))
+        day = day_from(period)
+        bins = services().leaderboard.histogram(day)
+        cacheable(Freshness(services().settings).day(day))
         return {"date": board.id, "total": sum(b["count"] for b in bins), "bins": bins}
 
 
@@ -152,6 +171,7 @@ class DayHistogram(MethodView):
 class PeriodBoard(MethodView):
     @blp.arguments(PageQuerySchema, location="query")
     @blp.response(200, BoardPageSchema)
+    @public_read
     def get(self, query, kind, period):
         """A week's (YYYY-Www, ISO) or month's (YYYY-MM) board of summed margins, with days played"""
         return _page(_board(kind, period), query)
@@ -171,6 +191,7 @@ class PeriodBoardMe(MethodView):
 class AllTimeBoard(MethodView):
     @blp.arguments(PageQuerySchema, location="query")
     @blp.response(200, BoardPageSchema)
+    @public_read
     def get(self, query):
         """The all-time board of summed margins, with days played"""
         return _page(ALL_TIME, query)

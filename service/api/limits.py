@@ -67,6 +67,12 @@ Opening a run, a submission and an analysis take theirs in one round trip (``Adm
 scripts/bench_limits.py measures a play, a repeat, a GET of the run and of a board with the
 limits on and off.
 
+Every answer of a limited route that got as far as its limits carries ``RateLimit-Limit``,
+``RateLimit-Remaining`` and ``RateLimit-Reset`` (``service.api.caching``): the window with the
+fewest requests left once this one is counted (or not), so that a client slows down before it is
+refused.  A request answered from what is stored, or refused before it was taken, looks at its
+windows without counting (one more round trip, on those rare answers only).
+
 GETs (boards, a run, a submission's status) have no limit here: they store nothing, a page polls a
 submission's status every 0.7 s until it is verified, and a classroom polls from one address.  A
 flood of requests of any kind is the proxy's to bound per address, in memory and before the app
@@ -76,9 +82,9 @@ flood of requests of any kind is the proxy's to bound per address, in memory and
 from __future__ import annotations
 
 import redis
-from flask import request
+from flask import g, request
 
-from service.errors import Unavailable
+from service.errors import ServiceError, Unavailable
 from service.limits import Gate, client_network, now_ms, parse
 
 from .common import services
@@ -92,9 +98,12 @@ def client_address() -> str:
 
 
 def gate(*limits: tuple[str, str]) -> Gate:
-    """The configured windows of each (limit name, subject); a limit turned off has none."""
+    """The configured windows of each (limit name, subject); a limit turned off has none.  The
+    request's answer reports where it leaves them (its RateLimit headers)."""
     configured = services().settings.limits
-    return Gate((name, subject, parse(configured.get(name) or "")) for name, subject in limits)
+    made = Gate((name, subject, parse(configured.get(name) or "")) for name, subject in limits)
+    g.rate_gate = made
+    return made
 
 
 class Admission:
@@ -123,6 +132,12 @@ class Admission:
         return self
 
     def __exit__(self, exc_type, exc, _tb) -> None:
+        if self.gate.replies is None and self.gate and (exc is None or isinstance(exc, ServiceError)) \
+                and not isinstance(exc, Unavailable):
+            try:  # a repeat, or a request refused before its take: its RateLimit headers all the same
+                services().limits.look(self.gate)
+            except redis.RedisError:
+                pass
         unconfirmed = isinstance(exc, Unavailable) and exc.code.endswith("_unconfirmed")
         if self._taken is not None and not self._kept and not unconfirmed:
             counted, stamp = self._taken

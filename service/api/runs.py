@@ -9,6 +9,7 @@ from service.runs import run_kind
 from service.runs import table as tbl
 
 from .blueprint import Blueprint
+from .caching import limited
 from . import duels, limits
 from .links import responds, run_links
 from .common import as_documented, client_info, current_pid, day_from, services, token_from_request
@@ -39,6 +40,7 @@ class RunList(MethodView):
     @blp.arguments(RunCreateSchema)
     @blp.response(201, RunSchema)
     @blp.doc(security=[{}] + SECURITY)  # the token is optional here: without one, one is issued
+    @limited(201)
     @blp.doc(**responds(201, **run_links("$response.body#/run_id")))
     def post(self, body):
         """Open a run: ranked on today's challenge, archive on a closed day, or a random deal
@@ -123,6 +125,7 @@ class RunPlays(MethodView):
     @blp.response(200, RunSchema)
     @blp.doc(security=SECURITY)
     @blp.doc(**responds(200, **run_links("$request.path.run_id")))
+    @limited(200)
     def post(self, body, run_id):
         """Play the player's card (or call) number ``turn``; the answer narrates the bots' replies
 

@@ -8,11 +8,13 @@ from datetime import date
 from flask.views import MethodView
 
 from service.errors import NotFound
+from service.freshness import Freshness
 from service.leaderboard import day_board
 from service.players import nickname as nicknames
 
 from . import limits
 from .blueprint import Blueprint
+from .caching import cacheable, limited, public_read
 from .links import link, responds
 from .common import client_info, current_pid, services
 from .schemas import (RecordSchema, SubmissionAcceptedSchema, SubmissionCreateSchema,
@@ -36,6 +38,7 @@ class SubmissionList(MethodView):
         parameters={"sub_id": "$response.body#/submission_id"}), GetSubmissionRecord=link(
         "get", "/submissions/{sub_id}/record", "its record, once verified and public",
         parameters={"sub_id": "$response.body#/submission_id"})))
+    @limited(202)
     def post(self, body):
         """Submit a finished ranked run under a nickname (claimed for this token)
 
@@ -85,6 +88,7 @@ class SubmissionById(MethodView):
 @blp.route("/<string:sub_id>/record")
 class SubmissionRecord(MethodView):
     @blp.response(200, RecordSchema)
+    @public_read
     def get(self, sub_id):
         """The full game record (RULES §7) of a verified submission, once its day's seed is public
 
@@ -100,4 +104,5 @@ class SubmissionRecord(MethodView):
             raise NotFound("this submission has no record (not verified)", code="no_record")
         record = s.submissions.record(sub)
         record["seed"] = challenge.seed
+        cacheable(Freshness(s.settings).record())
         return record

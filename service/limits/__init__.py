@@ -99,13 +99,29 @@ def _limit(name: str, subject: str, windows: tuple[Window, ...]) -> tuple:
     return name, keys, args, windows
 
 
+@dataclass(frozen=True)
+class Quota:
+    """Where a request leaves the window of its limits with the fewest hits left: the RateLimit
+    headers (``limit``, ``remaining``; ``reset``: seconds until hits leave it, or when it is full
+    until one more fits, as Retry-After)."""
+    limit: int
+    remaining: int
+    reset: int
+
+
 class Gate:
     """The windows one request must find room in: each limit ``(name, subject, windows)`` as the
-    keys and arguments of its script call (subjects hashed: a key is no log of addresses)."""
+    keys and arguments of its script call (subjects hashed: a key is no log of addresses).  It
+    keeps what its last check or take found (``replies``) and whether that take's hits were given
+    back, for ``quota``."""
 
     def __init__(self, limits) -> None:
         self.limits: list[tuple[str, tuple[str, ...], tuple[int, ...], tuple[Window, ...]]] = [
             _limit(name, subject, windows) for name, subject, windows in limits if windows]
+        self.replies: list | None = None
+        self.taken = False  # the replies are a take's (a check's count nothing)
+        self.given_back = False
+        self.origin: Gate | None = None  # the gate whose take counted this one's hits
 
     def __bool__(self) -> bool:
         return bool(self.limits)
@@ -115,14 +131,41 @@ class Gate:
         had room.  A take counts in every window of a limit or in none, and one limit full does
         not stop the others from counting: give their hits back (``uncount``) if the request
         fails."""
+        self.replies, self.taken, self.given_back = replies, True, False
         gate = Gate(())
-        gate.limits = [limit for limit, (index, _wait) in zip(self.limits, replies) if not int(index)]
+        gate.limits = [limit for limit, reply in zip(self.limits, replies) if not int(reply[0])]
+        gate.origin = self
         return gate
+
+    def quota(self) -> Quota | None:
+        """The window with the fewest hits left once this request is counted (or not: refused,
+        given back, only checked), ties to the one that empties last; None before any check."""
+        if self.replies is None:
+            return None
+        best = None
+        for (_name, _keys, _args, windows), reply in zip(self.limits, self.replies):
+            index, wait_ms, figures = int(reply[0]), int(reply[1]), [int(x) for x in reply[2:]]
+            counted = self.taken and not index and not self.given_back
+            for i, w in enumerate(windows):
+                hits, oldest = (figures[2 * i], figures[2 * i + 1]) if len(figures) > 2 * i + 1 else (0, 0)
+                used = hits + counted
+                if index == i + 1:
+                    reset_ms = wait_ms
+                elif hits:
+                    reset_ms = oldest
+                else:  # empty before: this request's own hit, if counted, leaves after the whole window
+                    reset_ms = w.seconds * 1000 if counted else 0
+                q = Quota(w.amount, max(0, w.amount - used), math.ceil(reset_ms / 1000))
+                if best is None or (q.remaining, -q.reset) < (best.remaining, -best.reset):
+                    best = q
+        return best
 
     def verdict(self, replies) -> None:
         """TooManyRequests for the first limit whose check (``replies``, one per limit, each
-        ``[window, ms]``) names a full window; nothing if all have room."""
-        for (name, _keys, _args, windows), (index, wait_ms) in zip(self.limits, replies):
+        ``[window, ms, …]``) names a full window; nothing if all have room."""
+        if self.replies is None:
+            self.replies = replies
+        for (name, _keys, _args, windows), (index, wait_ms, *_figures) in zip(self.limits, replies):
             if int(index):
                 w = windows[int(index) - 1]
                 retry = max(1, math.ceil(int(wait_ms) / 1000))
@@ -169,6 +212,11 @@ class Limits:
         """TooManyRequests if a window of ``gate`` is full; counts nothing."""
         gate.verdict(self._run(gate, "check", now))
 
+    def look(self, gate: Gate, now: int | None = None) -> None:
+        """What ``gate``'s windows hold, kept in it for ``quota``; counts and refuses nothing."""
+        if gate:
+            gate.replies, gate.taken = self._run(gate, "check", now), False
+
     def count(self, gate: Gate, now: int | None = None) -> None:
         """One hit in every window of ``gate`` (the request succeeded)."""
         self._run(gate, "count", now)
@@ -176,6 +224,8 @@ class Limits:
     def uncount(self, gate: Gate, now: int) -> None:
         """Take back the hit ``count`` made at ``now`` (what it counted was not stored after all)."""
         self._run(gate, "uncount", now)
+        if gate.origin is not None:
+            gate.origin.given_back = True
 
 
-__all__ = ["Gate", "IPV6_PREFIX", "Limits", "Window", "client_network", "duration", "now_ms", "parse"]
+__all__ = ["Gate", "IPV6_PREFIX", "Limits", "Quota", "Window", "client_network", "duration", "now_ms", "parse"]

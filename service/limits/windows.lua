@@ -5,15 +5,18 @@
 -- buckets are the window.  Its keys share one hash tag: one cluster slot.
 -- KEYS the windows; ARGV[1] 'check', 'count', 'take' or 'uncount'; ARGV[2] now (ms);
 -- ARGV[3..] amount and length (ms) of each window.
--- check, take: {0, 0} when every window has room for one more hit (take has counted it), else
--- {i, ms until window i has} (take has counted nothing); count, uncount: {0, 0}.
+-- check, take: {0, 0, ...} when every window has room for one more hit (take has counted it), else
+-- {i, ms until window i has, ...} (take has counted nothing); then, for each window, its hits
+-- before this request and the ms until its oldest hit leaves it (0: none), which the RateLimit
+-- headers are made of; count, uncount: {0, 0}.
 local mode, now = ARGV[1], tonumber(ARGV[2])
 
 local function size_of(expiry)
   return math.max(1, math.floor(expiry / 60))
 end
 
--- 0 if the window has room for one more hit at ``now``, else the ms until it has.
+-- 0 if the window has room for one more hit at ``now``, else the ms until it has; then its hits
+-- and the ms until its oldest hit leaves it.
 local function wait(key, amount, expiry)
   local size = size_of(expiry)
   local cur = math.floor(now / size)
@@ -27,38 +30,30 @@ local function wait(key, amount, expiry)
       buckets[#buckets + 1] = {n, hits}
     end
   end
+  table.sort(buckets, function(a, b) return a[1] < b[1] end)
+  local oldest = 0
+  if #buckets > 0 then
+    oldest = math.max(1, (buckets[1][1] + 60) * size - now)
+  end
   if total < amount then
-    return 0
+    return 0, total, oldest
   end
   -- room comes back when enough of the oldest buckets have left the window
-  table.sort(buckets, function(a, b) return a[1] < b[1] end)
   local excess = total - amount + 1
   for _, b in ipairs(buckets) do
     excess = excess - b[2]
     if excess <= 0 then
-      return math.max(1, (b[1] + 60) * size - now)
+      return math.max(1, (b[1] + 60) * size - now), total, oldest
     end
   end
-  return 1
+  return 1, total, oldest
 end
 
-if mode == 'check' or mode == 'take' then
-  for i = 1, #KEYS do
-    local ms = wait(KEYS[i], tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2]))
-    if ms > 0 then
-      return {i, ms}
-    end
-  end
-  if mode == 'check' then
-    return {0, 0}
-  end
-  mode = 'count'
-end
-
-for i = 1, #KEYS do
+-- One hit more (count) or less (uncount) in window i, in the bucket of ``now``.
+local function change(i, how)
   local key, expiry = KEYS[i], tonumber(ARGV[2 * i + 2])
   local bucket = string.format('%d', math.floor(now / size_of(expiry)))
-  if mode == 'count' then
+  if how == 'count' then
     redis.call('HINCRBY', key, bucket, 1)
     if redis.call('HLEN', key) > 60 then  -- drop the buckets that left the window
       local cur = tonumber(bucket)
@@ -69,12 +64,35 @@ for i = 1, #KEYS do
       end
     end
     redis.call('PEXPIRE', key, expiry)
-  elseif mode == 'uncount' then
+  else
     if tonumber(redis.call('HGET', key, bucket) or '0') > 0 and redis.call('HINCRBY', key, bucket, -1) <= 0 then
       redis.call('HDEL', key, bucket)
     end
-  else
-    return redis.error_reply('windows.lua: unknown mode ' .. tostring(mode))
   end
+end
+
+if mode == 'check' or mode == 'take' then
+  local out = {0, 0}
+  for i = 1, #KEYS do
+    local ms, total, oldest = wait(KEYS[i], tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2]))
+    if ms > 0 and out[1] == 0 then
+      out[1], out[2] = i, ms
+    end
+    out[#out + 1] = total
+    out[#out + 1] = oldest
+  end
+  if mode == 'take' and out[1] == 0 then
+    for i = 1, #KEYS do
+      change(i, 'count')
+    end
+  end
+  return out
+end
+
+if mode ~= 'count' and mode ~= 'uncount' then
+  return redis.error_reply('windows.lua: unknown mode ' .. tostring(mode))
+end
+for i = 1, #KEYS do
+  change(i, mode)
 end
 return {0, 0}

@@ -16,6 +16,7 @@ from datetime import date
 from service import duplicate
 from service.config import Settings
 from service.errors import Conflict, NotFound
+from service.freshness import Freshness
 from service.leaderboard import Leaderboard
 from service.players import Players
 from service.runs import Runs
@@ -220,7 +221,14 @@ class Ops:
             "status": "disqualified", "ops_decision": "disqualified", "ops_reason": why})
         self._rebuild_matchpoints(sub["date"])
         self.audit(who, "disqualify", sub_id, why, was=sub["status"], removed_from_boards=removed)
-        return self.submission(sub_id)
+        return self._changed(self.submission(sub_id))
+
+    def _changed(self, answer: dict) -> dict:
+        """An action's answer on a game whose day's boards it changed, with when every public
+        copy of them (a web process's, the proxy's, a reader's cache) shows the change at the
+        latest (``service.freshness``); the boards by matchpoints follow their rebuild."""
+        day = date.fromisoformat(answer["date"])
+        return {**answer, "caches_catch_up_at": Freshness(self.settings).catch_up_at(day).isoformat()}
 
     def _rebuild_matchpoints(self, day: date | str) -> None:
         """A day's field changed by ops: its matchpoint board built again now, not in minutes."""
@@ -238,7 +246,7 @@ class Ops:
             "status": "verified", "ops_decision": "restored", "ops_reason": why})
         self._rebuild_matchpoints(sub["date"])
         self.audit(who, "restore", sub_id, why, was=sub["status"])
-        return self.submission(sub_id)
+        return self._changed(self.submission(sub_id))
 
     def requeue(self, sub_id: str, who: str, why: str = "") -> dict:
         """Run a submission's verification again (a delayed one, typically); audited.  Nothing
@@ -367,4 +375,4 @@ class Ops:
                 progress(i + 1, len(keep))
         self._rebuild_matchpoints(day)
         self.audit(who, "rebuild_day", day.isoformat(), why, removed=removed, recorded=len(keep))
-        return {"date": day.isoformat(), "removed": removed, "recorded": len(keep)}
+        return self._changed({"date": day.isoformat(), "removed": removed, "recorded": len(keep)})

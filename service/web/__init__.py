@@ -30,6 +30,7 @@ ARCHIVE_DAYS = 30
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 STATIC = Path(__file__).resolve().parent / "static"
 
+#: Every page's but the board other sites frame (``embed``, its own): none may be framed.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
@@ -237,4 +238,7 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=lambda: getattr(g, "lang", None) or DEFAULT_LANGUAGE,
           default_translation_directories=str(Path(__file__).resolve().parent / "translations"))
     app.register_blueprint(bp)
+    from . import embed  # the one page other sites may frame
+
+    embed.init_app(app)
     app.extensions["manille_error_page"] = error_page

@@ -65,3 +65,33 @@ def test_the_curl_session_of_docs_api_runs_as_written(redis_server, tmp_path):
     assert board["total"] == (1 if sub["status"] == "verified" else 0)
     if sub["status"] == "verified":
         assert board["me"]["nickname"].startswith("curl-") and board["top"][0]["score"] == sub["score"]
+
+
+def etag_example() -> str:
+    """The fenced ``sh`` block under "Reading the boards from a program"."""
+    section = API_DOC.read_text(encoding="utf-8").split("## Reading the boards from a program", 1)[1]
+    m = re.search(r"^```sh\n(.*?)^```", section, re.S | re.M)
+    assert m and m.group(1).splitlines()[0] == BASE_LINE, "docs/api.md: the ETag example must start with BASE"
+    return m.group(1)
+
+
+@pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq") and shutil.which("bash")),
+                    reason="the example needs bash, curl and jq")
+def test_the_etag_example_of_docs_api_runs_as_written(redis_server, tmp_path):
+    """The headers it greps are there, and the board asked again with its ETag is a 304."""
+    block = etag_example()
+    flush_state(redis_server.url)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    work = tmp_path / "shell"
+    work.mkdir()
+    with live_service(redis_server.url, logs, [sys.executable, "-m", "worker", "--url", redis_server.url]) as base:
+        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block.replace(BASE_LINE, f"BASE={base}/api/v1", 1)],
+                              cwd=work, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
+    lines = done.stdout.strip().splitlines()
+    shown = {line.split(":", 1)[0].lower(): line.split(":", 1)[1].strip() for line in lines[:-1]}
+    assert shown["cache-control"].startswith("public, max-age=") and shown["access-control-allow-origin"] == "*"
+    assert re.fullmatch(r'"[0-9a-f]{32}"', shown["etag"]) and shown["vary"] == "X-Player-Token, Authorization"
+    assert lines[-1] == "304"
+    assert json.loads((work / "board.json").read_text())["board"] == "day"

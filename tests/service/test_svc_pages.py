@@ -82,14 +82,21 @@ def test_the_page_catalogues_cover_every_template_string_and_are_compiled(tmp_pa
     pot = tmp_path / "messages.pot"
     CommandLineInterface().run(["pybabel", "-q", "extract", "-F", str(root / "babel.cfg"), "--no-location",
                                 "-o", str(pot), str(root)])
-    wanted = {m.id for m in read_po(pot.open("rb")) if m.id}
+    def key(m):  # a plural's id is its singular and plural forms
+        return tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id
+
+    def text(m):  # and its string one per plural form, each to be translated
+        return tuple(m.string) if isinstance(m.string, (list, tuple)) and all(m.string) else (
+            None if isinstance(m.string, (list, tuple)) else m.string)
+
+    wanted = {key(m) for m in read_po(pot.open("rb")) if m.id}
     assert len(wanted) > 30
     for lang in ("fr", "nl"):
         folder = WEB / "translations" / lang / "LC_MESSAGES"
-        po = {m.id: m.string for m in read_po((folder / "messages.po").open("rb")) if m.id}
-        untranslated = sorted(m for m in wanted if not po.get(m))
+        po = {key(m): text(m) for m in read_po((folder / "messages.po").open("rb")) if m.id}
+        untranslated = sorted(map(str, (m for m in wanted if not po.get(m))))
         assert not untranslated, f"{lang}: run `make translations` and translate: {untranslated}"
-        mo = {m.id: m.string for m in read_mo((folder / "messages.mo").open("rb")) if m.id}
+        mo = {key(m): text(m) for m in read_mo((folder / "messages.mo").open("rb")) if m.id}
         assert {k: po[k] for k in wanted} == {k: mo.get(k) for k in wanted}, f"{lang}: messages.mo is stale"
 
 
@@ -182,35 +189,43 @@ def test_no_query_string_makes_a_page_fail_and_links_keep_only_the_pages_own_arg
     assert '<a href="/free?speed=fast&amp;lang=nl" hreflang="nl"' in r.get_data(as_text=True)
 
 
-def test_every_api_answer_says_nosniff_and_no_store(client):
+def test_every_api_answer_says_nosniff_and_what_may_keep_it(client):
     """Each answer of /api/v1, errors included: nosniff (a JSON answer is never sniffed into
-    markup) and no-store (no cache keeps a token-dependent answer, or any for now: one function,
-    service.api.cache_control, decides it per route)."""
+    markup) and the Cache-Control of its route's class, which one function,
+    service.api.cache_control, decides: a public read asked without a token may be kept
+    (tests/service/test_svc_caching.py), anything asked with a token is ``private, no-store``,
+    anything else ``no-store``."""
     from service.api import cache_control
 
     r = client.post("/api/v1/runs", json={"kind": "random"})
     run = r.get_json()
     token = {"X-Player-Token": run["player_token"]}
     answers = [
-        r,
-        client.get("/api/v1/challenges/today"),
-        client.get("/api/v1/leaderboards/all-time"),
-        client.get(f"/api/v1/runs/{run['run_id']}", headers=token),
-        client.post(f"/api/v1/runs/{run['run_id']}/plays", json={"turn": 0, "card": run["view"]["legal"][0]},
-                    headers=token),
-        client.get("/api/v1/players/me", headers=token),
-        client.get("/api/v1/openapi.json"),
-        client.get("/api/v1/health/live"),
-        client.get("/api/v1/health/ready"),
-        client.get("/api/v1/no-such-route"),  # 404
-        client.delete("/api/v1/challenges/today"),  # 405
-        client.post("/api/v1/runs", json={"kind": "bogus"}),  # 422
-        client.post("/api/v1/runs", data="x", content_type="text/plain"),  # 415
-        client.get("/api/v1/players/me"),  # 401
-        client.get("/api/v1/ops/audit"),  # 401
+        (r, "no-store"),
+        (client.get("/api/v1/challenges/today"), "public"),
+        (client.get("/api/v1/leaderboards/all-time"), "public"),
+        (client.get("/api/v1/leaderboards/all-time", headers=token), "private, no-store"),
+        (client.get(f"/api/v1/runs/{run['run_id']}", headers=token), "private, no-store"),
+        (client.post(f"/api/v1/runs/{run['run_id']}/plays", json={"turn": 0, "card": run["view"]["legal"][0]},
+                     headers=token), "private, no-store"),
+        (client.get("/api/v1/players/me", headers=token), "private, no-store"),
+        (client.get("/api/v1/openapi.json"), "no-store"),
+        (client.get("/api/v1/health/live"), "no-store"),
+        (client.get("/api/v1/health/ready"), "no-store"),
+        (client.get("/api/v1/no-such-route"), "no-store"),  # 404
+        (client.get("/api/v1/leaderboards/days/1999-01-01"), "no-store"),  # a public read's 404
+        (client.delete("/api/v1/challenges/today"), "no-store"),  # 405
+        (client.post("/api/v1/runs", json={"kind": "bogus"}), "no-store"),  # 422
+        (client.post("/api/v1/runs", data="x", content_type="text/plain"), "no-store"),  # 415
+        (client.get("/api/v1/players/me"), "no-store"),  # 401
+        (client.get("/api/v1/ops/audit"), "no-store"),  # 401
+        (client.get("/api/v1/ops/audit", headers={"Authorization": "Bearer x"}), "private, no-store"),  # 403
     ]
-    for resp in answers:
+    for resp, expected in answers:
         assert resp.headers["X-Content-Type-Options"] == "nosniff", resp.request.path
-        assert resp.headers["Cache-Control"] == "no-store", (resp.request.path, resp.status_code)
-    assert {resp.status_code for resp in answers} >= {200, 201, 401, 404, 405, 415, 422}
-    assert cache_control("api.x", "POST", 200, False) == cache_control("api.x", "GET", 200, True) == "no-store"
+        got = resp.headers["Cache-Control"]
+        assert got.startswith("public, max-age=") if expected == "public" else got == expected, \
+            (resp.request.path, resp.status_code, got)
+    assert {resp.status_code for resp, _ in answers} >= {200, 201, 401, 403, 404, 405, 415, 422}
+    assert cache_control("api.x", "POST", 200, False) == cache_control("api.x", "GET", 200, False, 5) == "no-store"
+    assert cache_control("api.x", "GET", 200, True) == "private, no-store"

@@ -92,6 +92,11 @@ class OpsSubmissionDetailSchema(OpsSubmissionSchema):
     hindsight_player = fields.Dict(allow_none=True, metadata={
         "description": "the player's most recent checked games together as of this game's check (games, z, "
                        "gain, var, thresholds), whether or not they flag; null below the minimum of games"})
+    caches_catch_up_at = fields.String(metadata={
+        "description": "in the answer of an action that changed the boards (disqualify, restore): when every "
+                       "public copy of the day's boards, field and travellers, and of its week's, month's and the "
+                       "all-time board, shows the change at the latest (a closed day's are kept "
+                       "MANILLE_CLOSED_MAX_AGE by caches); the boards by matchpoints follow their rebuild"})
 
 
 class OpsAnalyseSchema(ma.Schema):
@@ -123,7 +128,9 @@ class JobSchema(ma.Schema):
     job_id = fields.String(required=True)
     status = fields.String(required=True, metadata={"description": "queued, started, finished, failed …"})
     description = fields.String(allow_none=True)
-    result = fields.Raw(allow_none=True, metadata={"description": "once finished: the job's report"})
+    result = fields.Raw(allow_none=True, metadata={
+        "description": "once finished: the job's report (a day's rebuild: removed, recorded and "
+                       "caches_catch_up_at, when every public copy of its boards shows it at the latest)"})
     status_url = fields.String()
 
 
