@@ -47,8 +47,7 @@ def _day_open(day: date, what: str) -> Conflict:
 def _own_game(day: date, pid: str) -> dict | None:
     """The player's ranked game of ``day`` if verification found it valid (counted or not)."""
     s = services()
-    run_id = s.runs.ranked_run_id(day, pid)
-    sub_id = s.redis.hget(s.runs.key(run_id), "submission") if run_id else None
+    sub_id = s.runs.submission_of(s.runs.ranked_id(day, pid))
     if not sub_id:
         return None
     sub = s.submissions.get(sub_id)
