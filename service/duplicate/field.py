@@ -15,7 +15,7 @@ from datetime import date
 from service.errors import NotFound
 from service.leaderboard import day_board
 from service.replay.rules import DEAL_POINTS
-from service.store import evalsha_on, load_script, pipelined
+from service.store import evalsha_on, id_of, load_script, pipelined, shard_of
 
 #: ``counts[p]`` for p = 0 … DEAL_POINTS: the card points a side can take on a deal.
 BUCKETS = DEAL_POINTS + 1
@@ -113,7 +113,7 @@ class Field:
             entries.append({"rank": above + 1, "player": pid, "nickname": name, "us": points,
                             "them": DEAL_POINTS - points,
                             "mp": one_decimal(matchpoints(below, counts[points] - 1, n)),
-                            "submission_id": game.split("|", 1)[0] or None})
+                            "submission_id": _submission(day, pid, game)})
         return {**self._summary(deal, counts), "date": day.isoformat(), "offset": offset, "limit": limit,
                 "entries": entries}
 
@@ -122,8 +122,14 @@ class Field:
         game = self.r.hget(day_board(day).games_key, pid)
         if not game:
             return None
-        sub_id, points = game.split("|", 1)
-        return sub_id, parse_points(points)
+        return _submission(day, pid, game), parse_points(game.split("|", 1)[1])
+
+
+def _submission(day: date, pid: str, game: str) -> str | None:
+    """The submission id a game of the games hash names (``<sub>|…``: the id without its day and
+    the player's shard), or None."""
+    tail = game.split("|", 1)[0]
+    return id_of(day, shard_of(pid), tail) if tail else None
 
 
 def _by_deal(cells: dict[str, str]) -> dict[int, list[int]]:

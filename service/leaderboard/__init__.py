@@ -55,7 +55,7 @@ from datetime import date, timedelta
 import redis
 
 from service.errors import NotFound
-from service.store import (day_scope, evalsha_on, key_for, load_script, month_id, pipelined, run_replicated,
+from service.store import (day_scope, evalsha_on, id_tail, key_for, load_script, month_id, pipelined, run_replicated,
                            run_replicated_each, week_id)
 
 #: The hash tag of the all-time board's keys; a day's, week's or month's is ``boards:<scope>`` (see above).
@@ -135,7 +135,8 @@ class Board:
 
     @property
     def games_key(self) -> str:
-        """Each counted game's submission and card points a deal: pid -> ``<sub>|51,22,33``."""
+        """Each counted game's submission (its id without the day and the player's shard:
+        ``store.id_tail``) and card points a deal: pid -> ``<sub>|51,22,33``."""
         return self.key_of("games")
 
     def deal_key(self, deal: int, points: int) -> str:
@@ -240,7 +241,7 @@ class Leaderboard:
         each in its board's slot.  A change of the player left pending by a step that did not
         finish (a crash, Redis gone) is carried first.  True if changed now."""
         day_keys, finished = self._day_keys(day, deals), False
-        args = [sign, pid, score, nickname, SHIFT, submission_id, ",".join(map(str, deals))]
+        args = [sign, pid, score, nickname, SHIFT, id_tail(submission_id), ",".join(map(str, deals))]
         for _attempt in range(3):
             (changed, note), _acked = run_replicated(self.r, self._day, day_keys, args, self.wait_ms)
             if note:

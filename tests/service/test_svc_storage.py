@@ -1,7 +1,7 @@
-"""What a player-day keeps in Redis (issue 11): runs and the day's indexes of them expire after the
-day's keep, a verified game's path leaves the day's tree, submissions are stored compactly and
-their record replayed byte for byte, submissions stored the old way read as before, board wipes
-UNLINK, readiness reports Redis's memory, a full Redis answers 503."""
+"""What a player-day keeps in Redis: runs and the day's indexes of them expire after the day's
+keep, a verified game's path leaves the day's tree, runs and submissions are stored compactly and
+read back as they were played (a submission's record replayed byte for byte), board wipes UNLINK,
+readiness reports Redis's memory, a full Redis answers 503."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ from service.app import create_app
 from service.config import QUEUE_NAME
 from service.leaderboard import ALL_TIME, Board, Leaderboard, day_board
 from service.replay import dumps, player_cards, simulate, verify
-from service.runs import Runs, path_hash, run_shard
+from service.runs import Runs, path_hash, run_shard, unpack_actions
 from service.seeds import daily_seed
 from service.store import raw_client
 from service.submissions import AGENTS, Submissions
+from service.store import compact
 from service.submissions import codec
 
 from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, headers, play_game, queue_of
@@ -99,13 +100,12 @@ def test_a_ranked_run_and_the_days_indexes_expire_48_hours_after_the_reveal_prac
         run = play(client, run, token, 3)
         keep = int((REVEAL + timedelta(hours=48) - datetime.fromisoformat(BEFORE_MIDNIGHT)).total_seconds())
         shard = run_shard(run["run_id"])
-        ranked_keys = [Runs.key(run["run_id"]), Runs.ranked_key(DAY, _pid(rclient, run)),
-                       Runs.address_runs_key(DAY, "192.0.2.1", shard), Runs.paths_key(DAY, shard)]
+        ranked_keys = [Runs.key(run["run_id"]), Runs.address_runs_key(DAY, shard), Runs.paths_key(DAY, shard)]
         for key in ranked_keys:
             assert keep - 5 <= rclient.ttl(key) <= keep, key  # the plays (HINCRBY, HSET) kept it
-        # another player from the same address: the address's list keeps its TTL, now set again
+        # another player from the same address: the shard's index keeps its TTL, now set again
         other, other_token = open_run(client)
-        assert keep - 5 <= rclient.ttl(Runs.address_runs_key(DAY, "192.0.2.1", run_shard(other["run_id"]))) <= keep
+        assert keep - 5 <= rclient.ttl(Runs.address_runs_key(DAY, run_shard(other["run_id"]))) <= keep
         runs = Runs(rclient, app.extensions["manille"].settings)
         assert sorted(runs.address_runs(DAY, "192.0.2.1")) == sorted([run["run_id"], other["run_id"]])
         # practice runs: a day from their opening
@@ -180,7 +180,7 @@ def test_a_verified_games_path_leaves_the_days_tree_once(app, rclient, run_worke
         probe_prefixes = ["".join(probe_cards[:k]) for k in range(1, 7)]
         assert runs.path_counts(DAY, probe_prefixes) == [1] * 6
         assert runs.path_counts(DAY, [""]) == [2]  # the root: runs opened, over the shards
-        assert rclient.ttl(Runs.retired_key(DAY, run_shard(honest["run_id"]))) > 0
+        assert rclient.hget(Runs.key(honest["run_id"]), "retired") == "1"  # the run keeps the mark
         # verified again (ops requeue): nothing taken out twice
         assert runs.retire_path(honest["run_id"], cards, sub_id) is False
         assert runs.path_counts(DAY, probe_prefixes) == [1] * 6
@@ -191,7 +191,7 @@ def test_a_verified_games_path_leaves_the_days_tree_once(app, rclient, run_worke
 
 
 def _cards(rclient, run_id):
-    text = rclient.hget(Runs.key(run_id), "cards")
+    text = unpack_actions(rclient.hget(Runs.key(run_id), "cards"))
     return [text[i:i + 2] for i in range(0, len(text), 2)]
 
 
@@ -212,56 +212,49 @@ def test_any_legal_games_cards_pack_a_byte_each_and_replay_to_the_same_record(se
     bot = get_bot("random-1")
     record = simulate(seed, bot)
     cards = player_cards(record)
-    packed = codec.pack_cards(cards)
+    packed = compact.pack_cards(cards)
     assert len(packed) == len(cards) and packed.isascii() and packed.isalpha()
-    assert codec.unpack_cards(packed) == cards
-    assert dumps(verify(seed, codec.unpack_cards(packed), bot)) == dumps(record)
+    assert compact.unpack_cards(packed) == cards
+    assert dumps(verify(seed, compact.unpack_cards(packed), bot)) == dumps(record)
 
 
 @given(st.lists(st.integers(min_value=0, max_value=2 ** 48)))
 def test_play_times_pack_as_gaps_and_unpack(times):
-    packed = codec.pack_times(times)
-    assert codec.unpack_times(packed) == times and set(packed) <= set(codec.VLQ)
+    packed = compact.pack_times(times)
+    assert compact.unpack_times(packed) == times and set(packed) <= set(compact.VLQ)
+    # appended a gap at a time, as a run's plays append them, it is the same text
+    assert "".join(compact.vlq(t - prev) for prev, t in zip([0] + times, times)) == packed
 
 
 @given(st.integers(min_value=10 ** 12, max_value=2 ** 42), st.lists(st.integers(min_value=-10 ** 9, max_value=10 ** 9)))
 def test_a_clock_that_went_back_packs_too(first, gaps):
     times = [first + sum(gaps[:i]) for i in range(len(gaps) + 1)]
-    assert codec.unpack_times(codec.pack_times(times)) == times
+    assert compact.unpack_times(compact.pack_times(times)) == times
 
 
 def test_play_times_pack_in_three_characters_a_play_at_a_persons_pace():
     """1–16 s between cards: 3 digits each, 9 for the first time (a decimal list took 5 and 14)."""
     gaps = [1000 + 15000 * i // 46 for i in range(47)]  # 1 s to 16 s
     times = [1764712800123 + sum(gaps[:i]) for i in range(48)]
-    assert len(codec.pack_times(times)) == 9 + 47 * 3
-    assert codec.pack_times([1764712800123, 1764712801643, 1764712802473]) == "23vxih3mDg/C8zB"
-
-
-def test_submissions_stored_with_decimal_gaps_read_the_same_times():
-    """The compact form of issue 11 before ``pace``: ``gaps`` in decimal, read as it was."""
-    times = [1764712800123, 1764712801643, 1764712802473, 1764712802470]
-    old = codec.decode("20261202-" + "ab" * 10, "2026-12-02", {"played": "AB", "gaps": "1764712800123,1520,830,-3"})
-    new = codec.decode("20261202-" + "ab" * 10, "2026-12-02", {"played": "AB", "pace": codec.pack_times(times)})
-    assert old == new and new["times"] == ",".join(map(str, times))
+    assert len(compact.pack_times(times)) == 9 + 47 * 3
+    assert compact.pack_times([1764712800123, 1764712801643, 1764712802473]) == "23vxih3mDg/C8zB"
 
 
 @pytest.mark.parametrize("damaged", ["23vx!", "23vxih3mDg"])
 def test_damaged_play_times_are_an_error_not_times(damaged):
     with pytest.raises(ValueError):
-        codec.unpack_times(damaged)
+        compact.unpack_times(damaged)
 
 
 @given(st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(9000, 1, 1), timezones=st.just(timezone.utc)))
 def test_times_pack_as_integers_and_unpack_to_the_same_iso_text(moment):
     packed = codec.pack_time(moment.isoformat())
     assert packed.isdigit() and codec.unpack_time(packed) == moment.isoformat()
-    assert codec.unpack_time(moment.isoformat()) == moment.isoformat()  # the old form passes through
 
 
 def test_a_damaged_card_list_is_an_error_not_a_game():
     with pytest.raises(ValueError):
-        codec.unpack_cards("ABz")
+        compact.unpack_cards("ABz")
 
 
 def test_a_submission_stores_no_record_and_its_record_is_the_game_played_byte_for_byte(app, rclient, run_worker):
@@ -274,8 +267,9 @@ def test_a_submission_stores_no_record_and_its_record_is_the_game_played_byte_fo
         stored = rclient.hgetall(sub_key(sub_id))
         assert stored["status"] == "verified" and "record" not in stored and "cards" not in stored
         assert "reason" not in stored and "counted" not in stored and "id" not in stored
+        assert "run_id" not in stored  # its run's id is the player's ranked run's of the day
         assert len(stored["played"]) == len(_cards(rclient, run["run_id"]))
-        assert "gaps" not in stored and len(codec.unpack_times(stored["pace"])) == len(stored["played"])
+        assert len(compact.unpack_times(stored["pace"])) == len(stored["played"])
         assert rclient.hget(AGENTS, stored["run_agent"]) == BROWSER  # the run's, kept once
         assert rclient.hget(AGENTS, stored["agent"]) == "curl/8.5.0"  # the submitting client's differs
         assert rclient.object("encoding", sub_key(sub_id)) in ("ziplist", "listpack")
@@ -299,66 +293,6 @@ def test_a_submission_stores_no_record_and_its_record_is_the_game_played_byte_fo
         assert detail["run_created_at"] == BEFORE_MIDNIGHT and detail["run_finished_at"] == BEFORE_MIDNIGHT
         assert detail["cards"] == cards and len(detail["play_times_ms"]) == len(cards)
         assert without_oracle(detail["record"]) == verify(seed, cards, get_bot(TEST_BOTS), sealed=True)
-
-
-# -- submissions stored before ---------------------------------------------------------------------
-
-def old_form(sub_id: str, run_id: str, pid: str, seed: bytes, cards: list[str], bots: str) -> dict:
-    """A submission exactly as the service stored it before issue 11 (verified)."""
-    record = verify(seed, cards, get_bot(bots), sealed=True)
-    at = "2026-12-02T22:55:01.123456+00:00"
-    return {
-        "id": sub_id, "run_id": run_id, "pid": pid, "nickname": "Oldtimer", "date": DAY.isoformat(),
-        "bots": bots, "rules": "muette-1", "cards": "".join(cards),
-        "times": ",".join(str(1796244000000 + 2500 * i) for i in range(len(cards))),
-        "run_created_at": "2026-12-02T22:40:00.000001+00:00", "run_finished_at": "2026-12-02T22:55:00+00:00",
-        "run_ip": "198.51.100.7", "run_user_agent": BROWSER, "ip": "198.51.100.8", "user_agent": "Old/1.0",
-        "created_at": at, "status": "verified", "score": str(record["rank_score"]), "counted": f"{sub_id} 1",
-        "reason": "", "flags": "[]", "record": json.dumps(record, separators=(",", ":")),
-        "checked_at": "2026-12-02T22:55:02+00:00", "verified_at": "2026-12-02T22:55:02+00:00",
-    }
-
-
-def test_a_submission_stored_the_old_way_reads_as_before_through_the_api_and_ops(app, rclient, run_worker):
-    client = app.test_client()
-    seed = daily_seed(SECRET.encode(), DAY)
-    bots = TEST_BOTS
-    cards = player_cards(simulate(seed, get_bot(bots)))
-    sub_id, run_id, pid = "20261202-" + "ab" * 10, "20261202-OldRunOldRunOldR", "c" * 24
-    with freeze_time(BEFORE_MIDNIGHT):
-        assert client.get(f"/api/v1/challenges/{DAY}").status_code == 200  # the day's terms stored
-        stored = old_form(sub_id, run_id, pid, seed, cards, bots)
-        rclient.hset(sub_key(sub_id), mapping=stored)
-        rclient.rpush(Submissions.day_list_key(DAY), sub_id)
-        Leaderboard(rclient).record(DAY, pid, "Oldtimer", int(stored["score"]), sub_id)
-
-        status = client.get(f"/api/v1/submissions/{sub_id}").get_json()
-        assert status == {"submission_id": sub_id, "run_id": run_id, "date": "2026-12-02", "nickname": "Oldtimer",
-                          "status": "verified", "score": int(stored["score"]), "rank": 1, "reason": None,
-                          "created_at": stored["created_at"], "verified_at": stored["verified_at"]}
-        listed = client.get(f"/api/v1/ops/days/{DAY}/submissions", headers=ops()).get_json()["submissions"]
-        assert [(s["submission_id"], s["address"], s["submit_address"], s["user_agent"], s["created_at"])
-                for s in listed] == [(sub_id, "198.51.100.7", "198.51.100.8", "Old/1.0", stored["created_at"])]
-        detail = client.get(f"/api/v1/ops/submissions/{sub_id}", headers=ops()).get_json()
-        assert detail["cards"] == cards
-        assert detail["play_times_ms"] == [int(t) for t in stored["times"].split(",")]
-        assert (detail["user_agent"], detail["submit_user_agent"]) == (BROWSER, "Old/1.0")
-        assert (detail["run_created_at"], detail["run_finished_at"]) == (stored["run_created_at"],
-                                                                         stored["run_finished_at"])
-        assert without_oracle(detail["record"]) == json.loads(stored["record"])
-    with freeze_time(AFTER_GRACE):
-        record = client.get(f"/api/v1/submissions/{sub_id}/record").get_json()
-        assert dumps(record) == dumps({**json.loads(stored["record"]), "seed": seed.hex()})
-        # re-verified (ops requeue): the same verdict, and the derived record and entry dropped
-        r = client.post(f"/api/v1/ops/submissions/{sub_id}/requeue", json={"reason": "check"}, headers=ops())
-        assert r.status_code == 200 and r.get_json()["requeued"] is True
-        run_worker()
-        after = rclient.hgetall(sub_key(sub_id))
-        assert "record" not in after and "counted" not in after and after["cards"] == stored["cards"]
-        assert (after["status"], after["score"], after["verified_at"]) == ("verified", stored["score"],
-                                                                           stored["verified_at"])
-        assert dumps(client.get(f"/api/v1/submissions/{sub_id}/record").get_json()) == dumps(record)
-        assert client.get(f"/api/v1/submissions/{sub_id}").get_json()["rank"] == 1
 
 
 # -- after the keep ------------------------------------------------------------------------------
@@ -401,7 +335,7 @@ def test_after_the_keep_ops_see_what_the_submission_kept_and_that_the_runs_expir
         run_worker()
         assert client.get(f"/api/v1/submissions/{sub_id}").get_json()["status"] == "verified"
         shard = run_shard(mine["run_id"])
-        assert not rclient.exists(Runs.paths_key(DAY, shard)) and not rclient.exists(Runs.retired_key(DAY, shard))
+        assert not rclient.exists(Runs.paths_key(DAY, shard)) and not rclient.exists(Runs.key(mine["run_id"]))
 
 
 # -- boards ----------------------------------------------------------------------------------------
@@ -531,17 +465,16 @@ def test_runs_stored_before_runs_expired_get_their_days_ttl_or_go(app, rclient):
     old, recent = date(2026, 11, 1), date(2026, 12, 2)
     untimed = {}
     for day in (old, recent):
-        untimed[day] = [Runs.key(f"{day:%Y%m%d}-" + "r" * 16), Runs.ranked_key(day, "p" * 24, sharded=False),
-                        Runs.address_runs_key(day, "192.0.2.9"), Runs.paths_key(day), Runs.retired_key(day),
+        untimed[day] = [Runs.key(f"{day:%Y%m%d}-" + "r" * 16), Runs.address_runs_key(day), Runs.paths_key(day),
                         Runs.submitted_paths_key(day)]
         for key in untimed[day]:
-            rclient.hset(key, "x", "1") if ":run:" in key or "paths" in key else rclient.set(key, "1")
+            rclient.hset(key, "x", "1")
     kept = [Submissions.key(f"{old:%Y%m%d}-" + "0" * 20), Submissions.day_list_key(old), day_board(old).key]
     for key in kept:
         rclient.set(key, "1")
     with freeze_time(BEFORE_MIDNIGHT):
         report = Ops(rclient, settings).expire_runs("tess@test", "upgrade")
-        assert report == {"expiring": 6, "unlinked": 6}
+        assert report == {"expiring": 4, "unlinked": 4}
         assert not any(rclient.exists(k) for k in untimed[old])
         keep = (REVEAL + timedelta(hours=48) - datetime.fromisoformat(BEFORE_MIDNIGHT)).total_seconds()
         assert all(keep - 5 <= rclient.ttl(k) <= keep for k in untimed[recent])
