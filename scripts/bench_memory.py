@@ -77,6 +77,8 @@ FAMILY = [
     (re.compile(r"\{analysis:[0-9a-f]+\}"), "{analysis:*}"),
     (re.compile(r"[0-9]{8}-(?:[0-9]{2}-[0-9a-f]{8})?[0-9a-f]{20}"), "<sub>"),
     (re.compile(r"[0-9]{8}-(?:[0-9]{2}-)?[A-Za-z0-9_-]{16}"), "<run>"),
+    (re.compile(r"(?<=:submission:)[0-9a-f]{28}$"), "<sub>"),  # a key names the day and shard: the id's tail
+    (re.compile(r"(?<=:run:)[A-Za-z0-9_-]{16}$"), "<run>"),
     (re.compile(r"(?<=addr:)[0-9a-f]+"), "*"),
     (re.compile(r"(?<=ranked:)[0-9a-f]+"), "*"),
     (re.compile(r"manille-limits.*"), "manille-limits:…"),

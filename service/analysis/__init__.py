@@ -6,7 +6,8 @@ a shared archive game) gets the one document, computed once.  Its hash key holds
 needs (the day or the seed, the cards), its state (``queued``, ``started``, ``finished``,
 ``failed``), the progress (decisions done of decisions in the game), the submissions whose
 hidden-information check waits for it (a field ``w:<submission id>`` each) and, once finished,
-every card of the game (``plays``, a character a card), which replays its record with no bot.
+every card of the game (``plays``, packed as each card's place among the legal ones), which
+replays its record with no bot.
 The document itself is not stored: it is a pure function of that record and of its decisions'
 entries, which are kept per seed (``positions``: every player of a day meets the same first
 tricks, so most entries are shared), and it is rebuilt from them when read (the last ones read
@@ -32,7 +33,7 @@ from analysis import ANALYSIS_ID
 from service.config import Settings
 from service.errors import NotFound
 from service.store import key_for, raw_client
-from service.store.compact import pack_cards, unpack_cards
+from service.store.compact import pack_cards, pack_game, unpack_cards, unpack_game
 
 from .positions import PositionCache, PositionsGone
 
@@ -106,8 +107,7 @@ class Analyses:
         if admit is not None:
             admit()
         fields = {"status": "queued", "rules": rules, "bots": bots, "cards": pack_cards(cards),
-                  "done": 0, "total": 0, "purpose": purpose,
-                  "created_at": now.isoformat(), "touched_at": now.isoformat()}
+                  "done": 0, "total": 0, "purpose": purpose, "touched_at": now.isoformat()}
         if day is not None:
             fields["date"] = day.isoformat()
         else:
@@ -195,7 +195,7 @@ class Analyses:
         in the shape JSON gives back (keys sorted), as it was when documents were stored."""
         from analysis import analyse, decision_keys, replay_record
 
-        record = replay_record(seed, unpack_cards(fields["plays"]), fields["bots"])
+        record = replay_record(seed, unpack_game(seed, fields["plays"]), fields["bots"])
         keys = decision_keys(record)
         entries = self.positions(seed).get_many(keys)
         if len(entries) < len(set(keys)):
@@ -215,15 +215,17 @@ class Analyses:
                                             "touched_at": self.settings.now().isoformat()})
 
     def finish(self, aid: str, doc: dict, plays: list[str]) -> None:
-        """A finished analysis: every card of its game (``plays``) in place of seat 0's, to rebuild
-        ``doc`` from when read; its seed's positions kept at least as long."""
+        """A finished analysis: every card of its game (``plays``, packed: ``compact.pack_game``) in
+        place of seat 0's, to rebuild ``doc`` from when read; its seed's positions kept at least as
+        long."""
+        seed = bytes.fromhex(doc["seed"])
         pipe = self.r.pipeline()
-        pipe.hset(self.key(aid), mapping={"status": "finished", "plays": pack_cards(plays),
+        pipe.hset(self.key(aid), mapping={"status": "finished", "plays": pack_game(seed, plays),
                                           "done": len(doc["decisions"]), "total": len(doc["decisions"])})
         pipe.hdel(self.key(aid), "cards", "touched_at")  # a finished one is never stale
         pipe.expire(self.key(aid), KEEP_SECONDS)
         pipe.execute()
-        self.positions(bytes.fromhex(doc["seed"])).touch(KEEP_SECONDS)
+        self.positions(seed).touch(KEEP_SECONDS)
 
     def fail(self, aid: str, error: dict) -> None:
         self.r.hset(self.key(aid), mapping={"status": "failed", "error": json.dumps(error),

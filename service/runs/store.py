@@ -148,7 +148,9 @@ class RunStore:
 
     @staticmethod
     def key(run_id: str) -> str:
-        return key_for("run", day_scope(run_day(run_id), run_shard(run_id)), run_id)
+        """``manille:{day:D/KK}:run:<the id's last 16 characters>`` (the tag names the day and shard)."""
+        shard = run_shard(run_id)
+        return key_for("run", day_scope(run_day(run_id), shard), run_id if shard is None else run_id[12:])
 
     def remember_agent(self, user_agent: str) -> str:
         """The digest of ``user_agent``, its text stored once in the agents hash."""

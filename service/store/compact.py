@@ -8,14 +8,17 @@ instants as integers.  What Redis holds of a run, a submission or an analysis is
   five bits a digit, lowest first, a digit from ``g`` on saying another follows), run together:
   1764712800123, 1520, 830 is ``23vxih3mD`` ``g/C`` ``8zB``: 9 digits for the first, 3 for a gap
   of 0.5–16 s; a new time is appended as its gap alone (``vlq``);
-- an instant as whole µs since the epoch, which Redis keeps as an 8-byte integer.
+- an instant as whole µs since the epoch, which Redis keeps as an 8-byte integer;
+- a whole game of muette-1 (every seat's cards, ``pack_game``) as one number: each card's place
+  among the legal cards of its seat, in mixed radix (a forced card adds nothing), written in the
+  VLQ digits: about 40 characters for the 190-odd cards of a game.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from service.replay import Card
+from service.replay import Card, GameState
 
 #: A card's id as one character: the base64 digits, in order.
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
@@ -85,3 +88,40 @@ def pack_instant(moment: datetime) -> str:
 def unpack_instant(text: str) -> str:
     """``pack_instant``'s µs as ISO text in UTC (``datetime.isoformat``); '' stays ''."""
     return (EPOCH + timedelta(microseconds=int(text))).isoformat() if text else ""
+
+
+def pack_game(seed: bytes, cards: list[str]) -> str:
+    """Every card of a muette-1 game from ``seed``, in order, as one number: card k's index among
+    the legal cards at its turn, in the radix of how many there were; IllegalPlayError for a card
+    not legal."""
+    state, number, weight = GameState(seed), 0, 1
+    for text in cards:
+        card = Card.parse(text)
+        legal = state.legal_cards()
+        state.apply(card)  # IllegalPlayError for a card not legal
+        number += legal.index(card) * weight
+        weight *= len(legal)
+    digits = []
+    while number:
+        number, d = divmod(number, 64)
+        digits.append(VLQ[d])
+    return f"{len(cards)}:" + "".join(digits)
+
+
+def unpack_game(seed: bytes, text: str) -> list[str]:
+    """``pack_game`` undone; ValueError for text that is none."""
+    try:
+        count, digits = text.split(":", 1)
+        number = sum(_VLQ_OF[ch] << (6 * i) for i, ch in enumerate(digits))
+        count = int(count)
+    except (KeyError, ValueError):
+        raise ValueError(f"not a packed game: {text[:64]!r}") from None
+    state, cards = GameState(seed), []
+    for _ in range(count):
+        legal = state.legal_cards()
+        if not legal:
+            raise ValueError(f"a packed game longer than its game: {text[:64]!r}")
+        number, index = divmod(number, len(legal))
+        state.apply(legal[index])
+        cards.append(str(legal[index]))
+    return cards

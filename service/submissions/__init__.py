@@ -292,7 +292,7 @@ class Submissions(HindsightNotes):
         """A pending verification that will not run again by itself: ``delayed`` until requeued
         (a verdict already stored is kept: False)."""
         now = now or self.settings.now()
-        return bool(self._delay(keys=[self.key(sub_id)], args=[now.isoformat(), reason[:500]]))
+        return bool(self._delay(keys=[self.key(sub_id)], args=[codec.pack_time(now.isoformat()), reason[:500]]))
 
     def requeue(self, sub_id: str) -> bool:
         """Enqueue the verification again (ops: a delayed one, or re-verify a verified one); the
@@ -305,9 +305,9 @@ class Submissions(HindsightNotes):
         self.get(sub_id)
         if self._on_its_way(sub_id):
             return False
-        status, created = self.r.hmget(key, ["status", "created_at"])
-        if status in PENDING_STATUSES:
-            self.r.zadd(PENDING, {sub_id: datetime.fromisoformat(codec.unpack_time(created)).timestamp()})
+        sub = self.get_fields([sub_id], ["status", "created_at"])[0]
+        if sub.get("status") in PENDING_STATUSES:
+            self.r.zadd(PENDING, {sub_id: datetime.fromisoformat(sub["created_at"]).timestamp()})
             self.r.hset(key, "status", "queued")
         with self.raw.pipeline(transaction=True) as pipe:
             while True:

@@ -3,14 +3,14 @@
 A submission stays in Redis for good (it is what the boards are rebuilt from), one hash a
 player-day, so its form is what the service's memory grows by.  It keeps:
 
-- ``played``: seat 0's cards, one character each, and ``pace``: the time of each play as Base64
-  VLQ gaps, both as its run kept them (``service.store.compact``);
-- times (``created_at``, ``run_created_at``, ``run_finished_at``, ``verified_at``,
-  ``checked_at``) as whole µs since the epoch, which Redis keeps as an 8-byte integer; no
-  ``checked_at`` until a later verdict than the first (read: ``verified_at``);
-- the client's user agent by its digest (``run_agent``; ``agent`` for the submitting client's,
-  only when it differs from the run's), each agent's text once in ``manille:{all}:agents``;
-- the submitting client's ``ip`` only when it differs from the run's;
+- ``game``, what is written once, in a line (``pack_game``): ``played``, seat 0's cards, one
+  character each, and ``pace``, the time of each play as Base64 VLQ gaps, both as its run kept
+  them (``service.store.compact``); the run's opening and finishing times and the submission's
+  (µs, as VLQ differences); the run's client address and user agent (its digest: each agent's
+  text is once in ``manille:{all}:agents``), and the submitting client's when they differ;
+- the verdict's times (``verified_at``, ``checked_at``) as whole µs since the epoch, which Redis
+  keeps as an 8-byte integer; no ``checked_at`` until a later verdict than the first (read:
+  ``verified_at``);
 - the hidden-information check's figures (``hindsight``, ``hindsight_player``) as numbers in a
   line (``pack_hindsight``, ``pack_together``), not JSON: the same figures, a fifth of the bytes;
 - no ``flags`` when a valid game has none, no ``id``, ``date`` or ``run_id`` (the key names the day
@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 
 from service.runs import agent_id  # noqa: F401  (the digest of an agent: importable from here too)
-from service.store.compact import pack_cards, unpack_cards, unpack_times  # noqa: F401
+from service.store.compact import pack_cards, unpack_cards, unpack_times, vlq
 
 #: The fields holding a time: µs since the epoch.
 TIME_FIELDS = ("created_at", "run_created_at", "run_finished_at", "verified_at", "checked_at", "delayed_at")
@@ -37,9 +37,15 @@ TIME_FIELDS = ("created_at", "run_created_at", "run_finished_at", "verified_at",
 AGENT_FIELDS = ("run_agent", "agent")
 #: The verdicts of a valid game: its flags were computed (no ``flags`` field: none).
 VALID_GAME = ("verified", "held", "disqualified")
-#: What ``decode`` needs beside a field asked for, to give it back.
-NEEDS = {"cards": ("played",), "times": ("pace",), "run_id": ("pid",), "ip": ("run_ip",),
-         "user_agent": AGENT_FIELDS, "run_user_agent": ("run_agent",), "checked_at": ("verified_at",)}
+#: What the submission keeps of its game and its clients, written once: one field, ``game``, its
+#: parts in this order, separated by spaces (``pack_game``).
+GAME = "game"
+GAME_PARTS = ("played", "pace", "run_created_at", "run_finished_at", "created_at", "run_ip", "run_agent", "ip",
+              "agent")
+#: The stored fields ``decode`` needs to give each field asked for.
+NEEDS = {"cards": (GAME,), "times": (GAME,), "run_id": ("pid",), "ip": (GAME,), "run_ip": (GAME,),
+         "user_agent": (GAME,), "run_user_agent": (GAME,), "created_at": (GAME,), "run_created_at": (GAME,),
+         "run_finished_at": (GAME,), "checked_at": ("verified_at",)}
 _JSON = {"separators": (",", ":")}
 
 
@@ -62,30 +68,68 @@ def pack_time(iso: str) -> str:
 def encode(run: dict, *, pid: str, nickname: str, ip: str, user_agent: str, created_at: str) -> tuple[dict, dict]:
     """The fields stored for a new submission of ``run`` (``service.runs.run_dict``'s shape), and
     the user agent it names that the run did not (digest -> text) for the agents hash."""
-    fields = {
-        "pid": pid, "nickname": nickname,
+    game = {
         "played": pack_cards([run["cards"][i:i + 2] for i in range(0, len(run["cards"]), 2)]),
         "pace": run.get("pace", ""),
         "run_created_at": pack_time(run.get("created_at", "")),
         "run_finished_at": pack_time(run.get("finished_at", "")),
-        "run_ip": run.get("ip", ""), "created_at": pack_time(created_at), "status": "queued",
+        "run_ip": run.get("ip", ""), "created_at": pack_time(created_at), "run_agent": run.get("agent", ""),
     }
-    if run.get("agent"):
-        fields["run_agent"] = run["agent"]
     agents = {}
-    if ip != fields["run_ip"]:
-        fields["ip"] = ip
+    if ip != game["run_ip"]:
+        game["ip"] = ip
     agent = agent_id(user_agent)
-    if agent != run.get("agent", ""):
-        fields["agent"] = agent
+    if agent != game["run_agent"]:
+        game["agent"] = agent
         if user_agent:
             agents[agent] = user_agent
-    return fields, agents
+    return {"pid": pid, "nickname": nickname, GAME: pack_game(game), "status": "queued"}, agents
+
+
+def pack_game(game: dict) -> str:
+    """``GAME_PARTS`` in a line: the cards and the pace as they are, the three times (µs) as the
+    first and then each one's difference from the one before, in Base64 VLQ, the addresses and
+    the agents' digests; the submitting client's address and agent only when they are not the
+    run's (``-``: an agent that is none)."""
+    times, out, before = [], [], 0
+    for name in ("run_created_at", "run_finished_at", "created_at"):
+        t = int(game[name]) if game.get(name) else None
+        times.append("" if t is None else vlq(t - before))
+        before = t if t is not None else before
+    agent = game.get("agent")
+    out = [game["played"], game["pace"], *times, game.get("run_ip", ""), game.get("run_agent", ""),
+           game.get("ip", ""), "" if agent is None else (agent or "-")]
+    return " ".join(out)
+
+
+def unpack_game(text: str) -> dict:
+    """``pack_game`` undone: the parts it holds, times as µs text (``ip``, ``agent`` only when
+    the submitting client's differ; ``agent`` '' for none)."""
+    parts = text.split(" ")
+    if len(parts) != len(GAME_PARTS):
+        raise ValueError(f"not a submission's game: {text[:64]!r}")
+    game = dict(zip(GAME_PARTS, parts))
+    before = 0
+    for name in ("run_created_at", "run_finished_at", "created_at"):
+        if game[name]:
+            before += unpack_times(game[name])[0]
+            game[name] = str(before)
+        else:
+            game.pop(name)
+    for name in ("ip", "agent"):
+        if not game[name]:
+            game.pop(name)
+    if game.get("agent") == "-":
+        game["agent"] = ""
+    if not game["run_agent"]:
+        game.pop("run_agent")
+    return game
 
 
 def agent_ids(stored: dict) -> list[str]:
     """The user-agent digests a stored submission names."""
-    return [stored[f] for f in AGENT_FIELDS if stored.get(f)]
+    game = unpack_game(stored[GAME]) if stored.get(GAME) else {}
+    return [game[f] for f in AGENT_FIELDS if game.get(f)]
 
 
 def decode(sub_id: str, day: str, stored: dict, agents: dict | None = None, run_id: str | None = None) -> dict:
@@ -99,6 +143,8 @@ def decode(sub_id: str, day: str, stored: dict, agents: dict | None = None, run_
     if run_id is not None:
         sub["run_id"] = run_id
     agents = agents or {}
+    if GAME in sub:
+        sub.update(unpack_game(sub.pop(GAME)))
     if "played" in sub:
         sub["cards"] = "".join(unpack_cards(sub.pop("played") or ""))
     if "pace" in sub:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from service.store import day_scope, id_of, id_tail, key_for, shard_of
+from service.leaderboard import day_board
+from service.store import day_scope, id_of, id_tail, key_for, pipelined, shard_of
 
 from . import codec
 
@@ -84,9 +85,16 @@ class HindsightNotes:
 
     def note_strong_game(self, day: date, pid: str, sub_id: str) -> None:
         """A game of the day's best (the ones the hidden-information check looks at): the board
-        names its submission once the day has closed, so that anyone can open it in the analysis."""
-        self.r.hset(self.strong_games_key(day), pid, id_tail(sub_id))
+        names its submission once the day has closed, so that anyone can open it in the analysis.
+        Only the player is noted: a counted game's submission is in the day's games hash."""
+        self.r.hset(self.strong_games_key(day), pid, "1")
 
     def strong_games(self, day: date, pids: list[str]) -> list[str | None]:
-        tails = self.r.hmget(self.strong_games_key(day), pids) if pids else []
-        return [id_of(day, shard_of(pid), tail) if tail else None for pid, tail in zip(pids, tails)]
+        """The submissions of these players' counted games of ``day`` that the check looked at
+        (None for the others)."""
+        if not pids:
+            return []
+        strong, games = pipelined(self.r, lambda pipe: [pipe.hmget(self.strong_games_key(day), pids),
+                                                        pipe.hmget(day_board(day).games_key, pids)])
+        return [id_of(day, shard_of(pid), game.split("|", 1)[0]) if flag and game else None
+                for pid, flag, game in zip(pids, strong, games)]

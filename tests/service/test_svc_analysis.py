@@ -193,6 +193,9 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclien
     sub = subs.get(sub_id)
     evidence = json.loads(sub["hindsight"])
     assert evidence["analysis_id"] == aid and evidence["from_trick"] == 1
+    # kept as a line of its numbers (no names, no analysis id: the submission has it), read back the same
+    stored = rclient.hget(Submissions.key(sub_id), "hindsight")
+    assert not stored.startswith("{") and aid not in stored and len(stored) < len(sub["hindsight"]) / 2
     assert {"z", "gain", "var", "drivers", "decisions"} <= set(evidence)
     flagged = [f for f in json.loads(sub["flags"]) if f["code"] == "hindsight"]
     assert bool(flagged) == (evidence["z"] >= evidence["z_threshold"] and evidence["gain"] >= evidence["gain_threshold"])
@@ -245,6 +248,7 @@ def test_a_players_checked_games_are_tested_together(rclient):
     from service.config import Settings
     from service.replay import player_cards, simulate
     from service.replay.record import build_record
+    from service.store.compact import pack_cards
     from service.submissions import Submissions
 
     settings = Settings.from_env({"MANILLE_SECRET": SECRET})
@@ -262,8 +266,8 @@ def test_a_players_checked_games_are_tested_together(rclient):
         for k in range(9):
             day = date(2026, 3, 1) + timedelta(days=k)
             sub_id = f"{day:%Y%m%d}-{hashlib.sha256(who.encode()).hexdigest()[:12]}{k:08x}"
-            rclient.hset(subs.key(sub_id), mapping={"pid": f"p-{who}", "cards": "".join(cards),
-                                                    "status": "verified", "flags": "[]"})
+            rclient.hset(subs.key(sub_id), mapping={"pid": f"p-{who}", "played": pack_cards(cards),
+                                                    "status": "verified"})
             assert note_check(settings, rclient, sub_id, f"an-{who}", doc)
             ids.insert(0, sub_id)
             sub = subs.get(sub_id)
@@ -273,6 +277,7 @@ def test_a_players_checked_games_are_tested_together(rclient):
                 assert "hindsight_player" not in sub and "hindsight_player" not in flags
                 continue
             together = json.loads(sub["hindsight_player"])
+            assert not rclient.hget(subs.key(sub_id), "hindsight_player").startswith("{")  # stored as numbers
             n = min(k + 1, settings.flags.hindsight_player_games)
             assert [g["submission_id"] for g in together["games"]] == ids[:n]
             assert [g["date"] for g in together["games"]] == [i[:4] + "-" + i[4:6] + "-" + i[6:8] for i in ids[:n]]

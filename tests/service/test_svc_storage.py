@@ -18,8 +18,8 @@ from bots import get_bot
 from service.app import create_app
 from service.config import QUEUE_NAME
 from service.leaderboard import ALL_TIME, Board, Leaderboard, day_board
-from service.replay import dumps, player_cards, simulate, verify
-from service.runs import Runs, path_hash, run_shard, unpack_actions
+from service.replay import GameState, IllegalPlayError, dumps, player_cards, simulate, verify
+from service.runs import Runs, path_hash, ranked_id, run_shard, unpack_actions
 from service.seeds import daily_seed
 from service.store import raw_client
 from service.submissions import AGENTS, Submissions
@@ -149,6 +149,43 @@ def _pid(rclient, run):
     return rclient.hget(Runs.key(run["run_id"]), "pid")
 
 
+def test_a_run_is_stored_a_character_an_action_with_its_times_as_gaps(app, rclient):
+    """What a run keeps while its day is open, and nothing more: no id or day (its key), an action
+    a character, the play times as the gaps a submission keeps, the agent by its digest; the
+    player's ranked run has the id the day's seed gives the player, so no marker key names it."""
+    client = app.test_client()
+    with freeze_time(BEFORE_MIDNIGHT) as clock:
+        run, token = open_run(client)
+        for _ in range(3):
+            clock.tick(2.5)
+            run = play(client, run, token, 1)
+        stored = rclient.hgetall(Runs.key(run["run_id"]))
+        assert set(stored) == {"pid", "kind", "rules", "bots", "status", "ip", "agent", "plays", "cards", "pace",
+                               "last", "created_at"}
+        assert stored["kind"] == "ranked" and stored["status"] == "playing" and stored["ip"] == "192.0.2.1"
+        assert rclient.hget(AGENTS, stored["agent"]) == BROWSER
+        assert len(stored["cards"]) == 3 and unpack_actions(stored["cards"]) == "".join(_cards(rclient, run["run_id"]))
+        times = compact.unpack_times(stored["pace"])
+        assert len(times) == 3 and times[-1] == int(stored["last"]) and times[1] - times[0] == 2500
+        assert len(stored["plays"]) == len(unpack_actions(stored["plays"])) // 2 >= 3 * 4 - 3
+        assert rclient.object("encoding", Runs.key(run["run_id"])) in ("ziplist", "listpack")
+        settings = app.extensions["manille"].settings
+        pid = stored["pid"]
+        assert run["run_id"] == Runs(rclient, settings).ranked_id(DAY, pid) == ranked_id(settings.seed(DAY), DAY, pid)
+        assert not [k for k in rclient.keys("manille:{day:2026-12-02*}") if ":ranked" in k]
+        again = client.post("/api/v1/runs", json={}, headers=headers(token))
+        assert again.status_code == 409 and again.get_json()["run_id"] == run["run_id"]
+        # read back as it was played
+        seen = client.get(f"/api/v1/runs/{run['run_id']}", headers=headers(token)).get_json()
+        assert seen["turn"] == 3 and seen["status"] == "playing" and seen["submission_id"] is None
+        done = play(client, run, token)
+        finished = rclient.hgetall(Runs.key(run["run_id"]))
+        assert finished["status"] == "finished"
+        assert codec.unpack_time(finished["finished_at"]) == (datetime.fromisoformat(BEFORE_MIDNIGHT)
+                                                              + timedelta(seconds=7.5)).isoformat()
+        assert len(compact.unpack_times(finished["pace"])) == len(finished["cards"]) == done["turn"]
+
+
 def test_the_keep_is_configurable(redis_server, rclient):
     client = make_app(redis_server, MANILLE_RUN_KEEP_HOURS="1", MANILLE_PRACTICE_KEEP_HOURS="2").test_client()
     with freeze_time(BEFORE_MIDNIGHT):
@@ -240,6 +277,42 @@ def test_play_times_pack_in_three_characters_a_play_at_a_persons_pace():
     assert compact.pack_times([1764712800123, 1764712801643, 1764712802473]) == "23vxih3mDg/C8zB"
 
 
+@pytest.mark.parametrize("ip, agent", [("192.0.2.1", BROWSER), ("198.51.100.9", BROWSER), ("192.0.2.1", "curl/8.5.0"),
+                                       ("192.0.2.1", ""), ("2001:db8::7", "")])
+def test_what_a_submission_writes_once_is_one_line_and_reads_back_the_same(ip, agent):
+    """The cards, the pace, three times and the two clients in ``game``; decoded as they were."""
+    run = {"cards": "ADTH7C", "pace": compact.pack_times([1796244000123, 1796244002623, 1796244004000]),
+           "created_at": "2026-12-02T22:40:00.000001+00:00", "finished_at": "2026-12-02T22:55:00+00:00",
+           "ip": "192.0.2.1", "agent": codec.agent_id(BROWSER)}
+    fields, agents = codec.encode(run, pid="p" * 24, nickname="Zoé", ip=ip, user_agent=agent,
+                                  created_at="2026-12-02T22:55:01.5+00:00")
+    assert set(fields) == {"pid", "nickname", "game", "status"} and len(fields["game"]) < 100
+    texts = {codec.agent_id(BROWSER): BROWSER, **agents}
+    sub = codec.decode("20261202-05-" + "0" * 28, "2026-12-02", fields, texts, "20261202-05-runrunrunrunrunr")
+    assert sub["cards"] == "ADTH7C" and sub["times"] == "1796244000123,1796244002623,1796244004000"
+    assert (sub["run_created_at"], sub["run_finished_at"], sub["created_at"]) == (
+        "2026-12-02T22:40:00.000001+00:00", "2026-12-02T22:55:00+00:00", "2026-12-02T22:55:01.500000+00:00")
+    assert (sub["run_ip"], sub["ip"], sub["run_user_agent"], sub["user_agent"]) == ("192.0.2.1", ip, BROWSER, agent)
+    assert sub["run_id"] == "20261202-05-runrunrunrunrunr" and "game" not in sub and "flags" not in sub
+
+
+@hsettings(max_examples=30, deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.integers(min_value=0, max_value=2 ** 32))
+def test_a_whole_game_packs_as_its_cards_places_among_the_legal_ones(seed, pick):
+    """An analysed game's every card (``compact.pack_game``): forty-odd characters, back as played."""
+    import random as _random
+
+    rng, state, cards = _random.Random(pick), GameState(seed), []
+    while not state.is_over:
+        card = rng.choice(state.legal_cards())
+        cards.append(str(card))
+        state.apply(card)
+    packed = compact.pack_game(seed, cards)
+    assert compact.unpack_game(seed, packed) == cards and len(packed) < 80
+    with pytest.raises(IllegalPlayError):
+        compact.pack_game(seed, [cards[0], cards[0]])
+
+
 @pytest.mark.parametrize("damaged", ["23vx!", "23vxih3mDg"])
 def test_damaged_play_times_are_an_error_not_times(damaged):
     with pytest.raises(ValueError):
@@ -268,10 +341,14 @@ def test_a_submission_stores_no_record_and_its_record_is_the_game_played_byte_fo
         assert stored["status"] == "verified" and "record" not in stored and "cards" not in stored
         assert "reason" not in stored and "counted" not in stored and "id" not in stored
         assert "run_id" not in stored  # its run's id is the player's ranked run's of the day
-        assert len(stored["played"]) == len(_cards(rclient, run["run_id"]))
-        assert len(compact.unpack_times(stored["pace"])) == len(stored["played"])
-        assert rclient.hget(AGENTS, stored["run_agent"]) == BROWSER  # the run's, kept once
-        assert rclient.hget(AGENTS, stored["agent"]) == "curl/8.5.0"  # the submitting client's differs
+        assert set(stored) <= {"pid", "nickname", "game", "status", "verified_at", "score", "deals", "flags",
+                               "hindsight_analysis", "hindsight", "hindsight_player"}
+        game = codec.unpack_game(stored["game"])  # what is written once, in one field
+        assert len(game["played"]) == len(_cards(rclient, run["run_id"]))
+        assert len(compact.unpack_times(game["pace"])) == len(game["played"])
+        assert rclient.hget(AGENTS, game["run_agent"]) == BROWSER  # the run's, kept once
+        assert rclient.hget(AGENTS, game["agent"]) == "curl/8.5.0"  # the submitting client's differs
+        assert "ip" not in game  # the same address as the run's
         assert rclient.object("encoding", sub_key(sub_id)) in ("ziplist", "listpack")
         sealed = client.get(f"/api/v1/submissions/{sub_id}/record")
         assert sealed.status_code == 404 and sealed.get_json()["error"] == "record_sealed"
