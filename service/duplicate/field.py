@@ -3,9 +3,9 @@
 Deal k of a day is the same four hands for everyone who reaches it.  ``day_change.lua`` (the
 day board's own step, so exactly when a game is counted or taken off) keeps, in the day board's
 slot: the histogram of the card points the player's side took on each deal (``<deal>:<points>``
--> games), each counted game's submission and points, and per deal and points the games in the
-order recorded.  Everything here is read from those: a game's matchpoints on a deal come from the
-deal's 62 counters, whatever the size of the field.
+-> games), each counted game by its number (its player, submission and points), and per deal and
+points the games' numbers in the order recorded.  Everything here is read from those: a game's
+matchpoints on a deal come from the deal's 62 counters, whatever the size of the field.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import date
 
 from service.errors import NotFound
-from service.leaderboard import day_board
+from service.leaderboard import Leaderboard, day_board
 from service.replay.rules import DEAL_POINTS
 from service.store import evalsha_on, id_of, load_script, pipelined, shard_of
 
@@ -119,7 +119,7 @@ class Field:
 
     def game_of(self, day: date, pid: str) -> tuple[str, list[int]] | None:
         """The player's counted game of ``day``: (submission id, card points deal by deal), or None."""
-        game = self.r.hget(day_board(day).games_key, pid)
+        game = Leaderboard(self.r).games_of(day, [pid])[0]
         if not game:
             return None
         return _submission(day, pid, game), parse_points(game.split("|", 1)[1])

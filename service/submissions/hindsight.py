@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from service.leaderboard import day_board
-from service.store import day_scope, id_of, id_tail, key_for, pipelined, shard_of
+from service.leaderboard import Leaderboard
+from service.store import day_scope, id_of, id_tail, key_for, shard_of
 
 from . import codec
 
@@ -94,7 +94,6 @@ class HindsightNotes:
         (None for the others)."""
         if not pids:
             return []
-        strong, games = pipelined(self.r, lambda pipe: [pipe.hmget(self.strong_games_key(day), pids),
-                                                        pipe.hmget(day_board(day).games_key, pids)])
-        return [id_of(day, shard_of(pid), game.split("|", 1)[0]) if flag and game else None
-                for pid, flag, game in zip(pids, strong, games)]
+        strong = [pid for pid, flag in zip(pids, self.r.hmget(self.strong_games_key(day), pids)) if flag]
+        games = dict(zip(strong, Leaderboard(self.r).games_of(day, strong)))
+        return [id_of(day, shard_of(pid), games[pid].split("|", 1)[0]) if games.get(pid) else None for pid in pids]

@@ -209,12 +209,16 @@ def test_held_disqualified_restored_and_rebuilt_games(many, run_worker, rclient)
         _token, run, sub_id = games[0]
         pid = rclient.hget(Submissions.key(sub_id), "pid")
         lb = Leaderboard(rclient)
+        board = day_board(DAY)
+        number = str(board.shift - 1 - int(rclient.zscore(board.key, pid)) % board.shift)  # the game's
+        assert rclient.hget(board.games_key, number).startswith(pid + "|")
         assert lb.remove(DAY, pid, run["result"]["rank_score"])
         without = field.counts(DAY)
         for deal, points in enumerate(_deal_points(run)):
             assert without.get(deal, [0] * 62)[points] == before[deal][points] - 1
         assert field.game_of(DAY, pid) is None
-        assert rclient.lrange(day_board(DAY).deal_key(0, _deal_points(run)[0]), 0, -1).count(pid) == 0
+        assert number not in rclient.lrange(board.deal_key(0, _deal_points(run)[0]), 0, -1)
+        assert not rclient.hexists(board.games_key, number)
         # put back: the same field again; recorded twice: still once
         sub = {"deals": ",".join(map(str, _deal_points(run)))}
         for _ in range(2):
