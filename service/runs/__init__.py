@@ -41,7 +41,8 @@ from .cache import GameCache
 
 # The storage's names stay importable from here, where the service, the worker and the tests find them.
 from .store import (AGENTS, PLAY_FIELDS, RUN_ID_RE, RUN_KEY_KINDS, RunStore, agent_id, pack_actions,  # noqa: F401
-                    path_hash, ranked_id, run_day, run_dict, run_shard, stored_run, unpack_actions)
+                    parse_stored, path_hash, ranked_id, run_day, run_dict, run_shard, stored_actions, stored_run,
+                    unpack_actions)
 
 
 def game_terms(run: dict) -> dict:
@@ -170,7 +171,7 @@ class Runs(RunStore):
         run = {
             "id": run_id, "pid": pid, "date": day.isoformat(), "ranked": "1" if ranked else "0",
             "kind": kind, **terms, "status": "playing",
-            "cards": "", "plays": tbl.format_plays(plays),
+            "cards": "", "plays": stored_actions(plays),
             "created_at": now.isoformat(), "finished_at": "", "submission": "",
             "ip": ip[:64], "agent": agent,
         }
@@ -209,16 +210,17 @@ class Runs(RunStore):
         return None
 
     def rebuild(self, run: dict, *, events_from: int | None = None, deal_start: bool = False) -> tbl.Table:
-        return tbl.replay(self.seed_of(run), tbl.parse_plays(run["plays"]), events_from=events_from,
+        return tbl.replay(self.seed_of(run), parse_stored(run["plays"]), events_from=events_from,
                           deal_start=deal_start, **game_terms(run))
 
     # -- playing -------------------------------------------------------------
 
     def game(self, run: dict, seed: bytes, plays: str) -> GameState:
-        """The game after ``plays``: the one this process kept if it matches, else replayed; the
-        caller's to play on (``games.put`` it back once the plays it reached are stored)."""
+        """The game after ``plays`` (as stored): the one this process kept if it matches, else
+        replayed; the caller's to play on (``games.put`` it back once the plays it reached are
+        stored)."""
         return (self.games.take(run["id"], seed, plays)
-                or tbl.replay(seed, tbl.parse_plays(plays), **game_terms(run)).state)
+                or tbl.replay(seed, parse_stored(plays), **game_terms(run)).state)
 
     def play(self, run_id: str, pid: str, turn: int, text: str, *, kind: str = "card",
              now: datetime | None = None, limits: Gate = NO_LIMITS,
@@ -289,12 +291,13 @@ class Runs(RunStore):
         if room is not None:
             limits.verdict(room)  # full: TooManyRequests before the bots think
         bots = tbl.bots_until_player(table, cached(get_bot(run["bots"]), self.r, self.seed_of(run)), bidder_of(run))
-        added = code + tbl.format_plays(bots)
+        mine = stored_actions((action,))
+        added = mine + stored_actions(bots)
         new_plays = run["plays"] + added
         new_cards = run["cards"] + code
         over = state.is_over
         keys = [self.key(run_id), self.paths_key(day, run_shard(run_id))]
-        args = [len(run["plays"]) // 2, pack_actions(added), pack_actions(code), vlq(stamp - int(run.get("last") or 0)),
+        args = [len(run["plays"]), added, mine, vlq(stamp - int(run.get("last") or 0)),
                 stamp, "1" if over else "0", pack_instant(now) if over else "", run["ranked"],
                 0 if run["ranked"] == "1" else self.practice_ttl()]
         try:

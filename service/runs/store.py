@@ -47,7 +47,7 @@ from service.store import (EVERY_SHARD, day_of_id, day_scope, id_of, key_for, lo
 from service.replay import Card
 from service.store.compact import ALPHABET, CALLS, pack_instant, unpack_instant
 
-from .table import CALL_CODES
+from .table import CALL_CODES, decode_action
 
 
 def path_hash(text: str) -> str:
@@ -81,6 +81,10 @@ def agent_id(user_agent: str) -> str:
     return hashlib.sha256(user_agent.encode("utf-8", "replace")).hexdigest()[:16] if user_agent else ""
 
 
+_ACTION_OF = {ch: decode_action(code) for code, ch in _STORED.items()}
+_CHAR_OF = {action: ch for ch, action in _ACTION_OF.items()}
+
+
 def pack_actions(text: str) -> str:
     """Actions as ``table`` writes them (two characters each) to a character each."""
     return "".join(_STORED[text[i:i + 2]] for i in range(0, len(text), 2))
@@ -91,31 +95,46 @@ def unpack_actions(stored: str) -> str:
     return stored.translate(_SHOWN)
 
 
+def stored_actions(actions) -> str:
+    """Cards and calls (``Card``, ``Call``) as stored, a character each."""
+    return "".join(_CHAR_OF[a] for a in actions)
+
+
+def parse_stored(stored: str) -> list:
+    """The cards and calls of stored actions."""
+    return [_ACTION_OF[ch] for ch in stored]
+
+
 def stored_run(run: dict) -> dict:
     """The fields a new run (``run_dict``'s shape) is stored with: nothing empty, nothing its key
-    says, actions a character each, times as integers (the user agent: its digest, ``agent``)."""
+    says, the player's actions a character each, times as integers (the user agent: its digest,
+    ``agent``)."""
     out = {k: v for k, v in run.items()
            if k not in ("id", "date", "ranked", "plays", "cards", "created_at", "finished_at", "user_agent")
            and v != ""}
-    out.update(plays=pack_actions(run["plays"]), created_at=pack_instant(datetime.fromisoformat(run["created_at"])))
+    out.update(plays=run["plays"], created_at=pack_instant(datetime.fromisoformat(run["created_at"])))
     if run["cards"]:
         out["cards"] = pack_actions(run["cards"])
     return out
 
 
-def run_dict(run_id: str, stored: dict) -> dict:
+def run_dict(run_id: str, stored: dict, day: date | None = None) -> dict:
     """A run as the service reads it, from its stored fields (all of them, or ``PLAY_FIELDS``):
-    ``id``, ``date``, ``ranked``, actions two characters each (``table``), ISO times, '' for a
-    field not set yet."""
+    ``id``, ``date`` (``day``: the run's, when the caller has it), ``ranked``, the player's
+    actions two characters each (``cards``, as ``table`` writes them; ``plays``, every action,
+    stays as stored: ``parse_stored``), ISO times, '' for a field not set yet."""
     run = dict(stored)
-    day, submission = run_day(run_id), run.get("submission", "")
-    run.update(id=run_id, date=day.isoformat(), ranked="1" if run.get("kind") == "ranked" else "0",
-               plays=unpack_actions(run.get("plays", "")), cards=unpack_actions(run.get("cards", "")),
-               submission=id_of(day, run_shard(run_id), submission) if submission else "",
-               status=run.get("status", ""))
-    for name in ("created_at", "finished_at"):
-        if name in run or name == "finished_at":
-            run[name] = unpack_instant(run.get(name, ""))
+    day = day or run_day(run_id)
+    submission = run.get("submission")
+    run["id"], run["date"] = run_id, day.isoformat()
+    run["ranked"] = "1" if run.get("kind") == "ranked" else "0"
+    run.setdefault("plays", "")  # as stored, a character an action: only the play path reads it
+    run["cards"] = stored["cards"].translate(_SHOWN) if "cards" in stored else ""
+    run["submission"] = id_of(day, run_shard(run_id), submission) if submission else ""
+    run.setdefault("status", "")
+    run["finished_at"] = unpack_instant(run.get("finished_at", ""))
+    if "created_at" in run:
+        run["created_at"] = unpack_instant(run["created_at"])
     return run
 
 
@@ -287,10 +306,10 @@ class RunStore:
         return self._owned(run_id, self.r.hgetall(self.key(run_id)) if run_day(run_id) else None, pid)
 
     @staticmethod
-    def _owned(run_id: str, stored: dict | None, pid: str) -> dict:
+    def _owned(run_id: str, stored: dict | None, pid: str, day: date | None = None) -> dict:
         if not stored or not secrets.compare_digest(stored.get("pid", ""), pid):
             raise NotFound("no such run for this player", code="run_not_found")
-        return run_dict(run_id, stored)
+        return run_dict(run_id, stored, day)
 
     def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int,
                        players: Players | None) -> tuple[dict, list | None]:
@@ -315,7 +334,7 @@ class RunStore:
             Players.known(known)
             if ask:
                 players.remember(pid)
-            return self._owned(run_id, run, pid), room
+            return self._owned(run_id, run, pid, day), room
         except ServiceError:  # an unknown token, a run not the player's: nothing to count
             if room is not None:
                 self._give_back(gate.counted(room), now)
