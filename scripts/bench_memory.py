@@ -17,8 +17,9 @@ game here).  On the second the same players come back.  The first day is the mos
 costs (a new player's token and nickname, and the first entry on the week's, month's and
 all-time boards); the second is an ordinary day.
 
-Memory is ``used_memory`` less ``mem_clients_normal`` (connection buffers), from ``INFO memory``,
-its growth over the day per player:
+Memory is ``used_memory`` less ``mem_clients_normal`` (connection buffers) and
+``used_memory_scripts`` (the Lua scripts, loaded once), from ``INFO memory``, its growth over the
+day per player:
 
 - **open**: after the last verification and analysis;
 - **closed**: once the day's seed is out (its final matchpoint boards built, the day's, week's
@@ -106,13 +107,16 @@ def family(key: str) -> str:
 
 
 def used(r) -> int:
-    """Memory held by data: used_memory less client buffers, once lazy frees are done."""
+    """Memory held by data: used_memory less client buffers and the Lua scripts' cache (loaded
+    once, whatever the players), once lazy frees are done and the keyspace's tables have settled
+    (Redis grows a table by rehashing it a step at a time, holding both meanwhile)."""
+    time.sleep(1.0)
     for _ in range(100):
         info = r.info("memory")
         if not info.get("lazyfree_pending_objects"):
             break
         time.sleep(0.05)
-    return info["used_memory"] - info.get("mem_clients_normal", 0)
+    return info["used_memory"] - info.get("mem_clients_normal", 0) - info.get("used_memory_scripts", 0)
 
 
 def families(r) -> dict[str, tuple[int, int, int]]:
@@ -135,7 +139,7 @@ def families(r) -> dict[str, tuple[int, int, int]]:
 def show(title: str, growth: int, players: int, now: dict, before: dict) -> None:
     """The growth per player, and by key family what was added since ``before``."""
     print(f"\n{title}: {growth} bytes for {players} player-days = {growth / players:.0f} bytes per player-day "
-          f"(used_memory less client buffers)")
+          f"(used_memory less client buffers and scripts)")
     print(f"  {'key family (what was added)':58} {'keys':>6} {'bytes/player':>12}  ttl")
     rows = []
     for f, (n, size, ttl) in now.items():
