@@ -63,8 +63,11 @@ SECRET = "bench-memory"
 USER_AGENT = ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
               "Chrome/126.0.0.0 Safari/537.36")
 DEFAULT_KEEP_HOURS = 48
-#: Key families a player adds once, not each day: the token's hash, the nickname's claims.
-ONCE_A_PLAYER = ("manille:{player:", "manille:{nicks}")
+#: Key families a player adds to once, not each day: the token's hash and checked games, the
+#: nickname's claims, the all-time board (its entry, days played and name); and once a week and
+#: once a month: the week's and the month's boards (margins and matchpoints).
+ONCE_A_PLAYER = ("manille:{player:", "manille:{nicks}", "manille:{boards}:")
+ONCE_A_PERIOD = ("manille:{boards:week:", "manille:{boards:month:")
 #: A Wednesday mid-month, 12:00 in Brussels: its next day is in the same week and month.
 FIRST_DAY = datetime(2027, 3, 10, 11, 0, tzinfo=timezone.utc)
 
@@ -136,8 +139,9 @@ def families(r) -> dict[str, tuple[int, int, int]]:
     return {f: (counts[f], sizes[f], ttls[f]) for f in sizes}
 
 
-def show(title: str, growth: int, players: int, now: dict, before: dict) -> None:
-    """The growth per player, and by key family what was added since ``before``."""
+def show(title: str, growth: int, players: int, now: dict, before: dict) -> tuple[int, int]:
+    """The growth per player, and by key family what was added since ``before``; the bytes of the
+    families added to once a player, and once a week and a month (``ONCE_A_PLAYER``, ``ONCE_A_PERIOD``)."""
     print(f"\n{title}: {growth} bytes for {players} player-days = {growth / players:.0f} bytes per player-day "
           f"(used_memory less client buffers and scripts)")
     print(f"  {'key family (what was added)':58} {'keys':>6} {'bytes/player':>12}  ttl")
@@ -150,7 +154,8 @@ def show(title: str, growth: int, players: int, now: dict, before: dict) -> None
             when = "none" if ttl == -1 else f"{ttl / 3600:.1f} h"
             print(f"  {f:58} {n:6d} {size / players:12.0f}  {when}")
     print(f"  {'(sum of MEMORY USAGE)':58} {'':6} {sum(row[2] for row in rows) / players:12.0f}")
-    return sum(size for f, _n, size, _t in rows if f.startswith(ONCE_A_PLAYER))
+    return (sum(size for f, _n, size, _t in rows if f.startswith(ONCE_A_PLAYER)),
+            sum(size for f, _n, size, _t in rows if f.startswith(ONCE_A_PERIOD)))
 
 
 def expire_until(r, seconds: float) -> int:
@@ -286,9 +291,10 @@ def measure(url: str, players: int, bots: str, pick: str) -> int:
             summary.append((day, who, grown, kept, good, once))
             base, base_families = used(r), families(r)
     print("\nper player-day (used_memory growth / players):")
-    for day, who, grown, kept, good, once in summary:
+    for day, who, grown, kept, good, (once, period) in summary:
         print(f"  {day} {who:12} open {grown / players:6.0f} B   closed {kept / players:6.0f} B   "
-              f"for good {good / players:6.0f} B   (of which once a player, token and nickname: {once / players:.0f} B)")
+              f"for good {good / players:6.0f} B   (of which once a player: {once / players:.0f} B; "
+              f"once a week and a month: {period / players:.0f} B)")
     return 0
 
 
