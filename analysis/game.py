@@ -18,7 +18,9 @@ ops flag and the player's review can never disagree about a card.
 Everything is a pure function of (seed, rules, the game's cards, the settings): the deals drawn
 come from streams named by the seed and the decision, never from a clock or the global random
 state.  ``cache`` (a mapping of decision keys to their finished entries) lets positions that
-many players reach be computed once: an entry is the same whichever game reached it.
+many players reach be computed once: an entry is the same whichever game reached it.  So a
+document is also a pure function of the game's record and its decisions' entries: given both
+(``replay_record``, ``decision_keys``), ``analyse`` computes nothing and gives the same bytes.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Callable, MutableMapping
 from bots import get_bot
 from bots.evaluate import seat_values
 from bots.oracle import Solver
-from service.replay import Card, GameState, HashStream, decision_stream, verify
+from service.replay import Card, GameState, HashStream, build_record, decision_stream, verify
 from service.replay.cards import DECK
 from service.replay.stream import u32be
 
@@ -58,23 +60,66 @@ def world_stream(settings: AnalysisSettings, seed: bytes, deal: int, seat: int, 
     return HashStream(settings.id.encode() + b"\x00" + seed + u32be(deal) + u32be(seat) + u32be(trick))
 
 
+def game_plays(record: dict) -> list[str]:
+    """Every card of a game's record, all seats, in the order played."""
+    return [p["card"] for d in record["deals"] for t in d["tricks"] for p in t["plays"]]
+
+
+def game_record(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "muette-1") -> dict:
+    """The verified record of the game ``analyse`` judges (its errors: SubmissionRejected,
+    AnalysisError)."""
+    if rules != "muette-1":
+        raise AnalysisError(f"the analysis knows muette-1 only, not {rules}: its solver plays "
+                            f"muette-1's legal cards and last-trick point")
+    return verify(seed, cards, get_bot(bots))
+
+
+def replay_record(seed: bytes, plays: list[str], bots: str) -> dict:
+    """The record ``verify`` gave for a game whose every card (``game_plays``) is known: the cards
+    replayed as they were played, no bot asked (a bot's choice is in ``plays`` already)."""
+    state = GameState(seed)
+    for card in plays:
+        state.apply(Card.parse(card))
+    return build_record(state, bots)
+
+
+def _walk(record: dict, seats, from_trick: int):
+    """Each play of ``record``: (deal, trick index, play, the deal's cards before it, analysed?)."""
+    for d in record["deals"]:
+        history = ""
+        for t_index, trick in enumerate(d["tricks"]):
+            for play in trick["plays"]:
+                yield d, t_index, play, history, play["seat"] in seats and t_index >= from_trick
+                history += play["card"]
+
+
+def decision_keys(record: dict, *, seats=SEATS, settings: AnalysisSettings | None = None,
+                  from_trick: int = 0) -> list[str]:
+    """The cache keys of the decisions ``analyse`` judges in the game of ``record``, in order."""
+    settings = settings or AnalysisSettings()
+    seed = bytes.fromhex(record["seed"])
+    return [decision_key(settings, seed, d["index"], history)
+            for d, _t, _play, history, analysed in _walk(record, seats, from_trick) if analysed]
+
+
 def analyse(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "muette-1",
             seats=SEATS, settings: AnalysisSettings | None = None,
             cache: MutableMapping[str, dict] | None = None,
-            progress: Callable[[int, int], None] | None = None, from_trick: int = 0) -> dict:
+            progress: Callable[[int, int], None] | None = None, from_trick: int = 0,
+            record: dict | None = None) -> dict:
     """The analysis document of the game seat 0 played with ``cards`` against ``bots``.
 
     Raises SubmissionRejected (the verifier's, typed) when the cards are not a valid finished
     game, AnalysisError for rules other than muette-1.  ``progress(done, total)`` is called after
     each decision of the seats analysed.  ``from_trick``: only the cards of that trick of each deal
     on are analysed (the measurements of the hidden-information flag: ``flag_from_trick``).
+    ``record``: the game's record, when the caller has it (``verify``'s, or ``replay_record``'s),
+    instead of verifying ``cards`` again.
     """
     settings = settings or AnalysisSettings()
-    if rules != "muette-1":
-        raise AnalysisError(f"the analysis knows muette-1 only, not {rules}: its solver plays "
-                            f"muette-1's legal cards and last-trick point")
+    if record is None:
+        record = game_record(seed, cards, bots=bots, rules=rules)
     bot = get_bot(bots)
-    record = verify(seed, cards, bot)
     seed_b = bytes.fromhex(record["seed"])
     total = sum(1 for d in record["deals"] for t in d["tricks"][from_trick:] for p in t["plays"]
                 if p["seat"] in seats)
@@ -83,27 +128,23 @@ def analyse(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "m
         progress(0, total)
     decisions = []
     state = GameState(seed_b)
-    for d in record["deals"]:
-        truth = Solver(int(state.trick.trump))  # the true hands: one table for the whole deal
-        sampled = Solver(int(state.trick.trump))
-        history = ""
-        for t_index, trick in enumerate(d["tricks"]):
-            for play in trick["plays"]:
-                seat = play["seat"]
-                if seat in seats and t_index >= from_trick:
-                    key = decision_key(settings, seed_b, d["index"], history)
-                    entry = cache.get(key) if cache is not None else None
-                    if entry is None:
-                        entry = _decision(settings, state, seat, truth, sampled, bot)
-                        if cache is not None:
-                            cache[key] = entry
-                    decisions.append({"deal": d["index"], "trick": t_index, "seat": seat,
-                                      "played": play["card"], **_judge(entry, play["card"])})
-                    done += 1
-                    if progress is not None:
-                        progress(done, total)
-                history += play["card"]
-                state.apply(Card.parse(play["card"]))
+    truth = sampled = None
+    for d, t_index, play, history, analysed in _walk(record, seats, from_trick):
+        if not history:  # a deal begins: the true hands' solver, one table for the whole deal
+            truth, sampled = Solver(int(state.trick.trump)), Solver(int(state.trick.trump))
+        if analysed:
+            key = decision_key(settings, seed_b, d["index"], history)
+            entry = cache.get(key) if cache is not None else None
+            if entry is None:
+                entry = _decision(settings, state, play["seat"], truth, sampled, bot)
+                if cache is not None:
+                    cache[key] = entry
+            decisions.append({"deal": d["index"], "trick": t_index, "seat": play["seat"],
+                              "played": play["card"], **_judge(entry, play["card"])})
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        state.apply(Card.parse(play["card"]))
     return {"format": FORMAT, "analysis": settings.id, "rules": record["rules"], "bots": record["bots"],
             "seed": record["seed"], "seats": list(seats), "from_trick": from_trick, "decisions": decisions,
             "summary": summarise(decisions, seats, [d["index"] for d in record["deals"]]),

@@ -22,8 +22,10 @@ Prints:
    solved) and forced ones, mean and p90 milliseconds per decision, and the trick's share of the
    total.  A decision's time runs from the previous decision's end (the first one's includes
    the verification of the game, a few milliseconds);
-4. deals and decisions per game, and the document's size: JSON as the service stores it
-   (compact, sorted keys) and zlib-compressed at level 6, p50/max;
+4. deals and decisions per game, the document's size as JSON (compact, sorted keys), and what
+   the service stores to rebuild it (``service.analysis``): the game (``compact.pack_game``) and
+   the game's position entries packed (``positions.pack_entry``, with their 8-byte fields; a
+   day's games share many, which the service stores once), p50/max;
 5. the load average at the start and at the end (wall times include other processes' load).
 
 Nothing here is a test: it only measures.
@@ -38,17 +40,18 @@ import os
 import statistics
 import sys
 import time
-import zlib
 from multiprocessing import get_context
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analysis import analyse  # noqa: E402
+from analysis import analyse, game_plays  # noqa: E402
 from bots import get_bot  # noqa: E402
 from cli import tournament  # noqa: E402
+from service.analysis.positions import pack_entry  # noqa: E402
 from service.replay import player_cards, simulate  # noqa: E402
+from service.store.compact import pack_game  # noqa: E402
 
 TAG = b"manille-analysis-bench"
 SEATS = (0, 2)
@@ -82,7 +85,8 @@ def one(job: tuple[int, bytes]) -> dict:
     return {"i": i, "deals": len(record["deals"]), "decisions": len(decisions),
             "cold": (cold_wall, cold_cpu), "warm": (warm_wall, warm_cpu),
             "rows": [(d["trick"], d["forced"], bool(d.get("exact")), t) for d, t in zip(decisions, per)],
-            "json": len(blob), "zlib": len(zlib.compress(blob, 6))}
+            "json": len(blob), "game": len(pack_game(seed, game_plays(record))),
+            "positions": sum(8 + len(pack_entry(entry)) for entry in cache.values())}
 
 
 def figures(xs: list[float], unit: str = "s", scale: float = 1.0, fmt: str = "7.2f") -> str:
@@ -134,9 +138,9 @@ def main(argv=None) -> int:
           f"decisions p50 {quantile([r['decisions'] for r in results], .5)}  "
           f"max {max(r['decisions'] for r in results)}")
     print(f"  document JSON (compact, sorted keys) p50 {quantile([r['json'] for r in results], .5) / 1024:.1f} KiB  "
-          f"max {max(r['json'] for r in results) / 1024:.1f} KiB; zlib level 6 p50 "
-          f"{quantile([r['zlib'] for r in results], .5) / 1024:.1f} KiB  max {max(r['zlib'] for r in results) / 1024:.1f} KiB"
-          f"  (ratio {sum(r['json'] for r in results) / sum(r['zlib'] for r in results):.1f})")
+          f"max {max(r['json'] for r in results) / 1024:.1f} KiB; stored to rebuild it: the game p50 "
+          f"{quantile([r['game'] for r in results], .5)} B, its positions p50 "
+          f"{quantile([r['positions'] for r in results], .5)} B  max {max(r['positions'] for r in results)} B")
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     print(f"\ntotal {time.perf_counter() - t0:.0f} s"
           + (f", load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end" if load else ""))

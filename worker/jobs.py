@@ -227,7 +227,7 @@ def analyse_game(analysis_id: str) -> dict:
     """Analyse a finished game card by card (``analysis.analyse``), with the positions already
     analysed for its seed taken from Redis, progress written as it goes; then, for each submission
     waiting on it, the hidden-information check (``service.flags.hindsight``)."""
-    from analysis import AnalysisError, analyse
+    from analysis import AnalysisError, analyse, game_plays, game_record
     from service.analysis import Analyses, note_check
 
     settings, client = _context()
@@ -238,7 +238,8 @@ def analyse_game(analysis_id: str) -> dict:
     job = analyses.job(analysis_id)
     seed, day = job["seed_bytes"], job.get("date")
     try:
-        doc = analyse(seed, job["cards"], bots=job["bots"], rules=job["rules"],
+        record = game_record(seed, job["cards"], bots=job["bots"], rules=job["rules"])
+        doc = analyse(seed, job["cards"], bots=job["bots"], rules=job["rules"], record=record,
                       cache=analyses.positions(seed, day),
                       progress=lambda done, total: analyses.progress(analysis_id, done, total))
     except SubmissionRejected as e:
@@ -248,8 +249,10 @@ def analyse_game(analysis_id: str) -> dict:
     except AnalysisError as e:
         analyses.fail(analysis_id, {"error": "analysis_unsupported", "message": str(e)})
         return {"status": "failed", "reason": "analysis_unsupported"}
-    analyses.finish(analysis_id, doc, day)
-    checked = [sub_id for sub_id in analyses.watchers(analysis_id) if note_check(settings, client, sub_id, analysis_id, doc)]
+    analyses.finish(analysis_id, doc, game_plays(record), day)
+    watchers = analyses.watchers(analysis_id)
+    checked = [sub_id for sub_id in watchers if note_check(settings, client, sub_id, analysis_id, doc)]
+    analyses.unwatch(analysis_id, watchers)
     log.info("analysis %s: %d decisions, hindsight checked for %s", analysis_id, len(doc["decisions"]), checked)
     return {"status": "finished", "decisions": len(doc["decisions"]), "checked": checked}
 

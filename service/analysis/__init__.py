@@ -4,11 +4,16 @@ An analysis is named by its game: ``analysis_id`` is a hash of (analysis setting
 rules, bots, seat 0's cards), so everyone who played the same game (a day's most common lines,
 a shared archive game) gets the one document, computed once.  Its hash key holds what the job
 needs (the day or the seed, the cards), its state (``queued``, ``started``, ``finished``,
-``failed``), the progress (decisions done of decisions in the game) and, once finished, the
-document, compressed.  Positions many games reach (every player of a day meets the same first
-tricks) are kept per seed (``PositionCache``): a later game reaching one takes its values as
-they are, the same bytes it would compute.  A free game's seed is its own: its positions are
-kept by the job alone, and its analysis for days (``FREE_KEEP_SECONDS``), not a month.
+``failed``), the progress (decisions done of decisions in the game), the submissions whose
+hidden-information check waits for it (a field ``w:<submission id>`` each) and, once finished,
+every card of the game (``plays``, packed as each card's place among the legal ones), which
+replays its record with no bot.
+The document itself is not stored: it is a pure function of that record and of its decisions'
+entries, which are kept per seed (``positions``: every player of a day meets the same first
+tricks, so most entries are shared), and it is rebuilt from them when read (the last ones read
+are kept in the process).  Positions are kept at least as long as the analyses that need them:
+a day's game's a month from its last reading, a free game's (a seed no one else plays) days
+(``FREE_KEEP_SECONDS``).
 
 Two queues, each with workers of its own: ``analysis`` for what players ask, at most
 ``Settings.analysis_queue_max`` of them waiting at once (past it a new one is refused: 503
@@ -27,7 +32,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import zlib
+import threading
+from collections import OrderedDict
 from datetime import date, datetime, timedelta
 
 from rq import Callback, Queue
@@ -36,17 +42,24 @@ from analysis import ANALYSIS_ID
 from service.config import Settings
 from service.errors import NotFound, Unavailable
 from service.store import key_for, load_script, raw_client
+from service.store.compact import pack_cards, pack_game, unpack_cards, unpack_game
+
+from .positions import PositionCache, PositionsGone
 
 QUEUE = "analysis"
 #: The hidden-information check's analyses: a queue no player's request reaches.
 CHECK_QUEUE = "analysis-check"
 JOB = "worker.jobs.analyse_game"
 #: A finished analysis of a day's game (ranked, archive) is kept this long after it was last asked
-#: for; a free game's (a seed no one else plays) this long; the positions of a day's seed this
-#: long after one was last written.
+#: for; a free game's (a seed no one else plays) this long; the positions of a seed a day longer
+#: than the last analysis of it that was read or finished (``PositionCache.touch``).
 KEEP_SECONDS = 30 * 86400
 FREE_KEEP_SECONDS = 3 * 86400
-POSITIONS_SECONDS = 7 * 86400
+POSITIONS_MARGIN_SECONDS = 86400
+#: The submissions waiting for an analysis: a field of its hash each, this prefix and the id.
+WATCHER = "w:"
+#: Documents rebuilt in this process, the last ones read (an analysis id names one document forever).
+KEPT_DOCUMENTS = 32
 #: A job ``started`` this long ago with no progress is taken for dead: asking again queues it anew.
 STALE_SECONDS = 600
 #: A job taking longer than this is stopped by RQ (and the analysis marked failed).
@@ -63,30 +76,23 @@ def analysis_id(seed: bytes, rules: str, bots: str, cards: list[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _pack(value) -> bytes:
-    return zlib.compress(json.dumps(value, separators=(",", ":"), sort_keys=True).encode(), 6)
+_DOCUMENTS: OrderedDict[str, dict] = OrderedDict()
+_DOCUMENTS_LOCK = threading.Lock()
 
 
-def _unpack(blob: bytes):
-    return json.loads(zlib.decompress(blob))
-
-
-class PositionCache:
-    """Decision entries of one seed's games (``analysis.game``'s ``cache``), in one Redis hash."""
-
-    def __init__(self, raw, seed: bytes) -> None:
-        self.raw = raw
-        self.key = key_for("analysis_positions", f"seed:{hashlib.sha256(seed).hexdigest()[:16]}")
-
-    def get(self, field: str, default=None):
-        blob = self.raw.hget(self.key, field)
-        return default if blob is None else _unpack(blob)
-
-    def __setitem__(self, field: str, entry: dict) -> None:
-        pipe = self.raw.pipeline(transaction=False)
-        pipe.hset(self.key, field, _pack(entry))
-        pipe.expire(self.key, POSITIONS_SECONDS)
-        pipe.execute()
+def _kept_document(aid: str, make) -> dict:
+    """The document of ``aid`` this process rebuilt last time it was read, else ``make()``'s."""
+    with _DOCUMENTS_LOCK:
+        doc = _DOCUMENTS.get(aid)
+        if doc is not None:
+            _DOCUMENTS.move_to_end(aid)
+            return doc
+    doc = make()
+    with _DOCUMENTS_LOCK:
+        _DOCUMENTS[aid] = doc
+        while len(_DOCUMENTS) > KEPT_DOCUMENTS:
+            _DOCUMENTS.popitem(last=False)
+    return doc
 
 
 class Analyses:
@@ -125,7 +131,7 @@ class Analyses:
         flag = purpose == "flag"
         status, touched, queue = self.r.hmget(key, "status", "touched_at", "queue")
         if status in ("queued", "started", "finished") and not self._stale(status, touched, now):
-            if submission_id:
+            if submission_id and status != "finished":  # a finished one is checked by the caller
                 self._watch(aid, submission_id)
             if flag and status == "queued" and queue != CHECK_QUEUE:  # behind players' requests: not there
                 self.r.hset(key, "queue", CHECK_QUEUE)
@@ -135,21 +141,20 @@ class Analyses:
             admit()
         if not flag:
             self._take_place(aid, now)
-        fields = {"status": "queued", "rules": rules, "bots": bots, "cards": " ".join(cards),
-                  "done": 0, "total": 0, "error": "", "purpose": purpose,
-                  "queue": CHECK_QUEUE if flag else QUEUE,
-                  "created_at": now.isoformat(), "touched_at": now.isoformat()}
+        fields = {"status": "queued", "rules": rules, "bots": bots, "cards": pack_cards(cards),
+                  "done": 0, "total": 0, "purpose": purpose, "queue": CHECK_QUEUE if flag else QUEUE,
+                  "touched_at": now.isoformat()}
         if day is not None:
             fields["date"] = day.isoformat()
         else:
             fields["seed"] = seed.hex()
         pipe = self.r.pipeline()
-        pipe.delete(key)
+        pipe.hdel(key, "error", "plays")  # asked again after it failed; its watchers stay
         pipe.hset(key, mapping=fields)
         pipe.expire(key, self.keep_of(day))
-        pipe.execute()
         if submission_id:
-            self._watch(aid, submission_id)
+            pipe.hset(key, WATCHER + submission_id, "")
+        pipe.execute()
         try:
             self._enqueue(self.check_queue if flag else self.queue, aid, now)
         except Exception:
@@ -178,7 +183,7 @@ class Analyses:
     @staticmethod
     def _enqueue(queue: Queue, aid: str, now: datetime) -> None:
         queue.enqueue_call(JOB, args=(aid,), job_id=f"analysis-{aid}-{queue.name}-{int(now.timestamp())}",
-                           timeout=JOB_TIMEOUT, result_ttl=600, failure_ttl=86400,
+                           timeout=JOB_TIMEOUT, result_ttl=0, failure_ttl=86400,
                            on_failure=Callback("worker.jobs.analysis_failed"))
 
     @staticmethod
@@ -191,45 +196,80 @@ class Analyses:
         return age > timedelta(seconds=STALE_SECONDS if status == "started" else WAITING_LOST_SECONDS)
 
     def _watch(self, aid: str, submission_id: str) -> None:
-        """The submissions whose hidden-information check waits for this analysis."""
-        self.r.sadd(self.key(aid) + ":submissions", submission_id)
-        self.r.expire(self.key(aid) + ":submissions", KEEP_SECONDS)
+        """A submission whose hidden-information check waits for this analysis."""
+        self.r.hset(self.key(aid), WATCHER + submission_id, "")
 
     def watchers(self, aid: str) -> list[str]:
-        return sorted(self.r.smembers(self.key(aid) + ":submissions"))
+        return sorted(f[len(WATCHER):] for f in self.r.hkeys(self.key(aid)) if f.startswith(WATCHER))
+
+    def unwatch(self, aid: str, submission_ids: list[str]) -> None:
+        """These submissions' checks are done: they wait no more."""
+        if submission_ids:
+            self.r.hdel(self.key(aid), *(WATCHER + sub_id for sub_id in submission_ids))
+
+    def _seed(self, fields: dict) -> bytes:
+        return (bytes.fromhex(fields["seed"]) if fields.get("seed")
+                else self.settings.seed(date.fromisoformat(fields["date"])))
 
     def job(self, aid: str) -> dict:
         """What the worker needs: rules, bots, cards, and the seed or the day (NotFound if gone)."""
         fields = self.r.hgetall(self.key(aid))
-        if not fields:
+        if not fields or not fields.get("cards"):
             raise NotFound("no such analysis", code="analysis_not_found")
-        seed = (bytes.fromhex(fields["seed"]) if fields.get("seed")
-                else self.settings.seed(date.fromisoformat(fields["date"])))
-        return {**fields, "seed_bytes": seed, "cards": fields["cards"].split()}
+        return {**fields, "seed_bytes": self._seed(fields), "cards": unpack_cards(fields["cards"])}
+
+    @staticmethod
+    def _state(aid: str, fields: dict) -> dict:
+        if not fields.get("status"):
+            raise NotFound("no such analysis (or it expired: ask for it again)", code="analysis_not_found")
+        error = fields.get("error")
+        return {"analysis_id": aid, "status": fields["status"], "date": fields.get("date") or None,
+                "progress": {"done": int(fields.get("done") or 0), "total": int(fields.get("total") or 0)},
+                "error": json.loads(error) if error else None}
 
     def state(self, aid: str) -> dict:
         """State, progress, error and (a ranked game's) day, without the document; NotFound
         (``analysis_not_found``)."""
-        status, done, total, error, day = self.r.hmget(self.key(aid), "status", "done", "total", "error", "date")
-        if status is None:
-            raise NotFound("no such analysis (or it expired: ask for it again)", code="analysis_not_found")
-        return {"analysis_id": aid, "status": status, "date": day or None,
-                "progress": {"done": int(done or 0), "total": int(total or 0)},
-                "error": json.loads(error) if error else None}
+        return self._state(aid, dict(zip(("status", "done", "total", "error", "date"),
+                                         self.r.hmget(self.key(aid), "status", "done", "total", "error", "date"))))
 
     def get(self, aid: str) -> dict:
-        """``state`` and the document (null until finished); a document read is kept as long
-        again (``keep_of``)."""
-        got = self.state(aid)
-        doc = self.raw.hget(self.key(aid), "doc")
-        if doc is not None:
-            self.r.expire(self.key(aid), self.keep_of(got["date"]))
-        return {**got, "analysis": _unpack(doc) if doc is not None else None}
+        """``state`` and the document (null until finished); a document read is kept as long again
+        (``keep_of``), and the positions it is rebuilt from with it.  If they are gone (lost), the
+        analysis is ``failed``, and asking for it again queues it anew."""
+        fields = self.r.hgetall(self.key(aid))
+        got = self._state(aid, fields)
+        if got["status"] != "finished":
+            return {**got, "analysis": None}
+        seed, day = self._seed(fields), fields.get("date")
+        try:
+            doc = _kept_document(aid, lambda: self._rebuild(seed, fields))
+        except PositionsGone as e:
+            logging.getLogger(__name__).warning("analysis %s: %s", aid, e)
+            self.fail(aid, {"error": "analysis_failed", "message": "its analysed positions are gone: ask again"})
+            return {**self.state(aid), "analysis": None}
+        self.r.expire(self.key(aid), self.keep_of(day))
+        self.positions(seed, day).touch(self.keep_of(day))
+        return {**got, "analysis": doc}
 
-    def positions(self, seed: bytes, day) -> "PositionCache | dict":
-        """Where the job keeps the positions it analyses: a day's seed's in Redis, shared with every
-        game of that day; a free game's in the job alone (no other game has its seed)."""
-        return PositionCache(self.raw, seed) if day else {}
+    def _rebuild(self, seed: bytes, fields: dict) -> dict:
+        """The document of a finished analysis: its record replayed from its plays, every
+        decision's entry read from the seed's positions, nothing computed (``analysis.game``);
+        in the shape JSON gives back (keys sorted)."""
+        from analysis import analyse, decision_keys, replay_record
+
+        record = replay_record(seed, unpack_game(seed, fields["plays"]), fields["bots"])
+        keys = decision_keys(record)
+        entries = self.positions(seed, fields.get("date")).get_many(keys)
+        if len(entries) < len(set(keys)):
+            raise PositionsGone(f"{len(set(keys)) - len(entries)} of its {len(set(keys))} positions are not stored")
+        doc = analyse(seed, None, bots=fields["bots"], rules=fields["rules"], cache=entries, record=record)
+        return json.loads(json.dumps(doc, sort_keys=True, separators=(",", ":")))
+
+    def positions(self, seed: bytes, day=None) -> PositionCache:
+        """The analysed positions of ``seed``, kept a day longer than its analyses (``keep_of``
+        ``day``: a day's seed's a month, a free game's days; one small hash for a free game)."""
+        return PositionCache(self.raw, seed, self.keep_of(day) + POSITIONS_MARGIN_SECONDS)
 
     def start(self, aid: str) -> str:
         """Take the analysis to compute it now: 'ok', or why not ('finished', 'started' by a
@@ -243,13 +283,18 @@ class Analyses:
         self.r.hset(self.key(aid), mapping={"done": done, "total": total,
                                             "touched_at": self.settings.now().isoformat()})
 
-    def finish(self, aid: str, doc: dict, day=None) -> None:
-        pipe = self.raw.pipeline()
-        pipe.hset(self.key(aid), mapping={"status": "finished", "doc": _pack(doc),
-                                          "done": len(doc["decisions"]), "total": len(doc["decisions"]),
-                                          "touched_at": self.settings.now().isoformat()})
+    def finish(self, aid: str, doc: dict, plays: list[str], day=None) -> None:
+        """A finished analysis: every card of its game (``plays``, packed: ``compact.pack_game``) in
+        place of seat 0's, to rebuild ``doc`` from when read; its seed's positions kept at least as
+        long (``keep_of`` ``day``)."""
+        seed = bytes.fromhex(doc["seed"])
+        pipe = self.r.pipeline()
+        pipe.hset(self.key(aid), mapping={"status": "finished", "plays": pack_game(seed, plays),
+                                          "done": len(doc["decisions"]), "total": len(doc["decisions"])})
+        pipe.hdel(self.key(aid), "cards", "touched_at")  # a finished one is never stale
         pipe.expire(self.key(aid), self.keep_of(day))
         pipe.execute()
+        self.positions(seed, day).touch(self.keep_of(day))
 
     def fail(self, aid: str, error: dict) -> None:
         self.left_queue(aid)
@@ -312,8 +357,11 @@ def request_check(settings: Settings, client, sub_id: str, sub: dict, *, force: 
                               cards=cards, purpose="flag", submission_id=sub_id)
     Submissions(client, settings).note_hindsight(sub_id, analysis_id=aid)
     if analyses.state(aid)["status"] == "finished":  # the same game was analysed before: check it now
-        note_check(settings, client, sub_id, aid, analyses.get(aid)["analysis"])
+        doc = analyses.get(aid)["analysis"]
+        if doc is not None:  # else its positions were lost: failed, queued again when asked
+            note_check(settings, client, sub_id, aid, doc)
     return aid
 
 
-__all__ = ["Analyses", "CHECK_QUEUE", "JOB", "PositionCache", "QUEUE", "analysis_id", "note_check", "request_check"]
+__all__ = ["Analyses", "CHECK_QUEUE", "JOB", "PositionCache", "PositionsGone", "QUEUE", "analysis_id", "note_check",
+           "request_check"]

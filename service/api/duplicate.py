@@ -49,8 +49,7 @@ def _day_open(day: date, what: str) -> Conflict:
 def _own_status(day: date, pid: str) -> str | None:
     """The status of the player's submitted ranked game of ``day`` (None: not submitted)."""
     s = services()
-    run_id = s.runs.ranked_run_id(day, pid)
-    sub_id = s.runs.load(run_id, pid).get("submission") if run_id else None
+    sub_id = s.runs.submission_of(s.runs.ranked_id(day, pid))
     return s.submissions.get(sub_id)["status"] if sub_id else None
 
 

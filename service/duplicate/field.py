@@ -3,9 +3,9 @@
 Deal k of a day is the same four hands for everyone who reaches it.  ``day_change.lua`` (the
 day board's own step, so exactly when a game is counted or taken off) keeps, in the day board's
 slot: the histogram of the card points the player's side took on each deal (``<deal>:<points>``
--> games), each counted game's submission and points, and per deal and points the games in the
-order recorded.  Everything here is read from those: a game's matchpoints on a deal come from the
-deal's 62 counters, whatever the size of the field.
+-> games), each counted game by its number (its player, submission and points), and per deal and
+points the games' numbers in the order recorded.  Everything here is read from those: a game's
+matchpoints on a deal come from the deal's 62 counters, whatever the size of the field.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 from datetime import date
 
 from service.errors import NotFound
-from service.leaderboard import day_board
+from service.leaderboard import Leaderboard, day_board
 from service.replay.rules import DEAL_POINTS
-from service.store import evalsha_on, load_script, pipelined
+from service.store import evalsha_on, id_of, load_script, pipelined, shard_of
 
 #: ``counts[p]`` for p = 0 … DEAL_POINTS: the card points a side can take on a deal.
 BUCKETS = DEAL_POINTS + 1
@@ -113,17 +113,23 @@ class Field:
             entries.append({"rank": above + 1, "player": pid, "nickname": name, "us": points,
                             "them": DEAL_POINTS - points,
                             "mp": one_decimal(matchpoints(below, counts[points] - 1, n)),
-                            "submission_id": game.split("|", 1)[0] or None})
+                            "submission_id": _submission(day, pid, game)})
         return {**self._summary(deal, counts), "date": day.isoformat(), "offset": offset, "limit": limit,
                 "entries": entries}
 
     def game_of(self, day: date, pid: str) -> tuple[str, list[int]] | None:
         """The player's counted game of ``day``: (submission id, card points deal by deal), or None."""
-        game = self.r.hget(day_board(day).games_key, pid)
+        game = Leaderboard(self.r).games_of(day, [pid])[0]
         if not game:
             return None
-        sub_id, points = game.split("|", 1)
-        return sub_id, parse_points(points)
+        return _submission(day, pid, game), parse_points(game.split("|", 1)[1])
+
+
+def _submission(day: date, pid: str, game: str) -> str | None:
+    """The submission id a game of the games hash names (``<sub>|…``: the id without its day and
+    the player's shard), or None."""
+    tail = game.split("|", 1)[0]
+    return id_of(day, shard_of(pid), tail) if tail else None
 
 
 def _by_deal(cells: dict[str, str]) -> dict[int, list[int]]:

@@ -82,22 +82,24 @@ class Matchpoints:
         total: dict[str, float] = defaultdict(float)
         scored: dict[str, int] = defaultdict(int)
         for deal, buckets in self._deal_lists(d).items():
-            results = sum(len(pids) for pids in buckets.values())
+            results = sum(len(games) for games in buckets.values())
             beaten = 0
             for points in range(BUCKETS):
-                pids = buckets.get(points, ())
-                mp = matchpoints(beaten, len(pids) - 1, results)
+                games = buckets.get(points, ())
+                mp = matchpoints(beaten, len(games) - 1, results)
                 if mp is not None:
-                    for pid in pids:
-                        total[pid] += mp
-                        scored[pid] += 1
-                beaten += len(pids)
+                    for game in games:
+                        total[game] += mp
+                        scored[game] += 1
+                beaten += len(games)
         composites = {}
         for pids, on_board in self._scan_board(d):
             for pid, composite in zip(pids, on_board):
-                if pid in scored:  # a game taken off meanwhile is not on the board: left out
-                    value = round(total[pid] / scored[pid] * SCALE)
-                    composites[pid] = value * SHIFT + int(composite) % SHIFT
+                tie = int(composite) % SHIFT
+                game = str(SHIFT - 1 - tie)  # the game's number (day_change.lua)
+                if game in scored:  # a game taken off meanwhile is not on the board: left out
+                    value = round(total[game] / scored[game] * SCALE)
+                    composites[pid] = value * SHIFT + tie
         final = final and (self.r.get(d.seq_key) or "0") == seq
         meta = {"built_at": now.isoformat(), "seq": seq, "games": len(composites), "final": "1" if final else "0"}
         self._swap(d, composites, meta)
@@ -121,17 +123,18 @@ class Matchpoints:
         return self.meta(board)
 
     def _deal_lists(self, d: Board) -> dict[int, dict[int, list[str]]]:
-        """Every deal's lists of games by card points, as they are now (deal -> points -> pids)."""
+        """Every deal's lists of games by card points, as they are now (deal -> points -> the games'
+        numbers)."""
         cells = [tuple(map(int, cell.split(":"))) for cell in self.r.hkeys(d.field_key)]
         out: dict[int, dict[int, list[str]]] = defaultdict(dict)
         for deal, points in sorted(cells):
-            key, pids = d.deal_key(deal, points), []
+            key, games = d.deal_key(deal, points), []
             while True:
-                chunk = self.r.lrange(key, len(pids), len(pids) + CHUNK - 1)
-                pids += chunk
+                chunk = self.r.lrange(key, len(games), len(games) + CHUNK - 1)
+                games += chunk
                 if len(chunk) < CHUNK:
                     break
-            out[deal][points] = pids
+            out[deal][points] = games
         return out
 
     def _scan_board(self, d: Board):

@@ -2,10 +2,10 @@
 -- games of the page, best card points first (equal points in the order they were recorded), with
 -- their names and submissions.  Read only.
 --
--- KEYS  1 the deals' histogram  2 the day's names  3 the games (pid -> "<sub>|<points>,…")
---       4… the deal's list of pids for 0, 1, … 61 card points (KEYS[4 + p])
+-- KEYS  1 the deals' histogram  2 the day's names  3 the games (number -> "<pid>|<sub>|<points>,…")
+--       4… the deal's list of games (their numbers) for 0, 1, … 61 card points (KEYS[4 + p])
 -- ARGV  1 the deal  2 offset  3 limit
--- Returns {counts (62 numbers, by card points), {pid, points, name, game} …}.
+-- Returns {counts (62 numbers, by card points), {pid, points, name, "<sub>|<points>,…"} …}.
 local deal, offset, limit = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local top = #KEYS - 4
 
@@ -21,9 +21,12 @@ for p = top, 0, -1 do
   if c > 0 and #rows < limit then
     local first = math.max(offset - before, 0)
     if first < c then
-      local pids = redis.call('LRANGE', KEYS[4 + p], first, first + limit - #rows - 1)
-      for _, pid in ipairs(pids) do
-        rows[#rows + 1] = {pid, p, redis.call('HGET', KEYS[2], pid) or '', redis.call('HGET', KEYS[3], pid) or ''}
+      local games = redis.call('LRANGE', KEYS[4 + p], first, first + limit - #rows - 1)
+      for _, n in ipairs(games) do
+        local game = redis.call('HGET', KEYS[3], n) or '|'
+        local bar = string.find(game, '|', 1, true)
+        local pid = string.sub(game, 1, bar - 1)
+        rows[#rows + 1] = {pid, p, redis.call('HGET', KEYS[2], pid) or '', string.sub(game, bar + 1)}
       end
     end
   end

@@ -55,7 +55,7 @@ from datetime import date, timedelta
 import redis
 
 from service.errors import NotFound
-from service.store import (day_scope, evalsha_on, key_for, load_script, month_id, pipelined, run_replicated,
+from service.store import (day_scope, evalsha_on, id_tail, key_for, load_script, month_id, pipelined, run_replicated,
                            run_replicated_each, week_id)
 
 #: The hash tag of the all-time board's keys; a day's, week's or month's is ``boards:<scope>`` (see above).
@@ -136,11 +136,14 @@ class Board:
 
     @property
     def games_key(self) -> str:
-        """Each counted game's submission and card points a deal: pid -> ``<sub>|51,22,33``."""
+        """Each counted game by its number (the tie of its entry on the day's board): its player,
+        its submission (the id without the day and the player's shard: ``store.id_tail``) and its
+        card points a deal, ``<pid>|<sub>|51,22,33`` (``games_of``)."""
         return self.key_of("games")
 
     def deal_key(self, deal: int, points: int) -> str:
-        """The pids of the counted games that took ``points`` on ``deal``, in the order recorded."""
+        """The counted games (their numbers: ``games_key``) that took ``points`` on ``deal``, in the
+        order recorded."""
         return self.key_of("deal", str(deal), str(points))
 
     def value_of(self, composite: float) -> int:
@@ -216,6 +219,7 @@ class Leaderboard:
         self._periods = load_script(client, __file__, "period_change.lua")
         self._clear = load_script(client, __file__, "clear_pending.lua")
         self._entries_of = load_script(client, __file__, "entries_of.lua")
+        self._games = load_script(client, __file__, "games.lua")
 
     # -- writing -------------------------------------------------------------
 
@@ -254,7 +258,7 @@ class Leaderboard:
         each in its board's slot.  A change of the player left pending by a step that did not
         finish (a crash, Redis gone) is carried first.  True if changed now."""
         day_keys, finished = self._day_keys(day, deals), False
-        args = [sign, pid, score, nickname, SHIFT, submission_id, ",".join(map(str, deals))]
+        args = [sign, pid, score, nickname, SHIFT, id_tail(submission_id), ",".join(map(str, deals))]
         for _attempt in range(3):
             (changed, note), _acked = run_replicated(self.r, self._day, day_keys, args, self.wait_ms)
             if note:
@@ -303,7 +307,7 @@ class Leaderboard:
         not counted.  ``record`` puts it back.  (``score``: the one counted; the board's own entry
         is what is taken off.)"""
         for _attempt in range(3):
-            game = self.r.hget(day_board(day).games_key, pid)
+            game = self.games_of(day, [pid])[0]
             deals = [int(p) for p in game.split("|", 1)[1].split(",")] if game else []
             try:
                 # a record left pending is carried as the rebuild would (never deferred: ops are waiting)
@@ -337,7 +341,7 @@ class Leaderboard:
             chunk = entries[start:start + batch]
             notes = pipelined(self.r, lambda pipe: [
                 evalsha_on(pipe, self._day, self._day_keys(day, deals),
-                           ["+", pid, score, name, SHIFT, sub, ",".join(map(str, deals))])
+                           ["+", pid, score, name, SHIFT, id_tail(sub), ",".join(map(str, deals))])
                 for pid, name, score, sub, deals in chunk])
             todo = [(pid, note, sub) for (pid, _n, _s, sub, _d), (changed, note) in zip(chunk, notes) if changed]
             wipes = pipelined(self.r, lambda pipe: [evalsha_on(pipe, self._all, all_keys,
@@ -431,6 +435,16 @@ class Leaderboard:
         return deleted
 
     # -- reading -------------------------------------------------------------
+
+    def games_of(self, day: date, pids: list[str]) -> list[str | None]:
+        """The counted games of ``pids`` on ``day`` (``<sub>|51,22,33``: the submission's id
+        without its day and the player's shard, the card points a deal), None for a player whose
+        game is not counted."""
+        if not pids:
+            return []
+        d = day_board(day)
+        return self._games(keys=[d.key, d.games_key], args=[SHIFT, *pids])
+
 
     def total(self, board: Board) -> int:
         return self.r.zcard(board.key)

@@ -18,3 +18,10 @@ local function add_margin(board, sequence, pid, cur, delta, shift)
   if cur then total = total + math.floor(tonumber(cur) / shift) end
   redis.call('ZADD', board, composite(total, redis.call('INCR', sequence), shift), pid)
 end
+
+-- The tie a composite holds (its entry's number in the board's sequence): on a day's board, the
+-- number of the change that recorded the game, which names it in the day's games and deal lists.
+local function tie_of(composite, shift)
+  local c = tonumber(composite)
+  return shift - 1 - (c - math.floor(c / shift) * shift)
+end

@@ -32,19 +32,22 @@ from service.botcache import cached
 from service.challenges import Challenges
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable, Unprocessable
-from service.limits import Gate, now_ms
+from service.limits import Gate, client_network, now_ms
 from service.players import Players
 from service.replay import (RULES, Call, Card, GameOverError, GameState, IllegalCallError, IllegalPlayError,
                             InvalidCallError, InvalidCardError, UnknownRulesError, build_record, dumps,
                             rules_for, verify)
 from service.seeds import free_play_seed
 from service.store import run_replicated, shard_of
+from service.store.compact import pack_instant, vlq
 
 from . import table as tbl
 from .cache import GameCache
 
 # The storage's names stay importable from here, where the service, the worker and the tests find them.
-from .store import PLAY_FIELDS, RUN_ID_RE, RUN_KEY_KINDS, RunStore, path_hash, run_day, run_shard  # noqa: F401
+from .store import (AGENTS, PLAY_FIELDS, RUN_ID_RE, RUN_KEY_KINDS, RunStore, agent_id, pack_actions,  # noqa: F401
+                    parse_stored, path_hash, ranked_id, run_day, run_dict, run_shard, stored_actions, stored_run,
+                    unpack_actions)
 
 
 def game_terms(run: dict) -> dict:
@@ -184,33 +187,30 @@ class Runs(RunStore):
         challenge = self.challenges.get(day, create=True, now=now)
         terms = terms or {"rules": challenge.rules, "bots": challenge.bots}
         shard = shard_of(pid)
-        run_id = f"{day:%Y%m%d}-{shard:02d}-{secrets.token_urlsafe(12)}"
+        run_id = self.ranked_id(day, pid) if ranked else f"{day:%Y%m%d}-{shard:02d}-{secrets.token_urlsafe(12)}"
         table = tbl.replay(seed, [], deal_start=True, **game_terms(terms))
         plays = tbl.bots_until_player(table, cached(get_bot(terms["bots"]), self.r, seed), bidder_of(terms))
+        agent = self.remember_agent(user_agent[:256])
         run = {
             "id": run_id, "pid": pid, "date": day.isoformat(), "ranked": "1" if ranked else "0",
             "kind": kind, **terms, "status": "playing",
-            "cards": "", "plays": tbl.format_plays(plays), "times": "",
+            "cards": "", "plays": stored_actions(plays),
             "created_at": now.isoformat(), "finished_at": "", "submission": "",
-            "ip": ip[:64], "user_agent": user_agent[:256],
+            "ip": ip[:64], "agent": agent,
         }
         if kind == "random":
             run["seed"] = seed.hex()  # a daily seed is never stored: it derives from the secret
         run.update(extra or {})
         ttl = self.ranked_ttl(day, now) if ranked else self.practice_ttl()
-        args = ["1" if ranked else "0", run_id, ttl, path_hash("")]
-        for k, v in run.items():
+        args = ["1" if ranked else "0", run_id, ttl, path_hash(""), path_hash(client_network(ip))]
+        for k, v in stored_run(run).items():
             args += [k, v]
-        existing = self.r.get(self.ranked_key(day, pid, sharded=False)) if ranked else None
-        if not existing:  # else a ranked run of the day made before the days were sharded
-            (created, got), _acked = run_replicated(
-                self.r, self._open, [self.key(run_id), self.ranked_key(day, pid),
-                                     self.address_runs_key(day, ip[:64], shard), self.paths_key(day, shard)],
-                args, self.settings.redis_wait_ms)
-            existing = None if created else got
-        if existing:
+        (created, got), _acked = run_replicated(
+            self.r, self._open, [self.key(run_id), self.address_runs_key(day, shard), self.paths_key(day, shard)],
+            args, self.settings.redis_wait_ms)
+        if not created:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
-                           code="already_played", run_id=existing)
+                           code="already_played", run_id=got)
         self.games.put(run_id, seed, run["plays"], table.state)
         return run, table
 
@@ -234,16 +234,17 @@ class Runs(RunStore):
         return None
 
     def rebuild(self, run: dict, *, events_from: int | None = None, deal_start: bool = False) -> tbl.Table:
-        return tbl.replay(self.seed_of(run), tbl.parse_plays(run["plays"]), events_from=events_from,
+        return tbl.replay(self.seed_of(run), parse_stored(run["plays"]), events_from=events_from,
                           deal_start=deal_start, **game_terms(run))
 
     # -- playing -------------------------------------------------------------
 
     def game(self, run: dict, seed: bytes, plays: str) -> GameState:
-        """The game after ``plays``: the one this process kept if it matches, else replayed; the
-        caller's to play on (``games.put`` it back once the plays it reached are stored)."""
+        """The game after ``plays`` (as stored): the one this process kept if it matches, else
+        replayed; the caller's to play on (``games.put`` it back once the plays it reached are
+        stored)."""
         return (self.games.take(run["id"], seed, plays)
-                or tbl.replay(seed, tbl.parse_plays(plays), **game_terms(run)).state)
+                or tbl.replay(seed, parse_stored(plays), **game_terms(run)).state)
 
     def play(self, run_id: str, pid: str, turn: int, text: str, *, kind: str = "card",
              now: datetime | None = None, limits: Gate = NO_LIMITS,
@@ -314,12 +315,14 @@ class Runs(RunStore):
         if room is not None:
             limits.verdict(room)  # full: TooManyRequests before the bots think
         bots = tbl.bots_until_player(table, cached(get_bot(run["bots"]), self.r, self.seed_of(run)), bidder_of(run))
-        new_plays = run["plays"] + code + tbl.format_plays(bots)
+        mine = stored_actions((action,))
+        added = mine + stored_actions(bots)
+        new_plays = run["plays"] + added
         new_cards = run["cards"] + code
         over = state.is_over
         keys = [self.key(run_id), self.paths_key(day, run_shard(run_id))]
-        args = [len(run["plays"]), new_plays, new_cards, stamp, "1" if over else "0",
-                now.isoformat() if over else "", run["ranked"],
+        args = [len(run["plays"]), added, mine, vlq(stamp - int(run.get("last") or 0)),
+                stamp, "1" if over else "0", pack_instant(now) if over else "", run["ranked"],
                 0 if run["ranked"] == "1" else self.practice_ttl()]
         try:
             # loads play.lua if Redis lacks it; on a cluster, answered once a replica has the play
@@ -335,7 +338,7 @@ class Runs(RunStore):
             return None
         if not over:
             self.games.put(run_id, seed, new_plays, state)
-        run.update(plays=new_plays, cards=new_cards)
+        run.update(plays=new_plays, cards=new_cards, last=str(stamp))
         if over:
             run.update(status="finished", finished_at=now.isoformat())
         return PlayResult(run, table)

@@ -3,28 +3,27 @@
 -- of the day have played exactly these cards first (a hashed prefix per field), which is how a
 -- search of the day's game by many runs shows (service.flags, "explored").  A practice run is
 -- kept for its keep from its last play (a ranked run's TTL, its day's, was set as it opened).
+-- Actions are stored a character each, play times as Base64 VLQ gaps (service.runs.store).
 -- KEYS[1] run hash, KEYS[2] the day's paths (hash)
--- ARGV[1] length of plays as read, ARGV[2] new plays, ARGV[3] new seat-0 cards,
--- ARGV[4] time of the play (ms), ARGV[5] '1' if the game is over, ARGV[6] finish time (ISO),
--- ARGV[7] '1' if the run is ranked, ARGV[8] the TTL of a practice run (seconds; '0': none to set)
-local cur = redis.call('HGET', KEYS[1], 'plays')
+-- ARGV[1] how many actions were read, ARGV[2] the actions added, ARGV[3] seat 0's action added,
+-- ARGV[4] the play's time as the gap since the last one (VLQ), ARGV[5] the play's time (ms),
+-- ARGV[6] '1' if the game is over, ARGV[7] finish time (µs), ARGV[8] '1' if the run is ranked,
+-- ARGV[9] the TTL of a practice run (seconds; '0': none to set)
+local run = redis.call('HMGET', KEYS[1], 'plays', 'cards', 'pace')
+local cur = run[1]
 if not cur or string.len(cur) ~= tonumber(ARGV[1]) then
   return 0
 end
-local times = redis.call('HGET', KEYS[1], 'times')
-if times and times ~= '' then
-  times = times .. ',' .. ARGV[4]
-else
-  times = ARGV[4]
+local cards = (run[2] or '') .. ARGV[3]
+redis.call('HSET', KEYS[1], 'plays', cur .. ARGV[2], 'cards', cards, 'pace', (run[3] or '') .. ARGV[4],
+           'last', ARGV[5])
+if ARGV[6] == '1' then
+  redis.call('HSET', KEYS[1], 'status', 'finished', 'finished_at', ARGV[7])
 end
-redis.call('HSET', KEYS[1], 'plays', ARGV[2], 'cards', ARGV[3], 'times', times)
-if ARGV[5] == '1' then
-  redis.call('HSET', KEYS[1], 'status', 'finished', 'finished_at', ARGV[6])
+if ARGV[9] ~= '0' then
+  redis.call('EXPIRE', KEYS[1], ARGV[9])
 end
-if ARGV[8] ~= '0' then
-  redis.call('EXPIRE', KEYS[1], ARGV[8])
-end
-if ARGV[7] == '1' then
-  redis.call('HINCRBY', KEYS[2], string.sub(redis.sha1hex(ARGV[3]), 1, 16), 1)
+if ARGV[8] == '1' then
+  redis.call('HINCRBY', KEYS[2], string.sub(redis.sha1hex(cards), 1, 16), 1)
 end
 return 1

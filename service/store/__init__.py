@@ -82,6 +82,17 @@ def shard_of_id(pattern: re.Pattern, text: str) -> int | None:
     return int(m.group(2)) if m and m.group(2) else None
 
 
+def id_tail(text: str) -> str:
+    """A day's sharded id (``YYYYMMDD-KK-…``, a submission's) without the day and shard it begins
+    with, which a key or a field of that day's shard need not repeat; another id as it is."""
+    return text[12:] if len(text) > 12 and text[8] == "-" and text[11] == "-" and text[:8].isdigit() else text
+
+
+def id_of(day: date, shard: int, tail: str) -> str:
+    """``id_tail`` undone: the id in ``day``'s ``shard`` (a whole id given is given back)."""
+    return tail if "-" in tail else f"{day:%Y%m%d}-{shard:02d}-{tail}"
+
+
 def key_for(kind: str, scope: str, *parts: str) -> str:
     """``manille:{<scope>}:<kind>[:<part>…]``; the braces make ``scope`` the cluster hash tag."""
     if "{" in scope or "}" in scope:
@@ -424,4 +435,4 @@ def evalsha_on(pipe, script, keys: list, args: list) -> None:
 
 
 __all__ = ["PREFIX", "connect", "connect_cluster", "is_cluster", "parse_nodes", "run_replicated", "run_replicated_each", "evalsha_on", "parse_sentinels", "pipelined", "raw_client", "text_client", "day_of_id",
-           "day_scope", "EVERY_SHARD", "shard_of", "shard_of_id", "DAY_SHARDS", "key_for", "load_script", "script_needs", "script_source", "month_id", "week_id"]
+           "day_scope", "EVERY_SHARD", "shard_of", "shard_of_id", "DAY_SHARDS", "id_of", "id_tail", "key_for", "load_script", "script_needs", "script_source", "month_id", "week_id"]

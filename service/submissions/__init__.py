@@ -32,8 +32,9 @@ from rq.job import Job, JobStatus
 
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable
-from service.runs import Runs, run_day, run_shard
-from service.store import EVERY_SHARD, day_of_id, day_scope, key_for, load_script, pipelined, run_replicated, shard_of_id
+from service.runs import AGENTS, Runs, ranked_id, run_day, run_dict, run_shard  # noqa: F401 (AGENTS)
+from service.store import (EVERY_SHARD, day_of_id, day_scope, id_of, id_tail, key_for, load_script, pipelined,
+                           run_replicated, shard_of_id)
 
 from . import codec
 from .hindsight import CHECKED_KEPT, HindsightNotes  # noqa: F401  (CHECKED_KEPT: importable from here as before)
@@ -46,15 +47,11 @@ JOB = "worker.jobs.verify_submission"
 #: Run by RQ when a verification raised or was abandoned: marks it delayed once no retry is left.
 ON_FAILURE = "worker.jobs.verification_failed"
 PENDING = key_for("pending", "all")
-#: Every user agent a submission names, once: digest -> text (``codec.agent_id``).
-AGENTS = key_for("agents", "all")
 PENDING_STATUSES = ("queued", "delayed")
 #: An index entry whose submission is not stored is taken out once this old (see ``_live``).
 ORPHAN_GRACE_SECONDS = 60
 #: How long RQ keeps a failed verification job (and its traceback) for ops to look at.
 FAILURE_TTL = 7 * 86400
-#: Fields of old-form submissions that are derived data, dropped when a verdict is stored again.
-LEGACY_DERIVED = ("record", "counted")
 #: The job states in which RQ will still run a verification by itself.
 ON_ITS_WAY = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.STARTED, JobStatus.DEFERRED)
 
@@ -101,12 +98,13 @@ class Submissions(HindsightNotes):
 
     @staticmethod
     def key(sub_id: str) -> str:
-        return key_for("submission", day_scope(submission_day(sub_id), shard_of_id(SUB_ID_RE, sub_id)), sub_id)
+        """``manille:{day:D/KK}:submission:<id without its day and shard>``."""
+        return key_for("submission", day_scope(submission_day(sub_id), shard_of_id(SUB_ID_RE, sub_id)), id_tail(sub_id))
 
     @staticmethod
     def day_list_key(day: date, shard: int | None = None) -> str:
-        """The submissions of the day's ``shard`` in the order made (None: those made before the
-        days were sharded)."""
+        """The submissions of the day's ``shard`` in the order made, without the day and shard
+        their ids begin with (None: those made before the days were sharded)."""
         return key_for("submissions", day_scope(day, shard))
 
     def submit(self, run_id: str, pid: str, claim: Callable[[], str], *, ip: str = "", user_agent: str = "",
@@ -126,9 +124,10 @@ class Submissions(HindsightNotes):
         if run_day(run_id) is None:
             raise NotFound("no such run for this player", code="run_not_found")
         run_key = Runs.key(run_id)
-        run = self.r.hgetall(run_key)
-        if not run or not secrets.compare_digest(run.get("pid", ""), pid):
+        stored = self.r.hgetall(run_key)
+        if not stored or not secrets.compare_digest(stored.get("pid", ""), pid):
             raise NotFound("no such run for this player", code="run_not_found")
+        run = run_dict(run_id, stored)
         if run.get("submission"):
             self._ensure_queued(run["submission"], run_id)
             return run["submission"], False
@@ -137,14 +136,14 @@ class Submissions(HindsightNotes):
         nickname = claim()
         day = date.fromisoformat(run["date"])
         sub_id = new_submission_id(run_id, day, now)
-        fields, agents = codec.encode(run, run_id=run_id, pid=pid, nickname=nickname, ip=ip[:64],
-                                      user_agent=user_agent[:256], created_at=now.isoformat())
+        fields, agents = codec.encode(run, pid=pid, nickname=nickname, ip=ip[:64], user_agent=user_agent[:256],
+                                      created_at=now.isoformat())
         with self.r.pipeline(transaction=False) as pipe:
             for agent, text in agents.items():
                 pipe.hsetnx(AGENTS, agent, text)
             pipe.zadd(PENDING, {sub_id: now.timestamp()})
             pipe.execute()
-        args = [pid, sub_id]
+        args = [pid, id_tail(sub_id)]
         for name, value in fields.items():
             args += [name, value]
         try:
@@ -156,6 +155,7 @@ class Submissions(HindsightNotes):
         if stored == 0:
             self._refuse(got)
         if stored == 2:  # submitted meanwhile (the same player, twice at once): that one stands
+            got = id_of(day, run_shard(run_id), got)
             self._ensure_queued(got, run_id)
             return got, False
         try:
@@ -204,24 +204,32 @@ class Submissions(HindsightNotes):
                                 on_failure=Callback(ON_FAILURE))
 
     def get(self, sub_id: str) -> dict:
-        """The submission, in the one shape of ``codec.decode`` whatever form it was stored in;
-        NotFound ``submission_not_found``."""
+        """The submission, in the one shape of ``codec.decode``; NotFound ``submission_not_found``."""
         day = submission_day(sub_id)
         sub = self.r.hgetall(self.key(sub_id)) if day else None
         if not sub:
             raise NotFound("no such submission", code="submission_not_found")
-        return codec.decode(sub_id, day.isoformat(), sub, self._agents(codec.agent_ids(sub)))
+        return codec.decode(sub_id, day.isoformat(), sub, self._agents(codec.agent_ids(sub)),
+                            self._run_id(day, sub.get("pid")))
 
     def get_fields(self, sub_ids: list[str], fields: list[str]) -> list[dict]:
         """Some fields of each submission (pipelined), decoded as ``get`` does; {} for one missing."""
-        asked = list(dict.fromkeys([*fields, codec.COMPACT_MARK, *codec.AGENT_FIELDS]))  # the form, the agents
+        asked = codec.stored_fields(fields)
         pipe = self.r.pipeline(transaction=False)
         for sub_id in sub_ids:
             pipe.hmget(self.key(sub_id), asked)
         stored = [{k: v for k, v in zip(asked, values) if v is not None} for values in pipe.execute()]
         agents = self._agents([a for one in stored for a in codec.agent_ids(one)])
-        return [codec.decode(sub_id, submission_day(sub_id).isoformat(), one, agents) if one else {}
-                for sub_id, one in zip(sub_ids, stored)]
+        out = []
+        for sub_id, one in zip(sub_ids, stored):
+            day = submission_day(sub_id)
+            out.append(codec.decode(sub_id, day.isoformat(), one, agents,
+                                    self._run_id(day, one.get("pid")) if "run_id" in fields else None) if one else {})
+        return out
+
+    def _run_id(self, day: date, pid: str | None) -> str | None:
+        """A submission's run: the player's ranked run of its day (``service.runs``)."""
+        return ranked_id(self.settings.seed(day), day, pid) if pid else None
 
     def _agents(self, ids: list[str]) -> dict:
         """The user agents of these digests (digest -> text)."""
@@ -230,11 +238,9 @@ class Submissions(HindsightNotes):
 
     def record(self, sub: dict) -> dict:
         """The game record (RULES §7) of a verified submission (``get``'s shape), as verification
-        produced it: the one stored by an old-form submission, else replayed from the day's seed,
-        its bot and the cards (the engine and bots are frozen: the same bytes), ``seed`` null as
-        while sealed.  Its ``rank_score`` is the stored score."""
-        if sub.get("record"):
-            return json.loads(sub["record"])
+        produced it: replayed from the day's seed, its bot and the cards (the engine and bots are
+        frozen: the same bytes), ``seed`` null as while sealed.  Its ``rank_score`` is the stored
+        score."""
         from service.challenges import Challenges
 
         day = date.fromisoformat(sub["date"])
@@ -246,7 +252,8 @@ class Submissions(HindsightNotes):
         then every shard's merged by the time their ids carry."""
         before, *shards = pipelined(self.r, lambda pipe: [pipe.lrange(self.day_list_key(day, shard), 0, -1)
                                                          for shard in EVERY_SHARD])
-        return before + sorted((i for ids in shards for i in ids), key=lambda sub_id: sub_id[12:20])
+        return before + sorted((id_of(day, shard, tail) for shard, tails in enumerate(shards) for tail in tails),
+                               key=lambda sub_id: sub_id[12:20])
 
     def days(self) -> list[date]:
         """Every day that has submissions, in order (an ops scan, for rebuilds)."""
@@ -261,18 +268,16 @@ class Submissions(HindsightNotes):
         ops decide) or ``disqualified`` (by ops), with its card points deal by deal (``deals``,
         ``51,22,33``: what the field compares).  The record is not kept: ``record`` replays it."""
         self._mark(sub_id, now, status=status, score=score, reason="",
-                   flags=json.dumps(flags or [], separators=(",", ":")), deals=",".join(map(str, deals)))
+                   flags=json.dumps(flags, separators=(",", ":")) if flags else "", deals=",".join(map(str, deals)))
 
     def mark_rejected(self, sub_id: str, rejection: dict, now: datetime) -> None:
         self._mark(sub_id, now, status="rejected", reason=json.dumps(rejection, separators=(",", ":")))
 
     def _mark(self, sub_id: str, now: datetime, **fields) -> None:
         """Store a verdict (``store_verdict.lua``): ``verified_at`` keeps the first verdict's time,
-        ``checked_at`` the latest once it differs; empty fields are not kept.  An old-form
-        submission loses its stored record and ``counted`` entry here (both derived), so
-        re-verifying old days compacts them too."""
+        ``checked_at`` the latest once it differs; empty fields are not kept (no flags: none)."""
         kept = {name: str(value) for name, value in fields.items() if value != ""}
-        drop = [name for name in fields if name not in kept] + list(LEGACY_DERIVED)
+        drop = [name for name in fields if name not in kept]
         args = [sub_id, codec.pack_time(now.isoformat()), len(drop), *drop]
         for name, value in kept.items():
             args += [name, value]
@@ -287,7 +292,7 @@ class Submissions(HindsightNotes):
         """A pending verification that will not run again by itself: ``delayed`` until requeued
         (a verdict already stored is kept: False)."""
         now = now or self.settings.now()
-        return bool(self._delay(keys=[self.key(sub_id)], args=[now.isoformat(), reason[:500]]))
+        return bool(self._delay(keys=[self.key(sub_id)], args=[codec.pack_time(now.isoformat()), reason[:500]]))
 
     def requeue(self, sub_id: str) -> bool:
         """Enqueue the verification again (ops: a delayed one, or re-verify a verified one); the
@@ -300,9 +305,9 @@ class Submissions(HindsightNotes):
         self.get(sub_id)
         if self._on_its_way(sub_id):
             return False
-        status, created = self.r.hmget(key, ["status", "created_at"])
-        if status in PENDING_STATUSES:
-            self.r.zadd(PENDING, {sub_id: datetime.fromisoformat(codec.unpack_time(created)).timestamp()})
+        sub = self.get_fields([sub_id], ["status", "created_at"])[0]
+        if sub.get("status") in PENDING_STATUSES:
+            self.r.zadd(PENDING, {sub_id: datetime.fromisoformat(sub["created_at"]).timestamp()})
             self.r.hset(key, "status", "queued")
         with self.raw.pipeline(transaction=True) as pipe:
             while True:

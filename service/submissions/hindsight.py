@@ -8,7 +8,10 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from service.store import day_scope, key_for
+from service.leaderboard import Leaderboard
+from service.store import day_scope, id_of, id_tail, key_for, shard_of
+
+from . import codec
 
 #: A player's most recent checked games kept for ``service.flags.hindsight_player``.
 CHECKED_KEPT = 60
@@ -20,28 +23,35 @@ class HindsightNotes:
     def note_hindsight(self, sub_id: str, *, analysis_id: str, evidence: dict | None = None,
                        flag: bool = False) -> None:
         """The hidden-information check of a verified game (``service.flags.hindsight``): the
-        analysis it waits for, then its figures (``hindsight``, kept whether or not they flag)
-        and, when they do, the ``hindsight`` flag with them as evidence.  Idempotent."""
+        analysis it waits for, then its figures (``hindsight``, kept whether or not they flag,
+        compactly: ``codec.pack_hindsight``) and, when they do, the ``hindsight`` flag with them as
+        evidence.  Idempotent."""
         key = self.key(sub_id)
         fields = {"hindsight_analysis": analysis_id}
         if evidence is not None:
-            fields["hindsight"] = json.dumps(evidence, separators=(",", ":"))
-            fields["flags"] = self._with_flag(key, "hindsight", evidence if flag else None)
-        self.r.hset(key, mapping=fields)
+            fields["hindsight"] = codec.pack_hindsight(evidence)
+        self._note(key, fields, "hindsight", evidence if flag else None, evidence is not None)
 
     def note_together(self, sub_id: str, together: dict, flag: bool) -> None:
         """The player's checked games together, as of ``sub_id``'s check
         (``service.flags.hindsight_player``): the figures, and the flag when they pass."""
-        key = self.key(sub_id)
-        self.r.hset(key, mapping={"hindsight_player": json.dumps(together, separators=(",", ":")),
-                                  "flags": self._with_flag(key, "hindsight_player", together if flag else None)})
+        self._note(self.key(sub_id), {"hindsight_player": codec.pack_together(together)}, "hindsight_player",
+                    together if flag else None, True)
 
-    def _with_flag(self, key: str, code: str, evidence: dict | None) -> str:
-        """The submission's flags with ``code``'s replaced by ``evidence`` (dropped when None)."""
-        flags = [f for f in json.loads(self.r.hget(key, "flags") or "[]") if f["code"] != code]
-        if evidence is not None:
-            flags.append({"code": code, "evidence": evidence})
-        return json.dumps(flags, separators=(",", ":"))
+    def _note(self, key: str, fields: dict, code: str, evidence: dict | None, judged: bool) -> None:
+        """``fields`` stored; once ``judged``, the submission's flags with ``code``'s replaced by
+        ``evidence`` (dropped when None; no field while there is no flag)."""
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping=fields)
+            if judged:
+                flags = [f for f in json.loads(self.r.hget(key, "flags") or "[]") if f["code"] != code]
+                if evidence is not None:
+                    flags.append({"code": code, "evidence": evidence})
+                if flags:
+                    pipe.hset(key, "flags", json.dumps(flags, separators=(",", ":")))
+                else:
+                    pipe.hdel(key, "flags")
+            pipe.execute()
 
     @staticmethod
     def checked_key(pid: str) -> str:
@@ -50,17 +60,19 @@ class HindsightNotes:
 
     def note_checked(self, pid: str, day: date, sub_id: str) -> None:
         """``sub_id`` (of ``day``) is one of the player's games with a hidden-information check;
-        the most recent CHECKED_KEPT are kept."""
+        the most recent CHECKED_KEPT are kept (without the day, the score, and the player's shard,
+        which its id begins with: ``store.id_tail``)."""
         key = self.checked_key(pid)
         with self.r.pipeline(transaction=True) as pipe:
-            pipe.zadd(key, {sub_id: day.toordinal()})
+            pipe.zadd(key, {id_tail(sub_id): day.toordinal()})
             pipe.zremrangebyrank(key, 0, -CHECKED_KEPT - 1)
             pipe.execute()
 
     def checked_games(self, pid: str, limit: int) -> list[dict]:
         """The check's figures of the player's ``limit`` most recent checked games, newest first
         (a game whose figures are not there yet, or gone, is skipped)."""
-        ids = self.r.zrevrange(self.checked_key(pid), 0, limit * 2)
+        ids = [id_of(date.fromordinal(int(day)), shard_of(pid), tail)
+               for tail, day in self.r.zrevrange(self.checked_key(pid), 0, limit * 2, withscores=True)]
         out = []
         for sub_id, got in zip(ids, self.get_fields(ids, ["hindsight", "date"])):
             if got.get("hindsight"):
@@ -73,8 +85,15 @@ class HindsightNotes:
 
     def note_strong_game(self, day: date, pid: str, sub_id: str) -> None:
         """A game of the day's best (the ones the hidden-information check looks at): the board
-        names its submission once the day has closed, so that anyone can open it in the analysis."""
-        self.r.hset(self.strong_games_key(day), pid, sub_id)
+        names its submission once the day has closed, so that anyone can open it in the analysis.
+        Only the player is noted: a counted game's submission is in the day's games hash."""
+        self.r.hset(self.strong_games_key(day), pid, "1")
 
     def strong_games(self, day: date, pids: list[str]) -> list[str | None]:
-        return self.r.hmget(self.strong_games_key(day), pids) if pids else []
+        """The submissions of these players' counted games of ``day`` that the check looked at
+        (None for the others)."""
+        if not pids:
+            return []
+        strong = [pid for pid, flag in zip(pids, self.r.hmget(self.strong_games_key(day), pids)) if flag]
+        games = dict(zip(strong, Leaderboard(self.r).games_of(day, strong)))
+        return [id_of(day, shard_of(pid), games[pid].split("|", 1)[0]) if games.get(pid) else None for pid in pids]

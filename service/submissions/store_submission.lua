@@ -2,16 +2,17 @@
 -- the day's list of submissions, atomically (one day's keys: one cluster slot).  The caller read
 -- and checked the run before (and claimed the nickname); this checks again what may have moved.
 -- KEYS[1] run hash, KEYS[2] submission hash, KEYS[3] the day's submissions (list)
--- ARGV[1] player id, ARGV[2] submission id, ARGV[3..] field, value pairs of the submission
+-- ARGV[1] player id, ARGV[2] submission id without its day and shard (the keys name them),
+-- ARGV[3..] field, value pairs of the submission
 -- Returns {1, id} stored now, {2, id} the run's submission stored before, {0, why} refused.
-local run = redis.call('HMGET', KEYS[1], 'pid', 'submission', 'ranked', 'status')
+local run = redis.call('HMGET', KEYS[1], 'pid', 'submission', 'kind', 'status')
 if not run[1] or run[1] ~= ARGV[1] then
   return {0, 'run_not_found'}
 end
 if run[2] and run[2] ~= '' then
   return {2, run[2]}
 end
-if run[3] ~= '1' then
+if run[3] ~= 'ranked' then
   return {0, 'practice_run'}
 end
 if run[4] ~= 'finished' then

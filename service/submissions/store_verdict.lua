@@ -3,7 +3,7 @@
 -- ``verified_at`` keeps the first verdict's time (it orders equal scores on the boards: a
 -- re-verification must not move a player behind later ones); ``checked_at``, the latest verdict's
 -- time, is stored only once it differs (a first verdict's is its verified_at).  Empty fields go
--- (a verified game has no rejection reason), and so do an old-form submission's derived ones.
+-- (a verified game has no rejection reason, a game without a flag no flags).
 -- KEYS[1] submission hash
 -- ARGV[1] submission id (unused here), ARGV[2] time of the verdict, ARGV[3] how many fields to remove,
 -- ARGV[4 .. 3+n] the fields to remove, then field, value pairs to set

@@ -13,7 +13,7 @@ from freezegun import freeze_time
 import pytest
 from rq import Queue, SimpleWorker
 
-from service.analysis import CHECK_QUEUE, FREE_KEEP_SECONDS, KEEP_SECONDS, QUEUE, Analyses
+from service.analysis import CHECK_QUEUE, FREE_KEEP_SECONDS, KEEP_SECONDS, POSITIONS_MARGIN_SECONDS, QUEUE, Analyses
 from service.store import raw_client
 
 from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, err, headers, play_game, queue_of
@@ -87,10 +87,11 @@ def test_a_free_game_is_analysed_with_progress_and_answered_from_the_cache(clien
         if not d["forced"]:
             assert d["lost_open"] == max(v["open"] for v in d["legal"].values()) - d["legal"][d["played"]]["open"]
     assert set(doc["summary"]) == {"0", "2"}
-    # a free game's seed is its own: its analysis is kept days, not a month, and its positions not at all
+    # a free game's seed is its own: its analysis is kept days, not a month, and its positions a day longer
     ttl = rclient.ttl(Analyses.key(first["analysis_id"]))
     assert 0 < ttl <= FREE_KEEP_SECONDS < KEEP_SECONDS
-    assert rclient.keys("manille:{analysis_positions:*") == []
+    positions = Analyses(rclient, app.extensions["manille"].settings).positions(bytes.fromhex(run["seed"]))
+    assert ttl <= rclient.ttl(positions.first) <= FREE_KEEP_SECONDS + POSITIONS_MARGIN_SECONDS
     assert client.get("/api/v1/health/ready").get_json()["analysis"]["waiting"] == 0  # its place freed
 
     # asked again later: finished at once, nothing queued, the same document
@@ -273,6 +274,9 @@ def test_a_strong_ranked_score_gets_the_hidden_information_check(ops_app, rclien
     sub = subs.get(sub_id)
     evidence = json.loads(sub["hindsight"])
     assert evidence["analysis_id"] == aid and evidence["from_trick"] == 1
+    # kept as a line of its numbers (no names, no analysis id: the submission has it), read back the same
+    stored = rclient.hget(Submissions.key(sub_id), "hindsight")
+    assert not stored.startswith("{") and aid not in stored and len(stored) < len(sub["hindsight"]) / 2
     assert {"z", "gain", "var", "drivers", "decisions"} <= set(evidence)
     flagged = [f for f in json.loads(sub["flags"]) if f["code"] == "hindsight"]
     assert bool(flagged) == (evidence["z"] >= evidence["z_threshold"] and evidence["gain"] >= evidence["gain_threshold"])
@@ -326,6 +330,7 @@ def test_a_players_checked_games_are_tested_together(rclient):
     from service.config import Settings
     from service.replay import player_cards, simulate
     from service.replay.record import build_record
+    from service.store.compact import pack_cards
     from service.submissions import Submissions
 
     settings = Settings.from_env({"MANILLE_SECRET": SECRET})
@@ -343,8 +348,8 @@ def test_a_players_checked_games_are_tested_together(rclient):
         for k in range(9):
             day = date(2026, 3, 1) + timedelta(days=k)
             sub_id = f"{day:%Y%m%d}-{hashlib.sha256(who.encode()).hexdigest()[:12]}{k:08x}"
-            rclient.hset(subs.key(sub_id), mapping={"pid": f"p-{who}", "cards": "".join(cards),
-                                                    "status": "verified", "flags": "[]"})
+            rclient.hset(subs.key(sub_id), mapping={"pid": f"p-{who}", "played": pack_cards(cards),
+                                                    "status": "verified"})
             assert note_check(settings, rclient, sub_id, f"an-{who}", doc)
             ids.insert(0, sub_id)
             sub = subs.get(sub_id)
@@ -354,6 +359,7 @@ def test_a_players_checked_games_are_tested_together(rclient):
                 assert "hindsight_player" not in sub and "hindsight_player" not in flags
                 continue
             together = json.loads(sub["hindsight_player"])
+            assert not rclient.hget(subs.key(sub_id), "hindsight_player").startswith("{")  # stored as numbers
             n = min(k + 1, settings.flags.hindsight_player_games)
             assert [g["submission_id"] for g in together["games"]] == ids[:n]
             assert [g["date"] for g in together["games"]] == [i[:4] + "-" + i[4:6] + "-" + i[6:8] for i in ids[:n]]

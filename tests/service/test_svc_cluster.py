@@ -20,7 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from redis.crc import key_slot
 
 from service.redis_server import LocalCluster, RedisServer
-from service.runs import Runs
+from service.runs import Runs, unpack_actions
 from service.store import DAY_SHARDS, connect_cluster, day_scope, key_for
 
 from svc_helpers import LIMITS_OFF, ROOT, live_service
@@ -140,7 +140,7 @@ def test_a_killed_master_loses_no_accepted_play_or_submission(stack, tmp_path):
         state = connect_cluster(cluster.seeds)
         accepted = {run: turns for p in players for run, turns in p.accepted.items()}
         for run_id, turns in accepted.items():
-            stored = state.hget(Runs.key(run_id), "cards") or ""
+            stored = unpack_actions(state.hget(Runs.key(run_id), "cards") or "")
             cards = [stored[i:i + 2] for i in range(0, len(stored), 2)]
             assert len(cards) >= len(turns), (run_id, "an accepted play was lost")
             assert all(cards[turn] == card for turn, card in turns.items()), (run_id, cards, turns)

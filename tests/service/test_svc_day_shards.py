@@ -1,8 +1,6 @@
 """A day's runs and submissions spread over sixteen shards by player (``store.DAY_SHARDS``): each
-player's run, ranked marker, address index, paths and submission share one slot, the day's
-readers (paths, submissions, address runs) see every shard, and what was stored before the days
-were sharded (ids with no shard, keys under the day's own tag) still plays, submits, counts and
-keeps a player to one ranked run."""
+player's run, address index, paths and submission share one slot, and the day's readers (paths,
+submissions, address runs) see every shard."""
 
 from __future__ import annotations
 
@@ -81,7 +79,7 @@ def test_a_players_keys_share_a_slot_and_the_days_readers_see_every_shard(redis_
             assert int(sub_id[9:11]) == run_shard(run["run_id"])
             assert key_slot(Submissions.key(sub_id).encode()) == key_slot(Runs.key(run["run_id"]).encode())
             games.append(sub_id)
-    assert len({run_shard(r) for r in rclient.keys("manille:{day:*}:run:*") for r in [r.rsplit(":", 1)[1]]}) > 3
+    assert len({tag(key) for key in rclient.keys("manille:{day:*}:run:*")}) > 3  # the day's shards
     run_worker()
     settings = client.application.extensions["manille"].settings
     day = settings.today()
@@ -93,51 +91,3 @@ def test_a_players_keys_share_a_slot_and_the_days_readers_see_every_shard(redis_
     assert len(runs.address_runs(day, "198.51.100.7")) == 12
     assert runs.path_counts(day, [""]) == [12]  # every run opened, summed over the shards
 
-
-def move_to_the_days_tag(rclient, run: dict) -> str:
-    """The run as it was stored before the days were sharded: an id with no shard, its keys
-    under the day's own tag; returns that id."""
-    new_id = run["run_id"]
-    old_id = new_id[:9] + new_id[12:] + "xyz"[:16 - len(new_id[12:])]
-    assert run_shard(old_id) is None and run_day(old_id) == run_day(new_id)
-    day, shard = run_day(new_id), run_shard(new_id)
-    fields = rclient.hgetall(Runs.key(new_id))
-    pid = fields["pid"]
-    fields["id"] = old_id
-    rclient.delete(Runs.key(new_id), Runs.ranked_key(day, pid), Runs.paths_key(day, shard))
-    rclient.hset(Runs.key(old_id), mapping=fields)
-    rclient.set(Runs.ranked_key(day, pid, sharded=False), old_id)
-    rclient.hset(Runs.paths_key(day), "root", 1)
-    return old_id
-
-
-def test_a_run_and_a_submission_from_before_the_shards_still_play_submit_and_count(redis_server, rclient,
-                                                                                    run_worker):
-    client = make_client(redis_server)
-    call = post(client)
-    run = client.post("/api/v1/runs", json={}).get_json()
-    token = run["player_token"]
-    old_id = move_to_the_days_tag(rclient, run)
-    again = client.post("/api/v1/runs", json={}, headers=headers(token))
-    assert again.status_code == 409 and again.get_json()["run_id"] == old_id  # still one ranked run a day
-    me = client.get("/api/v1/players/me", headers=headers(token)).get_json()
-    assert me["today"]["run_id"] == old_id and me["today"]["status"] == "playing"
-    run = client.get(f"/api/v1/runs/{old_id}", headers=headers(token)).get_json()
-    done = play_game(call, run, token)
-    assert done["status"] == "finished" and done["run_id"] == old_id
-    old_sub = client.post("/api/v1/submissions", json={"run_id": old_id, "nickname": "before"},
-                          headers=headers(token)).get_json()["submission_id"]
-    assert SUB_ID_RE.fullmatch(old_sub) and old_sub[8] == "-" and len(old_sub) == 29  # the old form
-    assert tag(Submissions.key(old_sub)) == f"day:{run['date']}"
-    other = client.post("/api/v1/runs", json={}).get_json()
-    done = play_game(call, other, other["player_token"])
-    new_sub = client.post("/api/v1/submissions", json={"run_id": other["run_id"], "nickname": "after"},
-                          headers=headers(other["player_token"])).get_json()["submission_id"]
-    run_worker()
-    for sub_id in (old_sub, new_sub):
-        assert client.get(f"/api/v1/submissions/{sub_id}").get_json()["status"] == "verified"
-    settings = client.application.extensions["manille"].settings
-    day = date.fromisoformat(run["date"])
-    assert Submissions(rclient, settings, queue=rclient).for_day(day) == [old_sub, new_sub]
-    board = client.get(f"/api/v1/leaderboards/days/{day}").get_json()
-    assert sorted(e["nickname"] for e in board["entries"]) == ["after", "before"]

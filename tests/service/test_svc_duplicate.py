@@ -14,6 +14,8 @@ from service import duplicate
 from service.config import Settings
 from service.duplicate import Field, Matchpoints
 from service.leaderboard import Leaderboard, day_board
+from service.store import shard_of
+from service.submissions import Submissions
 from worker.jobs import _verify
 
 from svc_helpers import headers
@@ -25,10 +27,15 @@ CLOSED = "2026-12-03T11:00:00+00:00"   # the next noon: its seed is published
 GAMES = {"g1": [40, 30], "g2": [40, 20, 35], "g3": [21, 50], "g4": [40]}
 
 
+def game_id(i: int, pid: str) -> str:
+    """The submission id of the scripted day's game ``i``: in its player's shard, as every game's is."""
+    return f"20261202-{shard_of(pid):02d}-0000000{i}{'0' * 20}"
+
+
 def scripted_day(rclient) -> Leaderboard:
     lb = Leaderboard(rclient)
     for i, (pid, points) in enumerate(GAMES.items()):
-        lb.record(DAY, pid, pid.upper(), 1000 + 10 * i, f"20261202-00-0000000{i}{'0' * 20}", deals=points)
+        lb.record(DAY, pid, pid.upper(), 1000 + 10 * i, game_id(i, pid), deals=points)
     return lb
 
 
@@ -93,7 +100,7 @@ def test_a_traveller_pages_by_card_points_ties_in_verification_order(rclient, cl
         assert t["results"] == 4 and t["deal"] == 0 and len(t["counts"]) == 62
         assert [(e["rank"], e["nickname"], e["us"], e["them"], e["mp"]) for e in t["entries"]] == [
             (1, "G1", 40, 21, 66.7), (1, "G2", 40, 21, 66.7), (1, "G4", 40, 21, 66.7), (4, "G3", 21, 40, 0.0)]
-        assert t["entries"][0]["submission_id"] == "20261202-00-00000000" + "0" * 20
+        assert t["entries"][0]["submission_id"] == game_id(0, "g1")
         page = client.get(f"/api/v1/leaderboards/days/{DAY}/deals/0?offset=2&limit=1").get_json()
         assert [e["nickname"] for e in page["entries"]] == ["G4"] and page["entries"][0]["rank"] == 1
         page = client.get(f"/api/v1/leaderboards/days/{DAY}/deals/0?offset=3&limit=5").get_json()
@@ -200,14 +207,18 @@ def test_held_disqualified_restored_and_rebuilt_games(many, run_worker, rclient)
         field = Field(rclient)
         before = field.counts(DAY)
         _token, run, sub_id = games[0]
-        pid = rclient.hget(f"manille:{{{'day:' + str(DAY)}/{sub_id[9:11]}}}:submission:{sub_id}", "pid")
+        pid = rclient.hget(Submissions.key(sub_id), "pid")
         lb = Leaderboard(rclient)
+        board = day_board(DAY)
+        number = str(board.shift - 1 - int(rclient.zscore(board.key, pid)) % board.shift)  # the game's
+        assert rclient.hget(board.games_key, number).startswith(pid + "|")
         assert lb.remove(DAY, pid, run["result"]["rank_score"])
         without = field.counts(DAY)
         for deal, points in enumerate(_deal_points(run)):
             assert without.get(deal, [0] * 62)[points] == before[deal][points] - 1
         assert field.game_of(DAY, pid) is None
-        assert rclient.lrange(day_board(DAY).deal_key(0, _deal_points(run)[0]), 0, -1).count(pid) == 0
+        assert number not in rclient.lrange(board.deal_key(0, _deal_points(run)[0]), 0, -1)
+        assert not rclient.hexists(board.games_key, number)
         # put back: the same field again; recorded twice: still once
         sub = {"deals": ",".join(map(str, _deal_points(run)))}
         for _ in range(2):

@@ -28,6 +28,7 @@ from service.redis_server import RedisServer
 from service.procs import children_of
 from service.runs import Runs
 from service.store import connect, day_scope, key_for, raw_client
+from service.store.compact import unpack_times
 from service.submissions import PENDING, Submissions
 from worker.__main__ import SweepingSimpleWorker
 
@@ -512,7 +513,7 @@ def test_redis_paused_around_a_play_and_a_submission(own_redis, tmp_path):
                                  headers(token))
         assert status == 200 and again["turn"] == run["turn"] + 1 and again["events"][0]["card"] == card
         done = play_game(api.post, again, token)
-        assert len(rclient.hget(Runs.key(run["run_id"]), "times").split(",")) == done["turn"]  # each played once
+        assert len(unpack_times(rclient.hget(Runs.key(run["run_id"]), "pace"))) == done["turn"]  # each played once
 
         os.kill(own_redis.proc.pid, signal.SIGSTOP)
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from service.replay import verify
+from service.submissions import codec
 from service.submissions.codec import unpack_cards
 from service.seeds import daily_seed
 from service.submissions import Submissions
@@ -57,8 +58,8 @@ def test_open_play_submit_verify(client, run_worker, rclient):
     # the replay computed the score: check against the engine directly
     day = date.fromisoformat(run["date"])
     from bots import get_bot
-    stored = rclient.hget(Submissions.key(sub["submission_id"]), "played")
-    cards = unpack_cards(stored)  # one character a card
+    stored = codec.unpack_game(rclient.hget(Submissions.key(sub["submission_id"]), "game"))
+    cards = unpack_cards(stored["played"])  # one character a card
     record = verify(daily_seed(SECRET.encode(), day), cards, get_bot(TEST_BOTS))
     assert record["rank_score"] == status["score"]
 
@@ -90,7 +91,9 @@ def test_submission_is_stored_and_queued_before_202_and_a_job_run_twice_counts_o
     sub_id = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "twice"},
                          headers=headers(token)).get_json()["submission_id"]
     stored = rclient.hgetall(Submissions.key(sub_id))
-    assert stored["status"] == "queued" and stored["run_id"] == run["run_id"] and len(stored["played"]) >= 32
+    assert stored["status"] == "queued" and len(codec.unpack_game(stored["game"])["played"]) >= 32
+    # its run is the player's ranked run of the day, which the submission names without storing it
+    assert client.get(f"/api/v1/submissions/{sub_id}").get_json()["run_id"] == run["run_id"]
     assert Queue(QUEUE_NAME, connection=queue_of(rclient)).job_ids == [sub_id]
     run_worker()
     verify_submission(sub_id)  # the same job again, e.g. after a worker crash
@@ -106,8 +109,8 @@ def test_tampered_cards_are_rejected_by_the_replay(client, rclient, run_worker):
     sub = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "cheat"},
                       headers=headers(token)).get_json()
     key = Submissions.key(sub["submission_id"])
-    cards = rclient.hget(key, "played")
-    rclient.hset(key, "played", cards[:-1])  # as if the stored run had lost its last card
+    game = rclient.hget(key, "game")
+    rclient.hset(key, "game", game[:game.index(" ") - 1] + game[game.index(" "):])  # as if the run had lost its last card
     run_worker()
     status = client.get(sub["status_url"]).get_json()
     assert status["status"] == "rejected" and status["reason"]["code"] == "game_incomplete"

@@ -18,7 +18,7 @@ from service.app import create_app
 from service.config import DEFAULT_LIMITS
 from service.errors import TooManyRequests
 from service.limits import Gate, Limits, parse
-from service.runs import Runs
+from service.runs import Runs, unpack_actions
 
 from svc_helpers import SECRET, TEST_BOTS, headers
 
@@ -99,7 +99,7 @@ def test_forwarded_addresses_count_only_behind_trusted_proxies(redis_server):
 
 
 def rclient_ip(redis_server, run_id):
-    from service.runs import Runs
+    from service.runs import Runs, unpack_actions
     from svc_helpers import state_client
     return state_client(redis_server.url).hget(Runs.key(run_id), "ip")
 
@@ -145,7 +145,7 @@ def test_plays_per_token_then_429_storing_nothing_while_a_repeat_is_still_answer
         assert last.status_code == 200
         run = last.get_json()
     # the page lost the answer to turn 2 and sends it again, five times: answered, counted nothing
-    previous_card = rclient.hget(Runs.key(run["run_id"]), "cards")[-2:]
+    previous_card = unpack_actions(rclient.hget(Runs.key(run["run_id"]), "cards"))[-2:]
     for _ in range(5):
         repeat = play(client, run, token, card=previous_card, turn=run["turn"] - 1)
         assert repeat.status_code == 200 and repeat.get_json() == last.get_json()
@@ -156,7 +156,7 @@ def test_plays_per_token_then_429_storing_nothing_while_a_repeat_is_still_answer
     assert 3000 <= int(refused.headers["Retry-After"]) <= 3600
     assert rclient.hgetall(Runs.key(run["run_id"])) == stored  # nothing played, nothing stored
     # at the limit, the last play is still answered again
-    repeat = play(client, run, token, card=stored["cards"][-2:], turn=run["turn"] - 1)
+    repeat = play(client, run, token, card=unpack_actions(stored["cards"])[-2:], turn=run["turn"] - 1)
     assert repeat.status_code == 200 and repeat.get_json()["turn"] == run["turn"]
     # another player from the same address plays on
     other, other_token = new_player(client, kind="random")
@@ -302,7 +302,7 @@ def test_a_play_not_stored_gives_its_count_back(redis_server, rclient):
     runs._play_once = racing
     r = play(client, run, token, card=run["view"]["legal"][0])
     assert r.status_code == 409 and r.get_json()["error"] == "wrong_turn", r.get_json()
-    assert rclient.hget(Runs.key(run["run_id"]), "cards") == run["view"]["legal"][-1]  # the other's play
+    assert unpack_actions(rclient.hget(Runs.key(run["run_id"]), "cards")) == run["view"]["legal"][-1]  # the other's play
     assert _hits(rclient, "plays_per_token", pid, "5 per hour") == [0]  # runs.play here: no limits
 
 
