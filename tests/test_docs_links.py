@@ -140,6 +140,10 @@ def test_the_readme_is_a_front_page():
                  "docs/architecture.md", "docs/performance.md"):
         assert f"]({page})" in text, page
     assert "](docs/screenshots/" in text
+    headline = text.split("## Headline figures", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in headline.splitlines() if line.startswith("| ") and not line.startswith("| what ")]
+    assert 1 <= len(rows) <= 6, rows  # a few headlines; the figures live in docs/performance.md
+    assert all("](docs/performance.md#" in row for row in rows), rows
 
 
 def test_the_walker_catches_a_broken_link(tmp_path):
