@@ -24,7 +24,7 @@ MAX_LINE = 64
 class PlayProtocolError(ManilleError):
     """An outside player's answer ended the game: ``code`` is ``no_answer``, ``unknown_card`` or
     the obligation the card broke (``not_in_hand``, ``must_follow_suit``, ``must_beat``,
-    ``must_trump``, ``must_overtrump``), as in RULES §7; where a call was due (rules with an
+    ``must_trump``, ``must_overtrump``), as in docs/spec.md §10.3; where a call was due (rules with an
     auction), ``unknown_call`` or ``illegal_call``."""
 
     def __init__(self, code: str, message: str, obs: Observation, answer: str | None) -> None:
@@ -47,7 +47,7 @@ def observation_line(obs: Observation) -> str:
 
 
 def record_line(record: dict) -> str:
-    """The last message of a game: the game record of RULES §7."""
+    """The last message of a game: the game record of docs/spec.md §9."""
     return json.dumps({"type": "record", "record": record}, separators=(",", ":"), ensure_ascii=True)
 
 

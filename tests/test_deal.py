@@ -1,4 +1,4 @@
-"""RULES §3 test vectors, to the card."""
+"""docs/spec.md §12.1 test vectors, to the card."""
 
 import pytest
 
@@ -57,7 +57,7 @@ def test_hex_seed_accepted():
 
 
 def test_the_streams_shuffle_reads_the_values_that_uniform_calls_would():
-    # HashStream.shuffle is RULES §3's Fisher-Yates read without a call a swap: the same order
+    # HashStream.shuffle is docs/spec.md §5.3's Fisher-Yates read without a call a swap: the same order
     # for every length (blocks of eight values crossed many times), and the stream left where
     # the calls would leave it
     for n in (0, 1, 2, 3, 7, 8, 24, 32, 100):

@@ -1,6 +1,6 @@
 """The examples of the pages, run as written: the "Try it" block of docs/cli.md by bash in an empty
-directory, with the virtualenv's ``manille`` on the PATH as the page says, and the README's headline
-figure commands (the HTTP session of docs/api.md is run by tests/service/test_svc_docs_examples.py,
+directory, with the virtualenv's ``manille`` on the PATH as the page says, and the commands
+docs/performance.md measures its figures with (the HTTP session of docs/api.md is run by tests/service/test_svc_docs_examples.py,
 which needs a live service)."""
 
 from __future__ import annotations
@@ -38,29 +38,39 @@ def test_the_try_it_block_of_docs_cli_runs_as_written(tmp_path):
     assert "verify:" in out and "games/s" in out
 
 
-def readme_commands() -> list[str]:
-    """The commands of the README's table of headline figures (its "measured by" column)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = text.split("## Headline figures", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"\| `(\.venv/bin/[^`]+)` \|", table)
+PLACEHOLDERS = {"A": "greedy-1", "B": "expert-1", "R": "parlee-1", "X": "bidder-1", "Y": "random-bidder-1",
+                "ID": "expert-1", "REV": "HEAD"}
 
 
-def test_the_readme_figures_commands_parse_as_written():
+def figure_commands() -> list[str]:
+    """The commands docs/performance.md prints its figures with (every ``manille …`` and
+    ``.venv/bin/python scripts/…`` in its code spans), whitespace made single."""
+    text = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    spans = re.findall(r"`((?:\.venv/bin/)?manille [^`]+|\.venv/bin/python (?:scripts|tests)/[^`]+)`", text)
+    return [" ".join(span.split()) for span in spans]
+
+
+def test_the_figures_commands_parse_as_written():
     from cli.main import build_parser
 
-    commands = readme_commands()
-    assert len(commands) >= 5, commands
+    commands = figure_commands()
+    assert len(commands) >= 20, commands
     for command in commands:
-        argv = command.split()
-        if argv[0] == ".venv/bin/manille":
+        argv = [PLACEHOLDERS.get(word, word) for word in command.split()]
+        if argv[0].endswith("manille"):
             build_parser().parse_args(argv[1:])  # SystemExit (2) on anything it would refuse
         else:
-            assert argv[0] == ".venv/bin/python" and (ROOT / argv[1]).is_file(), command
+            assert (ROOT / argv[1]).is_file(), command
 
 
-def test_the_readme_figure_of_expert_1_against_greedy_1_is_what_its_command_prints():
-    command = next(c for c in readme_commands() if "--a greedy-1 --b expert-1" in c)
-    argv = [str(Path(sys.executable).parent / "manille"), *command.split()[1:]]
+def test_the_figure_of_greedy_1_against_expert_1_is_what_its_command_prints():
+    """The ladder's greedy-1 row, and the README's headline taken from it, as the tournament
+    command of docs/performance.md prints it (the seeds are fixed: the same every run)."""
+    command = next(c for c in figure_commands() if c.startswith("manille tournament --a A --b B --games 400"))
+    argv = [str(Path(sys.executable).parent / "manille"),
+            *[PLACEHOLDERS.get(word, word) for word in command.split()[1:]]]
     out = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True).stdout
     assert "A won 80/400 = 20.0% (95% CI 16.4–24.2%)" in out
-    assert "team A: 20.0 %, 16.4–24.2 %" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "| greedy-1 vs expert-1 | 400 | 20.0 % (16.4–24.2) |" in \
+        (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    assert "greedy-1 wins 20.0 % of games (16.4–24.2 %)" in (ROOT / "README.md").read_text(encoding="utf-8")

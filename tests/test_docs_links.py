@@ -1,5 +1,8 @@
-"""Every link of the README and of the pages (docs/*.md, deploy/*.md) resolves: a relative link to a
-file or directory that exists and, with an anchor, to a heading of that page (GitHub's slugs).
+"""Every link of the project's markdown (README.md, UPGRADING.md, docs/, deploy/, any other page) resolves:
+a relative link to a file or directory that exists and, with an anchor, to a heading of that page
+(GitHub's slugs).  References to the specification name a section docs/spec.md has
+("docs/spec.md §6.3"), and no tracked file points to the old rules document (its name and a section
+sign) that is not in the project.
 Every script, deploy file, page or test a page names in code (`scripts/bench_speed.py`) exists.
 No page speaks of the work's history (issue numbers): the pages describe the product as it is.
 The configuration table of docs/operations.md names every setting the code reads."""
@@ -7,13 +10,33 @@ The configuration table of docs/operations.md names every setting the code reads
 from __future__ import annotations
 
 import re
+import subprocess
 import unicodedata
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "deploy").glob("*.md")])
+SKIPPED_DIRS = {"node_modules", "__pycache__", "build", "dist"}
+
+
+def project_files() -> list[Path]:
+    """The project's tracked files (git's list; without git, every file outside hidden and build
+    directories)."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+        files = [ROOT / name for name in out.decode().split("\0") if name]
+    except (OSError, subprocess.CalledProcessError):
+        files = [p for p in ROOT.rglob("*") if p.is_file()]
+    return sorted(p for p in files if p.is_file() and not any(
+        part.startswith(".") or part in SKIPPED_DIRS for part in p.relative_to(ROOT).parts[:-1]))
+
+
+PAGES = sorted({*(p for p in project_files() if p.suffix == ".md"), ROOT / "README.md", ROOT / "UPGRADING.md",
+                *(ROOT / "docs").glob("*.md"), *(ROOT / "deploy").glob("*.md")})
+OLD_RULES = "RULES" + " §"  # spelt in two pieces so that this file does not hold what it looks for
+SPEC_REF = re.compile(r"docs/spec\.md §(\d+(?:\.\d+)?)(?:\s*[–-]\s*(\d+(?:\.\d+)?))?")
+SPEC_HEADING = re.compile(r"^#{2,6}\s+(\d+(?:\.\d+)*)\.?\s", re.M)
 
 FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.S | re.M)
 CODE = re.compile(r"(`+)(.+?)\1", re.S)
@@ -117,6 +140,10 @@ def test_the_readme_is_a_front_page():
                  "docs/architecture.md", "docs/performance.md"):
         assert f"]({page})" in text, page
     assert "](docs/screenshots/" in text
+    headline = text.split("## Headline figures", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in headline.splitlines() if line.startswith("| ") and not line.startswith("| what ")]
+    assert 1 <= len(rows) <= 6, rows  # a few headlines; the figures live in docs/performance.md
+    assert all("](docs/performance.md#" in row for row in rows), rows
 
 
 def test_the_walker_catches_a_broken_link(tmp_path):
@@ -178,3 +205,56 @@ def test_the_configuration_table_names_every_setting():
             missing.append(name)
     assert missing == [], f"docs/operations.md, Configuration: not in the table: {missing}"
     assert len(settings_read_by_the_code()) > 60  # the scan still finds them
+
+
+def spec_sections(spec: Path = ROOT / "docs" / "spec.md") -> set[str]:
+    """The section numbers of docs/spec.md's headings ("6", "6.3", …)."""
+    return set(SPEC_HEADING.findall(FENCE.sub("", spec.read_text(encoding="utf-8"))))
+
+
+def bad_spec_references(files, sections: set[str]) -> list[str]:
+    """Each "docs/spec.md §M" (or "§M–N") of ``files`` whose M or N is not a section of the spec,
+    and each reference to the old rules document, as "file:line: text"."""
+    problems = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue  # a binary file holds no reference
+        where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+        for n, line in enumerate(text.splitlines(), 1):
+            if OLD_RULES in line:
+                problems.append(f"{where}:{n}: {line.strip()} (the old rules document is not in the project)")
+            for m in SPEC_REF.finditer(line):
+                missing = [s for s in m.groups() if s and s not in sections]
+                if missing:
+                    problems.append(f"{where}:{n}: {m.group(0)} (no section {', '.join(missing)} in docs/spec.md)")
+    return problems
+
+
+def test_every_markdown_page_is_checked():
+    names = {p.relative_to(ROOT).as_posix() for p in PAGES}
+    assert {"UPGRADING.md", "docs/spec.md", "docs/bots.md"} <= names
+    assert not any(name.startswith(".venv/") for name in names)
+
+
+def test_references_to_the_specification_name_its_sections():
+    sections = spec_sections()
+    assert {"3.3", "6.3", "9", "10.3", "11", "12.1"} <= sections  # the headings are still read
+    assert bad_spec_references(project_files(), sections) == []
+
+
+def test_the_reference_check_catches_a_bad_one(tmp_path):
+    spec = tmp_path / "spec.md"
+    spec.write_text("# Spec\n\n## 6. Play\n\n### 6.3 Legal cards\n\n```\n## 99. in a block\n```\n")
+    sections = spec_sections(spec)
+    assert sections == {"6", "6.3"}
+    code = tmp_path / "code.py"
+    ref = "docs/spec.md" + " §"  # in pieces: this file names no missing section itself
+    code.write_text(f"# legal cards ({ref}6.3)\n# all of play ({ref}6)\n"
+                    f"# a range ({ref}6–6.3)\n# gone ({ref}6.9)\n"
+                    f"# old ({OLD_RULES}4)\n# a bad end ({ref}6–7)\n")
+    found = [p.split(": ", 1)[1] for p in bad_spec_references([code], sections)]
+    assert found == [f"{ref}6.9 (no section 6.9 in docs/spec.md)",
+                     f"# old ({OLD_RULES}4) (the old rules document is not in the project)",
+                     f"{ref}6–7 (no section 7 in docs/spec.md)"], found

@@ -113,7 +113,7 @@ class Scripted:
         return self.cards[obs.seat][len(obs.tricks)]
 
 
-# Deal 0 of the zero seed (RULES §3): trump clubs, dealer 1, seat 2 leads.
+# Deal 0 of the zero seed (docs/spec.md §12.1): trump clubs, dealer 1, seat 2 leads.
 #   seat 0: 7S 8H TS QH KC JH 8C 7C     seat 2: QS JD 9S KH 7D 9C AH 9H
 #   seat 1: 7H AS 9D QD TH 8S AD QC     seat 3: KD KS TD 8D JC AC JS TC
 SPADES = Scripted(s2="QS", s3="KS")  # seat 3 must beat QS: KS, its only stronger spade

@@ -1,4 +1,4 @@
-"""RULES §4–5: legal cards (all ten worked examples), obligations, tricks, scoring."""
+"""docs/spec.md §6–7: legal cards (all ten worked examples), obligations, tricks, scoring."""
 
 import pytest
 
@@ -17,7 +17,7 @@ def trick_from(text: str, trump: Suit = Suit.HEARTS) -> Trick:
     return trick
 
 
-WORKED = [  # RULES §4, trump hearts, player seat 0
+WORKED = [  # docs/spec.md §6.4, trump hearts, player seat 0
     ("3:KS", "AS 7S TD", "AS", "opponent holds: must beat in the suit"),
     ("2:KS 3:7H", "AS 7S TD", "AS 7S", "trumped by an opponent: any spade"),
     ("2:KS 3:7S", "AS 7S TD", "AS 7S", "partner holds: follow, no need to beat"),

@@ -7,7 +7,7 @@ so the entries of a day's games are shared, and a game's own ones are a dozen or
 
 How an entry is stored (``pack_entry``), a few bytes where its JSON takes a few hundred:
 
-- a forced card: ``F``, the card's id (RULES §2) and its value with open hands;
+- a forced card: ``F``, the card's id (docs/spec.md §3.3) and its value with open hands;
 - a choice: ``C`` (values sampled) or ``E`` (exact), the deals solved, the consistent deals, the
   baseline card's id, how many legal cards, then for each in the order of their ids: the id, its
   value with open hands, and its seat value, standard error, paired standard error, hindsight gain

@@ -191,7 +191,7 @@ class DuelResultRecord(MethodView):
     @blp.response(200, RecordSchema)
     @blp.doc(security=SECURITY)
     def get(self, duel_id, result_id):
-        """The game record (RULES §7) of one result of the duel, all four hands, replayed from the
+        """The game record (docs/spec.md §9) of one result of the duel, all four hands, replayed from the
         duel's seed and that player's actions
 
         403 ``play_first`` until the caller's own game of it is over; 404 ``unknown_result``."""

@@ -103,7 +103,7 @@ class RunRecord(MethodView):
     @blp.response(200, RecordSchema)
     @blp.doc(security=SECURITY)
     def get(self, run_id):
-        """The finished run's game record (RULES §7) with all four hands, once its seed is public
+        """The finished run's game record (docs/spec.md §9) with all four hands, once its seed is public
 
         A ranked run's day stays sealed until its seed is revealed (404 ``record_sealed``); a
         run still in play is 409 ``run_not_finished``."""

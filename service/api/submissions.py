@@ -90,7 +90,7 @@ class SubmissionRecord(MethodView):
     @blp.response(200, RecordSchema)
     @public_read
     def get(self, sub_id):
-        """The full game record (RULES §7) of a verified submission, once its day's seed is public
+        """The full game record (docs/spec.md §9) of a verified submission, once its day's seed is public
 
         Before that it would show the bots' hands, so it is 404 ``record_sealed``.  Replayed from
         the seed and the submitted cards (the same bytes as verification produced)."""

@@ -1,7 +1,7 @@
 """Daily challenges: which rules and bot a day is played with, its commitment, its seed once public.
 
 A day's challenge is stored the first time it is needed (a run opened on it, or today's asked
-for), so that a later change of ``MANILLE_BOTS`` never alters a past day (RULES §8).  It keeps the
+for), so that a later change of ``MANILLE_BOTS`` never alters a past day (docs/spec.md §11).  It keeps the
 day's commitment too, as published when the day opened: ``check_commitments`` refuses, at every
 process's start, a secret configuration that would give a committed day another seed.
 """

@@ -1,6 +1,6 @@
 """Cards, suits and ranks as small immutable values with a notation that round-trips.
 
-A card's stable integer id is its index in the canonical order of RULES §2
+A card's stable integer id is its index in the canonical order of docs/spec.md §3.3
 (7C = 0 … TS = 31).  Sets of cards are also handled as 32-bit masks (bit ``id``),
 which is what makes legal-card checks and bot search cheap.
 """
@@ -145,7 +145,7 @@ class Card:
 
 Card._all = tuple(Card(s, r) for s in range(4) for r in range(8))
 
-#: Every card in canonical order (RULES §2), the order the shuffle starts from.
+#: Every card in canonical order (docs/spec.md §3.3), the order the shuffle starts from.
 DECK: tuple[Card, ...] = Card._all
 
 FULL_MASK = (1 << 32) - 1

@@ -1,4 +1,4 @@
-"""The seeded chance step: shuffle, first dealer, the 3-3-2 deal and the turned card (RULES §3)."""
+"""The seeded chance step: shuffle, first dealer, the 3-3-2 deal and the turned card (docs/spec.md §5)."""
 
 from __future__ import annotations
 

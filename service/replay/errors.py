@@ -18,7 +18,7 @@ class InvalidSeedError(ManilleError):
 
 
 class Obligation(str, Enum):
-    """Why a card was refused; the values are the codes of RULES §7."""
+    """Why a card was refused; the values are the codes of docs/spec.md §10.3."""
 
     NOT_IN_HAND = "not_in_hand"
     MUST_FOLLOW_SUIT = "must_follow_suit"

@@ -1,4 +1,4 @@
-"""What one seat may see (RULES §6): the only thing bots, outside players and the API are given."""
+"""What one seat may see (docs/spec.md §8.1): the only thing bots, outside players and the API are given."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from .stream import HashStream, u32be
 
 @runtime_checkable
 class Bot(Protocol):
-    """A player policy.  ``id`` names frozen behaviour (RULES §8); ``choose`` must be a pure function
+    """A player policy.  ``id`` names frozen behaviour (docs/spec.md §11); ``choose`` must be a pure function
     of its two arguments and return one of ``obs.legal``."""
 
     id: str

@@ -1,4 +1,4 @@
-"""The game record of RULES §7: the verifier's output and the ops audit trail."""
+"""The game record of docs/spec.md §9: the verifier's output and the ops audit trail."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ MAX_SUBMISSION = MAX_DEALS * 8
 
 @dataclass(frozen=True)
 class Rejection:
-    """Why a submission is refused: a code of RULES §7 and where the first faulty card falls."""
+    """Why a submission is refused: a code of docs/spec.md §10.3 and where the first faulty card falls."""
 
     code: str
     message: str
@@ -134,7 +134,7 @@ def answer_action(obs: Observation, answer) -> Card | Call:
 
 
 def refusal(error: ManilleError, answer) -> tuple[str, str]:
-    """The RULES §7 code of an answer ``answer_action`` refused, and why in words (answer cut short)."""
+    """The docs/spec.md §10.3 code of an answer ``answer_action`` refused, and why in words (answer cut short)."""
     if isinstance(error, IllegalPlayError):
         legal = " ".join(str(c) for c in error.legal)
         return error.obligation.value, f"{error.card} breaks {error.obligation.value}; legal: {legal}"

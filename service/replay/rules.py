@@ -1,4 +1,4 @@
-"""The frozen rules of Manille muette, rules id ``muette-1``: legal cards, tricks, scoring (RULES §4–5)."""
+"""The frozen rules of Manille muette, rules id ``muette-1``: legal cards, tricks, scoring (docs/spec.md §6–7)."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ STRONGER = tuple(stronger_in_suit(c) for c in range(32))
 
 
 def legal_mask(hand: int, trick: Trick, seat: int, facing=None) -> int:
-    """Mask of the legal cards of ``hand`` for ``seat`` facing ``trick`` (RULES §4, rules 1–3);
+    """Mask of the legal cards of ``hand`` for ``seat`` facing ``trick`` (docs/spec.md §6.3, rules 1–3);
     ``facing`` is the rules' rule function (``Rules.facing``), ``legal_facing`` by default."""
     if not trick.plays:
         return hand
@@ -125,7 +125,7 @@ def legal_mask(hand: int, trick: Trick, seat: int, facing=None) -> int:
 
 
 def legal_facing(hand: int, led: int, best: int, best_seat: int, seat: int, trump: int) -> int:
-    """Rules 2–3 of RULES §4 on bare ints: the legal mask of ``hand`` for ``seat`` facing a trick
+    """Rules 2–3 of docs/spec.md §6.3 on bare ints: the legal mask of ``hand`` for ``seat`` facing a trick
     led in suit ``led`` and held by card id ``best`` of ``best_seat``.  The engine and the bots'
     search both call this, so they cannot disagree on a rule.  ``trump`` is NO_TRUMP in a no-trump
     deal (``parlee-1``): a seat void in the led suit may then play anything."""

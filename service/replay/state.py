@@ -138,7 +138,7 @@ class GameState:
         return auction.legal if auction is not None else ()
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` sees now (RULES §6); its legal cards or calls are set only when it is to move."""
+        """What ``seat`` sees now (docs/spec.md §8.1); its legal cards or calls are set only when it is to move."""
         log = self.deals[-1]
         to_move = self.current_player == seat
         seen = dict(seat=seat, deal_index=log.deal.index, dealer=log.deal.dealer, hand_mask=self.hands[seat],

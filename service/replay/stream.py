@@ -1,4 +1,4 @@
-"""The deterministic random stream of RULES §3: SHA-256 blocks read as big-endian uint32 values.
+"""The deterministic random stream of docs/spec.md §5.1: SHA-256 blocks read as big-endian uint32 values.
 
 Every bit of chance in the project (shuffles, random bots) comes from one of these,
 never from Python's global ``random``, so the same seed gives the same bytes forever.
@@ -15,7 +15,7 @@ _SPAN = 1 << 32
 
 
 def u32be(n: int) -> bytes:
-    """``n`` as four big-endian bytes (the ``uint32be`` of RULES §3)."""
+    """``n`` as four big-endian bytes (the ``uint32be`` of docs/spec.md §5.1)."""
     return _U32.pack(n)
 
 
@@ -50,7 +50,7 @@ class HashStream:
         return value
 
     def uniform(self, n: int) -> int:
-        """A uniform integer in [0, n) by rejection (RULES §3); raises ValueError if n < 1."""
+        """A uniform integer in [0, n) by rejection (docs/spec.md §5.2); raises ValueError if n < 1."""
         if not 1 <= n <= _SPAN:
             raise ValueError(f"uniform needs 1 <= n <= 2**32, got {n}")
         limit = _SPAN - _SPAN % n  # the largest multiple of n up to 2**32
@@ -60,7 +60,7 @@ class HashStream:
                 return u % n
 
     def shuffle(self, items: list) -> None:
-        """Fisher-Yates in place (RULES §3): for i from the last index down to 1, swap item i with
+        """Fisher-Yates in place (docs/spec.md §5.3): for i from the last index down to 1, swap item i with
         item ``uniform(i + 1)``; the same values as those calls, read without a call each (the
         bots' deal draws shuffle hundreds of thousands of times a game)."""
         values, pos = self._values, self._pos

@@ -8,7 +8,7 @@ Four kinds of run:
 
 - ``ranked``: today's challenge, one per player and day, the only kind that may be submitted;
 - ``archive``: a past day whose seed is public, as often as wanted;
-- ``random``: free play on a fresh random seed (RULES §3), kept with the run and shown once the
+- ``random``: free play on a fresh random seed (docs/spec.md §4.2), kept with the run and shown once the
   game is over, so that the player can replay or check it;
 - ``duel``: the game of a duel (``service.duels``), a free or archive game sent to a friend: the
   same terms and seed (kept with the run for a random deal, derived from the day for an archive

@@ -191,7 +191,7 @@ def unplayable(state: GameState) -> dict[str, str]:
 
 
 def card_counts(state: GameState) -> list[int]:
-    """How many cards each seat holds: public, since every card played is seen (RULES §6)."""
+    """How many cards each seat holds: public, since every card played is seen (docs/spec.md §8.1)."""
     return [h.bit_count() for h in state.hands]
 
 
@@ -211,7 +211,7 @@ def finished_deals(state: GameState) -> list[dict]:
 
 
 def view(state: GameState) -> dict:
-    """What seat 0 may see (RULES §6), as JSON values, with what a table needs to be drawn
+    """What seat 0 may see (docs/spec.md §8.1), as JSON values, with what a table needs to be drawn
     again from nothing: the cards each seat holds, the finished deals, why a card is refused."""
     obs = state.observation(PLAYER).to_json()
     return {

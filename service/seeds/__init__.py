@@ -94,7 +94,7 @@ def parse_date(text: str) -> date:
 
 
 def daily_seed(secret: bytes, day: date) -> bytes:
-    """``HMAC-SHA256(secret, "manille/daily/v1/" + YYYY-MM-DD)`` (RULES §3)."""
+    """``HMAC-SHA256(secret, "manille/daily/v1/" + YYYY-MM-DD)`` (docs/spec.md §4.1)."""
     if not secret:
         raise MissingSecretError("the server secret is empty")
     return hmac.new(secret, DAILY_PREFIX + day.isoformat().encode("ascii"), hashlib.sha256).digest()

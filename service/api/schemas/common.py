@@ -24,7 +24,7 @@ class ErrorSchema(ma.Schema):
         "description": "validation_error: the offending fields and what is wrong with each"})
     card = fields.String(metadata={"description": "illegal_card, call_expected: the card refused"})
     call = fields.String(metadata={"description": "illegal_call, card_expected: the call refused"})
-    obligation = fields.String(metadata={"description": "illegal_card: the obligation it breaks (RULES §7)"})
+    obligation = fields.String(metadata={"description": "illegal_card: the obligation it breaks (docs/spec.md §10.3)"})
     legal = fields.List(fields.String(), metadata={
         "description": "illegal_card, card_expected: the cards that were legal; illegal_call, call_expected: "
                        "the calls that were"})

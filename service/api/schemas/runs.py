@@ -121,7 +121,7 @@ class ViewSchema(ma.Schema):
     legal = fields.List(fields.String(), metadata={"description": "empty unless the player is to move"})
     unplayable = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
         "description": "each card of the hand that may not be played now -> the obligation it "
-                       "would break (RULES §7 codes); empty unless the player is to move"})
+                       "would break (docs/spec.md §10.3 codes); empty unless the player is to move"})
     to_move = fields.Integer(allow_none=True)
     trick = fields.Nested(TrickSchema)
     last_trick = fields.Nested(TrickSchema, allow_none=True)

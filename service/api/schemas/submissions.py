@@ -39,7 +39,7 @@ class SubmissionStatusSchema(ma.Schema):
                        "disqualified: taken off the boards by ops"})
     score = fields.Integer(allow_none=True)
     rank = fields.Integer(allow_none=True, metadata={"description": "current rank on the day's board"})
-    reason = fields.Dict(allow_none=True, metadata={"description": "the rejection (RULES §7)"})
+    reason = fields.Dict(allow_none=True, metadata={"description": "the rejection (docs/spec.md §10.3)"})
     created_at = fields.String()
     verified_at = fields.String(allow_none=True)
 

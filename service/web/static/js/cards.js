@@ -1,4 +1,4 @@
-// Card notation (RULES §2: rank then suit, "TH" = ten of hearts) and how a card is drawn.
+// Card notation (docs/spec.md §3.1: rank then suit, "TH" = ten of hearts) and how a card is drawn.
 import { cat } from "./i18n.js";
 
 export const SUITS = ["C", "D", "H", "S"];

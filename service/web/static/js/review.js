@@ -36,7 +36,7 @@ function dealsFrom(events) {
   return deals.filter((d) => d.tricks.length);
 }
 
-// The same from a game record (RULES §7).
+// The same from a game record (docs/spec.md §9).
 function dealsFromRecord(record) {
   return (record.deals || []).map((d) => ({ deal: d.index, dealer: d.dealer, turned: d.turned, trump: d.trump,
     noTrump: !d.trump, tricks: d.tricks, points: d.points, scored: d.scored }));
