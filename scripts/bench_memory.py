@@ -10,9 +10,9 @@ after it, mid-March 2027; freezegun holds the clock, the only one the service re
 first, ``--players`` new players, each from its own address with a browser's user agent, open
 the day's ranked run, play it through (a random legal card each time, seeded by the player and
 day; ``--pick first``: the first legal card, every game the same), 1 to 5 s a card, and submit
-it; the jobs run in process as ``make run``'s two workers run them (``python -m worker``'s
-class, the ``verify`` queue then the ``analysis`` queue): verifications, flags, the matchpoint
-board, and the hidden-information check, which analyses the day's first thousand games (so every
+it; the jobs run in process as ``make run``'s workers run them (``python -m worker``'s class,
+the ``verify`` and ``boards`` queues, then ``analysis`` and ``analysis-check``): verifications,
+flags, the matchpoint board, and the hidden-information check, which analyses the day's first thousand games (so every
 game here).  On the second the same players come back.  The first day is the most a player-day
 costs (a new player's token and nickname, and the first entry on the week's, month's and
 all-time boards); the second is an ordinary day.
@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 from rq import Queue  # noqa: E402
 
 from service.app import create_app  # noqa: E402
-from service.analysis import QUEUE as ANALYSIS_QUEUE  # noqa: E402
+from service.analysis import CHECK_QUEUE, QUEUE as ANALYSIS_QUEUE  # noqa: E402
 from service.config import DEFAULT_LIMITS, QUEUE_NAME  # noqa: E402
 from service.duplicate import QUEUE as BOARDS_QUEUE  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
@@ -205,15 +205,16 @@ def play_day(client, clock, start: datetime, players: int, pick: str, tokens: li
 
 
 def run_queues(r) -> None:
-    """Every queued job, run as ``make run``'s two workers run them (``python -m worker``'s class,
-    in this process): the ``verify`` queue (verifications, matchpoint boards), then the
-    ``analysis`` queue (the analyses the hidden-information check asked for)."""
+    """Every queued job, run as ``make run``'s workers run them (``python -m worker``'s class, in
+    this process): the ``verify`` and ``boards`` queues (verifications, matchpoint boards), then
+    the ``analysis`` queue (the players') and ``analysis-check`` (the analyses the
+    hidden-information check asks for)."""
     import worker.jobs
     from worker.__main__ import SweepingSimpleWorker
 
     worker.jobs._settings = None
     raw = raw_client(r)
-    for queue in (QUEUE_NAME, BOARDS_QUEUE, ANALYSIS_QUEUE):
+    for queue in (QUEUE_NAME, BOARDS_QUEUE, ANALYSIS_QUEUE, CHECK_QUEUE):
         SweepingSimpleWorker([Queue(queue, connection=raw)], connection=raw).work(burst=True, logging_level="WARNING")
 
 
