@@ -37,7 +37,7 @@ from service.store import (EVERY_SHARD, day_of_id, day_scope, id_of, id_tail, ke
                            run_replicated, shard_of_id)
 
 from . import codec
-from .hindsight import CHECKED_KEPT, HindsightNotes  # noqa: F401  (CHECKED_KEPT: importable from here as before)
+from .hindsight import HindsightNotes
 
 #: ``YYYYMMDD-KK-<8 hex: ms since the day began><20 hex>``: the day, the shard of its run (and of
 #: its keys), when it was made (a day's lists over its shards merge in that order), random;
