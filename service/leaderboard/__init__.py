@@ -5,7 +5,6 @@ The days a player played in a week or a month are not stored: they are the days 
 whose board holds the player, read with the page (one ZMSCORE a day of the period, in the page's
 round trip).  Only the all-time board, whose days have no bound, counts them (``days:all``): a
 count per player and week and month cost a new player 200 B for good (scripts/bench_memory.py).
-Counts stored before (``days:week:…``, ``days:month:…``) are read no more; a rebuild wipes them.
 
 Scores are stored as composites (see ``all_time_change.lua``) so that ``ZREVRANGE`` lists equal
 scores earliest-verified first.  The rank shown is shared by equal scores (1, 2, 2, 4):
@@ -27,9 +26,7 @@ same change, so a score is counted once on every board; a removal (ops) goes the
 first raises the count of wipes and gives it to every week's and month's slot, then deletes the
 boards; every change carries the count from its all-time step to the week's and month's, so a
 change caught on the wrong side of a wipe is dropped there, and the rebuild records its game again
-(``period_change.lua``).  Boards written before lived under ``{boards}`` (days', weeks' and
-months' boards) or under their period's tag (``manille:{day:…}:board``): ``wipe`` removes those
-too, so one rebuild of the boards moves a deployment over (RUNBOOK).
+(``period_change.lua``).
 
 A page is kept in this process with its board's version, read before the page in one round trip:
 the epoch of wipes, the board's sequence and its size.  Every record raises the sequence, every
@@ -55,15 +52,13 @@ from datetime import date, timedelta
 import redis
 
 from service.errors import NotFound
-from service.store import (day_scope, evalsha_on, id_tail, key_for, load_script, month_id, pipelined, run_replicated,
+from service.store import (evalsha_on, id_tail, key_for, load_script, month_id, pipelined, run_replicated,
                            run_replicated_each, week_id)
 
 #: The hash tag of the all-time board's keys; a day's, week's or month's is ``boards:<scope>`` (see above).
 BOARDS = "boards"
-#: Every kind of key the boards are made of (the scripts' KEYS): all derived data.  A day's
-#: ``counted`` set and ``entries`` hash are written no more (issue 11: the day's board says who is
-#: counted, the submission which game), only cleared.
-BOARD_KINDS = ("counted", "board", "names", "histogram", "seq", "entries", "days", "pending", "carried")
+#: Every kind of key of the all-time board's slot (the scripts' KEYS): all derived data.
+BOARD_KINDS = ("board", "names", "histogram", "seq", "days", "pending", "carried")
 SHIFT = 2 ** 32  # every board: the tie-breaker is the board's own sequence (see all_time_change.lua)
 BASE_SCORE = 1000
 MAX_PAGE = 100
@@ -236,8 +231,7 @@ class Leaderboard:
         """The keys ``all_time_change.lua`` names, in its order (the ``{boards}`` slot)."""
         d = day_board(day)
         return [ALL_TIME.key, ALL_TIME.days_key, ALL_TIME.seq_key, ALL_NAMES, REBUILD_FLAG, DEFERRED,
-                board_key("carried", d.scope), board_key("counted", day_scope(day)), board_key("entries", d.scope),
-                WIPES]
+                board_key("carried", d.scope), WIPES]
 
     @staticmethod
     def _period_keys(board: "Board", day: date, wipes) -> list[str]:
@@ -362,7 +356,7 @@ class Leaderboard:
         pipe = self.r.pipeline(transaction=False)
         # the day's sequence starts again: so must every board's bitmap of the day's changes carried
         day_keys = list(self.r.scan_iter(match=key_for("*", d.tag), count=1000))  # the board, its field
-        for key in (board_key("counted", day_scope(day)), board_key("entries", d.scope), board_key("carried", d.scope),
+        for key in (board_key("carried", d.scope),
                     *(self._period_keys(b, day, wipes)[2] for b in (w, m)), *day_keys):
             pipe.unlink(key)  # one key a command: a cluster's pipeline takes no other
         for b in (w, m, ALL_TIME):
@@ -405,8 +399,8 @@ class Leaderboard:
                 return False
 
     def wipe(self) -> int:
-        """Delete every board of every period with its counted set (the first step of a rebuild from
-        the stored submissions), in this layout and the one before; returns how many keys went.
+        """Delete every board of every period (the first step of a rebuild from the stored
+        submissions); returns how many keys went.
         UNLINK: a board of a million entries is freed by Redis in the background, not while every
         other client waits."""
         # First the count of wipes, raised, and every week's and month's slot told it (kept, not
@@ -418,7 +412,6 @@ class Leaderboard:
             self.r.set(key, wipes)
         deleted = 0
         patterns = [board_key(kind) + ":*" for kind in BOARD_KINDS]
-        patterns += [key_for(kind, "*") for kind in BOARD_KINDS]  # before {boards}: manille:{day:…}:board
         patterns.append(key_for("*", f"{BOARDS}:*"))  # a day's, week's or month's board, each in its own slot
         for pattern in patterns:
             batch = []
