@@ -315,8 +315,8 @@ class Ops:
                     yield key.split("{player:", 1)[1].split("}", 1)[0], name
 
     def rekey_nicknames(self, who: str, why: str = "") -> dict:
-        """Key every nickname claim by the current rules (``Players.rekey``): after the upgrade
-        that brought the rules, and after any upgrade of PyICU (its confusables data); audited."""
+        """Key every nickname claim by the current rules (``Players.rekey``): after any upgrade of
+        PyICU (its confusables data); audited."""
         report = Players(self.r).rekey(self.nickname_claims())
         self.audit(who, "rekey_nicknames", "nicknames", why, seen=report["seen"], keyed=report["keyed"],
                    refused=report["refused"], conflicts=len(report["conflicts"]))

@@ -46,7 +46,7 @@ def add_parser(sub) -> None:
     b.add_argument("--reason", default="")
     d = osub.add_parser("seed", help="a closed day's seed")
     d.add_argument("date")
-    k = osub.add_parser("rekey-nicknames", help="key every nickname claim by the current rules (after an upgrade)")
+    k = osub.add_parser("rekey-nicknames", help="key every nickname claim by the current rules (after an upgrade of PyICU)")
     k.add_argument("--reason", default="")
     k.add_argument("--json", action="store_true")
     ops.set_defaults(func=cmd_ops)
