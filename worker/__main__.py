@@ -5,7 +5,7 @@ engine and bots imported once.  Each queue wants workers of its own: a worker ta
 jobs one after another, so a queue it shares waits behind the others.
 
 Jobs run in this process, one after another (RQ's ``SimpleWorker``): no fork per job, its imports
-and Redis connections warm (a fork per job cost a verification more than the verification itself).
+and Redis connections warm (a fork per job made a verification two thirds slower).
 A job's timeout still holds (RQ's death penalty: SIGALRM in this, the main, thread), but a crash
 that kills a job kills the worker: ``make run`` starts it again and the new worker, at once,
 runs again (or marks delayed, with no retry left) the jobs that a dead worker of this machine was
