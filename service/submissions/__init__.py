@@ -237,7 +237,7 @@ class Submissions(HindsightNotes):
         return dict(zip(ids, (text or "" for text in self.r.hmget(AGENTS, ids)))) if ids else {}
 
     def record(self, sub: dict) -> dict:
-        """The game record (RULES §7) of a verified submission (``get``'s shape), as verification
+        """The game record (docs/spec.md §9) of a verified submission (``get``'s shape), as verification
         produced it: replayed from the day's seed, its bot and the cards (the engine and bots are
         frozen: the same bytes), ``seed`` null as while sealed.  Its ``rank_score`` is the stored
         score."""
