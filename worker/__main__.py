@@ -5,7 +5,7 @@ engine and bots imported once.  Each queue wants workers of its own: a worker ta
 jobs one after another, so a queue it shares waits behind the others.
 
 Jobs run in this process, one after another (RQ's ``SimpleWorker``): no fork per job, its imports
-and Redis connections warm (a verification took 40 ms forked against 24 ms in process: issue 11).
+and Redis connections warm (a fork per job made a verification two thirds slower).
 A job's timeout still holds (RQ's death penalty: SIGALRM in this, the main, thread), but a crash
 that kills a job kills the worker: ``make run`` starts it again and the new worker, at once,
 runs again (or marks delayed, with no retry left) the jobs that a dead worker of this machine was
@@ -44,7 +44,7 @@ from service.config import QUEUE_NAME, Settings
 from service.procs import PR_SET_PDEATHSIG, alive, prctl
 
 from service.submissions import JOB, Submissions
-from service.telemetry import logs
+from service.telemetry import logs, solver
 
 #: RQ's registry cleanup (abandoned jobs) and the sweep, in seconds (RQ's default is 10 minutes).
 MAINTENANCE_SECONDS = 60
@@ -122,6 +122,11 @@ class Sweeping:
             elif failed and job.func_name == ANALYSIS_JOB:
                 self.analysis_failed(job.args[0], f"its worker {name} died in the middle")
         return [job_id for job_id, _ in reaped]
+
+    def serialize(self) -> dict:
+        """RQ's worker hash, and whether this worker searches with the compiled solver (readiness
+        and the metrics count those that do not)."""
+        return {**super().serialize(), solver.WORKER_FIELD: "1" if solver.compiled() else "0"}
 
     def run_maintenance_tasks(self):
         try:
@@ -214,6 +219,11 @@ def main(argv=None) -> int:
     client = settings.redis(retries=REDIS_RETRIES)  # the state: the cluster, or the queue's Redis
     check_commitments(client, settings)  # verifying with another day's secret would reject good games
     conn = settings.queue_connection(client, retries=REDIS_RETRIES)
+    why_not = solver.why_not()
+    if why_not is None:
+        log.info("compiled solver loaded")
+    else:  # the same answers, 35-81x slower: verifications and analyses lag (deploy/RUNBOOK.md)
+        log.warning("compiled solver NOT loaded, the Python search is used: %s", why_not)
     os.register_at_fork(after_in_child=_scheduler_dies_with_worker)
     cls = SweepingWorker if args.fork else SweepingSimpleWorker
     w = cls([Queue(q, connection=conn) for q in args.queues], connection=conn, name=args.name,

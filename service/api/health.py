@@ -12,6 +12,7 @@ import time
 from flask.views import MethodView
 from rq import Worker
 
+from service.telemetry import solver
 from service.telemetry.metrics import state_health
 from service.telemetry.web import trusted_reader
 
@@ -60,12 +61,18 @@ class Ready(MethodView):
         at MANILLE_MEMORY_WARN of it (default 0.8) ``warnings`` holds ``redis_memory`` and the
         answer stays 200: every web process shares the one Redis, so taking them out of the
         balancer frees nothing and would stop the reads that still work; full, Redis refuses
-        writes (``noeviction``), each answered 503 ``store_full``."""
+        writes (``noeviction``), each answered 503 ``store_full``.
+        ``compiled_solver``: this web process searches (the bots' moves) with the compiled solver,
+        and ``workers_without_compiled_solver`` counts the workers (verification and analysis)
+        that said at start they search without it; either gives the warning
+        ``solver_not_compiled`` (still 200: the Python search gives the same answers, 35–81× slower;
+        deploy/RUNBOOK.md, "The compiled solver")."""
         s = services()
         out = {"status": "ok", "redis": False, "queue_redis": False, "redis_cluster": None, "workers": 0, "last_worker_seen_seconds": None,
                "pending": None, "oldest_queued_seconds": None, "failed": None,
                "redis_memory_bytes": None, "redis_maxmemory_bytes": None, "warnings": [],
-               "analysis": {"workers": None, "queued": None}}
+               "analysis": {"workers": None, "queued": None},
+               "compiled_solver": solver.compiled(), "workers_without_compiled_solver": None}
         try:
             out["redis"] = bool(s.redis.ping())
             out["queue_redis"] = bool(s.queue.ping())
@@ -90,16 +97,22 @@ class Ready(MethodView):
             pending = s.submissions.pending_summary()
             out["failed"] = s.submissions.queue.failed_job_registry.count
             queue, check = s.analyses.queue, s.analyses.check_queue
-            out["analysis"] = {"workers": len(Worker.all(connection=s.queue, queue=queue)),
+            analysing = Worker.all(connection=s.queue, queue=queue)
+            checking = Worker.all(connection=s.queue, queue=check)
+            out["analysis"] = {"workers": len(analysing),
                                "queued": queue.count, "waiting": s.analyses.waiting(),
                                "max_waiting": s.settings.analysis_queue_max,
-                               "check_workers": len(Worker.all(connection=s.queue, queue=check)),
+                               "check_workers": len(checking),
                                "check_queued": check.count}
             a = out["analysis"]
             if (a["queued"] and not a["workers"]) or (a["check_queued"] and not a["check_workers"]):
                 out["warnings"].append("no_analysis_worker")  # analyses wait; verification does not
+            searching = {w.key for w in workers + analysing + checking}
+            out["workers_without_compiled_solver"] = solver.workers_without(s.queue, sorted(searching))
         except Exception:  # noqa: BLE001 - any failure means not ready
             workers, pending = [], {"pending": None, "oldest": None}
+        if not out["compiled_solver"] or out["workers_without_compiled_solver"]:
+            out["warnings"].append("solver_not_compiled")  # answers alike, many times slower
         seen = [w.last_heartbeat.timestamp() for w in workers if w.last_heartbeat]
         out["workers"] = len(workers)
         if seen:

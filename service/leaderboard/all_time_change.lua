@@ -7,7 +7,7 @@
 --
 -- KEYS   1 all-time board  2 days played  3 sequence  4 names (the week's and month's boards show them too)
 --        5 rebuild flag  6 submissions deferred while a rebuild runs  7 the day's changes carried
---        8 the day's counted set, 9 its entries (written before issue 11 only: cleared)  10 wipes of the boards
+--        8 wipes of the boards
 -- ARGV   1 '+' or '-'  2 pid  3 margin  4 nickname  5 the change's number  6 shift
 --        7 '1' when the rebuild itself records  8 submission id
 -- While a rebuild runs (the flag is set) a record by anyone else is turned away and its
@@ -15,7 +15,7 @@
 -- Returns {1 carried now | 0 carried before | -1 deferred, the count of wipes}.
 local sign, pid, margin, nickname = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local shift = tonumber(ARGV[6])
-local wipes = redis.call('GET', KEYS[10]) or '0'
+local wipes = redis.call('GET', KEYS[8]) or '0'
 
 if sign == '+' and ARGV[7] ~= '1' and redis.call('EXISTS', KEYS[5]) == 1 then
   redis.call('SADD', KEYS[6], ARGV[8])
@@ -31,8 +31,6 @@ if sign == '+' then
   redis.call('HINCRBY', KEYS[2], pid, 1)
   redis.call('HSET', KEYS[4], pid, nickname)
 else
-  redis.call('SREM', KEYS[8], pid)
-  redis.call('HDEL', KEYS[9], pid)
   if cur then
     if redis.call('HINCRBY', KEYS[2], pid, -1) <= 0 then  -- no day left: the entry and its name go
       redis.call('ZREM', KEYS[1], pid)

@@ -53,8 +53,7 @@ INVITE_RE = re.compile(r"([A-Za-z0-9_-]{%d})([A-Za-z0-9_-]{%d})" % (ID_LENGTH, S
 #: Where the page that joins by an invite lives (``service.web``).
 JOIN_PATH = "/leagues/join/"
 
-#: Kinds no other family of keys uses: a rebuild of the boards wipes ``manille:{*}:names`` (the
-#: boards' layout before ``{boards}``), which a league's names must not be.
+#: Kinds no other family of keys uses (a rebuild of the boards wipes the boards' kinds by pattern).
 LEAGUE_KINDS = ("league", "members", "member_names", "removed")
 #: A place in a player's leagues whose league does not have them is a join under way this long
 #: after it was taken, and left behind by one that never finished after that.

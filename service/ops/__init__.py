@@ -293,13 +293,6 @@ class Ops:
         self.audit(who, "show_seed", day.isoformat())
         return self.settings.seed(day).hex()
 
-    def expire_runs(self, who: str, why: str = "") -> dict:
-        """After the upgrade that made runs expire: the runs (and the day's indexes of them) stored
-        before it get their day's TTL, or go when its keep is over (``Runs.expire_untimed``); audited."""
-        counts = self.runs.expire_untimed()
-        self.audit(who, "expire_runs", "runs", why, **counts)
-        return counts
-
     def nickname_claims(self):
         """Every (pid, nickname) a player was seen to hold, oldest first: each submission's name
         in submission order (a name is claimed before its submission is stored), then each
@@ -322,8 +315,8 @@ class Ops:
                     yield key.split("{player:", 1)[1].split("}", 1)[0], name
 
     def rekey_nicknames(self, who: str, why: str = "") -> dict:
-        """Key every nickname claim by the current rules (``Players.rekey``): after the upgrade
-        that brought the rules, and after any upgrade of PyICU (its confusables data); audited."""
+        """Key every nickname claim by the current rules (``Players.rekey``): after any upgrade of
+        PyICU (its confusables data); audited."""
         report = Players(self.r).rekey(self.nickname_claims())
         self.audit(who, "rekey_nicknames", "nicknames", why, seen=report["seen"], keyed=report["keyed"],
                    refused=report["refused"], conflicts=len(report["conflicts"]))

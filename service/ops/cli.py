@@ -46,9 +46,7 @@ def add_parser(sub) -> None:
     b.add_argument("--reason", default="")
     d = osub.add_parser("seed", help="a closed day's seed")
     d.add_argument("date")
-    e = osub.add_parser("expire-runs", help="give runs stored before runs expired their TTL (after the upgrade)")
-    e.add_argument("--reason", default="")
-    k = osub.add_parser("rekey-nicknames", help="key every nickname claim by the current rules (after an upgrade)")
+    k = osub.add_parser("rekey-nicknames", help="key every nickname claim by the current rules (after an upgrade of PyICU)")
     k.add_argument("--reason", default="")
     k.add_argument("--json", action="store_true")
     ops.set_defaults(func=cmd_ops)
@@ -131,10 +129,6 @@ def _run(ops: Ops, args, who: str) -> int:
         return 0
     if c == "seed":
         print(ops.seed(parse_date(args.date), who))
-        return 0
-    if c == "expire-runs":
-        print("scanning the days' runs…", file=sys.stderr)
-        print(json.dumps(ops.expire_runs(who, args.reason)))
         return 0
     if c == "rekey-nicknames":
         print("reading every submission and player…", file=sys.stderr)

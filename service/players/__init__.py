@@ -18,7 +18,6 @@ from collections import OrderedDict
 import re
 import secrets
 import time
-import unicodedata
 
 from service.errors import Conflict, Unauthorized
 from service.store import evalsha_on, key_for, load_script, pipelined
@@ -40,14 +39,6 @@ DEFAULT_KEEP_SECONDS = 30 * 86400
 
 def pid_of(token: str) -> str:
     return hashlib.sha256(token.encode("ascii")).hexdigest()[:24]
-
-
-def legacy_nickname_key(name: str) -> str:
-    """Where claims made before the nickname rules (issue 10) sit: one key per SHA-256 of the
-    NFKC-stripped, case-folded name (Python's Unicode).  Read only: new claims are not written
-    there; ``manille ops rekey-nicknames`` copies them to the owners hash."""
-    folded = unicodedata.normalize("NFKC", name).strip().casefold()
-    return key_for("nickname", f"nick:{hashlib.sha256(folded.encode()).hexdigest()[:32]}")
 
 
 #: Pids a process has found known, kept (the least recently seen go first) for up to
@@ -127,11 +118,8 @@ class Players:
         it the player's name and keep the player for good (it is submitting a game); returns the
         normalised name.  Raises NicknameError (422) for a name the rules refuse, and Conflict
         ``nickname_taken`` (409, nothing written) when another player holds or claims a name it
-        is confusable with, or (a claim made before the rules) the same name up to case."""
+        is confusable with."""
         name = nicknames.parse(nickname)
-        legacy = self.r.get(legacy_nickname_key(name))
-        if legacy is not None and legacy != pid:
-            raise self._taken(name)
         ms = int((time.time() if now is None else now) * 1000)
         answer = self._claim(keys=[NICKNAME_OWNERS, *NICKNAME_CLAIMS],
                              args=[pid, ms, ms - CLAIM_SECONDS * 1000, *nicknames.keys(name)])

@@ -45,7 +45,7 @@ from . import table as tbl
 from .cache import GameCache
 
 # The storage's names stay importable from here, where the service, the worker and the tests find them.
-from .store import (AGENTS, PLAY_FIELDS, RUN_ID_RE, RUN_KEY_KINDS, RunStore, agent_id, pack_actions,  # noqa: F401
+from .store import (AGENTS, PLAY_FIELDS, RUN_ID_RE, RunStore, agent_id, pack_actions,  # noqa: F401
                     parse_stored, path_hash, ranked_id, run_day, run_dict, run_shard, stored_actions, stored_run,
                     unpack_actions)
 

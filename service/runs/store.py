@@ -55,9 +55,6 @@ def path_hash(text: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
-#: The kinds of a day's keys that go with its ranked runs (``open_run.lua`` gives them their TTL;
-#: ``paths:submitted`` was written by days verified before the tree left out submitted games).
-RUN_KEY_KINDS = ("run:*", "runs:addr", "paths", "paths:submitted")
 #: ``YYYYMMDD-KK-<16>``: the day, its shard (``store.shard_of``), random (a ranked run's: a digest,
 #: ``ranked_id``); ``YYYYMMDD-<16>`` before the days were sharded.
 RUN_ID_RE = re.compile(r"([0-9]{8})-(?:([0-9]{2})-)?[A-Za-z0-9_-]{16}")  # [0-9]: \d takes other digits
@@ -277,30 +274,6 @@ class RunStore:
     def practice_ttl(self) -> int:
         """Seconds a practice run (archive or random) is kept from its opening, then from each play."""
         return max(1, self.settings.practice_keep_hours * 3600)
-
-    def expire_untimed(self, batch: int = 500) -> dict:
-        """Keys of days' runs stored before runs expired (issue 11) have no TTL: give each the
-        TTL of its day's ranked runs, or UNLINK it when that keep is over (a practice run of those
-        days included).  Idempotent; returns how many keys got a TTL and how many went."""
-        counts = {"expiring": 0, "unlinked": 0}
-        for kind in RUN_KEY_KINDS:
-            keys = list(self.r.scan_iter(match=key_for(kind, "day:*"), count=1000))
-            for start in range(0, len(keys), batch):
-                chunk = keys[start:start + batch]
-                with self.r.pipeline(transaction=False) as pipe:
-                    for key in chunk:
-                        pipe.ttl(key)
-                    untimed = [k for k, ttl in zip(chunk, pipe.execute()) if ttl == -1]
-                    for key in untimed:
-                        ttl = self.ranked_ttl(date.fromisoformat(key.split("{day:", 1)[1][:10]))
-                        if ttl > 0:
-                            pipe.expire(key, ttl)
-                            counts["expiring"] += 1
-                        else:
-                            pipe.unlink(key)
-                            counts["unlinked"] += 1
-                    pipe.execute()
-        return counts
 
     # -- reading -------------------------------------------------------------
 

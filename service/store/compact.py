@@ -1,7 +1,7 @@
 """Compact stored forms shared by the data modules: cards a character each, times as Base64 VLQ gaps,
 instants as integers.  What Redis holds of a run, a submission or an analysis is mostly these.
 
-- a card is its id (RULES §2, 7C = 0 … TS = 31) as a base64 digit (``A`` … ``f``); a call (rules
+- a card is its id (docs/spec.md §3.3, 7C = 0 … TS = 31) as a base64 digit (``A`` … ``f``); a call (rules
   with an auction) one of ``CALLS``, which no card uses;
 - times (ms since the epoch): the first, then the ms since the one before (negative if a clock
   went back), each a Base64 VLQ (source maps' variable-length integers: the sign in the lowest bit,

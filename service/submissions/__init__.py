@@ -37,7 +37,7 @@ from service.store import (EVERY_SHARD, day_of_id, day_scope, id_of, id_tail, ke
                            run_replicated, shard_of_id)
 
 from . import codec
-from .hindsight import CHECKED_KEPT, HindsightNotes  # noqa: F401  (CHECKED_KEPT: importable from here as before)
+from .hindsight import HindsightNotes
 
 #: ``YYYYMMDD-KK-<8 hex: ms since the day began><20 hex>``: the day, the shard of its run (and of
 #: its keys), when it was made (a day's lists over its shards merge in that order), random;
@@ -237,7 +237,7 @@ class Submissions(HindsightNotes):
         return dict(zip(ids, (text or "" for text in self.r.hmget(AGENTS, ids)))) if ids else {}
 
     def record(self, sub: dict) -> dict:
-        """The game record (RULES §7) of a verified submission (``get``'s shape), as verification
+        """The game record (docs/spec.md §9) of a verified submission (``get``'s shape), as verification
         produced it: replayed from the day's seed, its bot and the cards (the engine and bots are
         frozen: the same bytes), ``seed`` null as while sealed.  Its ``rank_score`` is the stored
         score."""

@@ -18,6 +18,10 @@ verdicts the workers counted (``manille_verifications_total{status}``,
 ``manille_rejections_total{code}``, ``manille_flags_total{flag}``: see ``verdicts``), and
 Redis itself (``manille_redis_up``, ``manille_redis_used_memory_bytes``,
 ``manille_redis_maxmemory_bytes``, ``manille_redis_aof_last_write_ok``).
+
+Said by the process that answers the scrape: ``manille_solver_compiled`` (1: it searches with the
+compiled solver; 0: with the Python reference, 35–81× slower: ``solver``); and, read from the
+workers' RQ hashes, ``manille_queue_workers_without_compiled_solver`` (on the verification queue).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from . import solver
 from .verdicts import VERDICTS
 
 log = logging.getLogger("service.metrics")
@@ -117,6 +122,9 @@ class RedisCollector:
                                 value=data["failed"])
         yield GaugeMetricFamily("manille_queue_started_jobs", "Verification jobs running", value=data["started"])
         yield GaugeMetricFamily("manille_queue_workers", "Workers listening on the queue", value=data["workers"])
+        yield GaugeMetricFamily("manille_queue_workers_without_compiled_solver",
+                                "Workers on the queue searching with the Python solver (35-81x slower)",
+                                value=data["workers_without_solver"])
         families = {
             "status": CounterMetricFamily("manille_verifications", "Verification jobs done, by verdict",
                                           labels=["status"]),
@@ -165,7 +173,8 @@ class RedisCollector:
         pipe.zcard(self.failed_key)
         pipe.zcard(self.started_key)
         pipe.scard(self.workers_key)
-        depth, head, failed, started, workers = pipe.execute()
+        pipe.smembers(self.workers_key)
+        depth, head, failed, started, workers, names = pipe.execute()
         oldest_age = 0.0
         if head:
             enqueued = self.q.hget(self.job_prefix + head, "enqueued_at")
@@ -174,9 +183,18 @@ class RedisCollector:
 
                 oldest_age = max(0.0, time.time() - utcparse(enqueued).timestamp())
         out = {"depth": depth, "oldest_age": round(oldest_age, 3), "failed": failed, "started": started,
-               "workers": workers, "verdicts": self.r.hgetall(VERDICTS)}
+               "workers": workers, "verdicts": self.r.hgetall(VERDICTS),
+               "workers_without_solver": solver.workers_without(self.q, names)}
         out.update(state_health(self.r))
         return out
+
+
+class SolverCollector:
+    """``manille_solver_compiled`` of the process answering the scrape."""
+
+    def collect(self):
+        yield GaugeMetricFamily("manille_solver_compiled", "1 when this process searches with the compiled "
+                                "solver, 0 with the Python reference (35-81x slower)", value=int(solver.compiled()))
 
 
 def state_health(client) -> dict:
@@ -225,6 +243,7 @@ def exposition(redis_collector: RedisCollector | None) -> tuple[bytes, str]:
     else:
         for metric in (REQUESTS, LATENCY, PLAYS, PLAY_CACHE):
             registry.register(metric)
+    registry.register(SolverCollector())
     if redis_collector is not None:
         registry.register(redis_collector)
     return generate_latest(registry), CONTENT_TYPE_LATEST

@@ -3,7 +3,6 @@ skeleton folded to case, and claims made before the rules — through the API on
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 import unicodedata
@@ -189,26 +188,20 @@ def test_a_claim_never_verified_is_released_after_a_day_and_a_player_has_one_pen
     assert _holders(rclient, "Sorrel") == (set(), {"p6"})
 
 
-# -- claims made before the rules ------------------------------------------------------------
+# -- rekeying the names players hold (after an upgrade of PyICU) ------------------------------
 
-def legacy_claim(rclient, pid: str, name: str) -> None:
-    """A claim as the code before the rules wrote it: SHA-256 of NFKC, stripped, case-folded."""
-    folded = unicodedata.normalize("NFKC", name).strip().casefold()
-    rclient.set(f"manille:{{nick:{hashlib.sha256(folded.encode()).hexdigest()[:32]}}}:nickname", pid)
+def held_unkeyed(rclient, pid: str, name: str) -> None:
+    """A name a player holds whose claim keys the current rules have not made."""
     rclient.hset(f"manille:{{player:{pid}}}:player", "nickname", name)
 
 
-def test_claims_made_before_the_rules_keep_working_and_their_look_alikes_are_refused(
+def test_rekeying_keys_the_names_players_hold_and_their_look_alikes_are_refused(
         client, rclient, finished, monkeypatch, capsys, redis_server):
     marie_run, marie = finished()
     paul_run, paul = finished()
-    legacy_claim(rclient, pid_of(marie), "Marie")
-    legacy_claim(rclient, pid_of(paul), "paul")
+    held_unkeyed(rclient, pid_of(marie), "Marie")
+    held_unkeyed(rclient, pid_of(paul), "paul")
     run, token = finished()
-
-    # before the migration: the same name up to case and width is still the owner's (the old key)
-    for name in ("MARIE", "ｍａｒｉｅ"):
-        err(submit(client, run, token, name), 409, "nickname_taken")
 
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     monkeypatch.setenv("MANILLE_SECRET", SECRET)
@@ -222,7 +215,7 @@ def test_claims_made_before_the_rules_keep_working_and_their_look_alikes_are_ref
     audit = rclient.xrevrange("manille:{all}:audit", count=1)[0][1]
     assert audit["action"] == "rekey_nicknames"
 
-    # after it: the look-alikes the old key could not see are taken as well
+    # after it: the look-alikes are taken
     before = snapshot(rclient)
     for name in ("PauI", "pau1", "MARIE", "Marіe"):  # capital I; digit one; case; Cyrillic і → mixed
         err(submit(client, run, token, name), 422 if name == "Marіe" else 409,
@@ -239,14 +232,6 @@ def test_rekey_keeps_the_older_of_two_look_alikes_and_skips_names_the_rules_refu
     assert report == {"seen": 4, "keyed": 2, "refused": 1,
                       "conflicts": [{"nickname": "a1ice", "player": "p2", "holder": "p1"}]}
     assert set(rclient.hvals(NICKNAME_OWNERS)) == {"p1", "p4"}
-
-
-def test_the_lazy_fallback_keys_an_old_claim_when_its_owner_claims_it(rclient):
-    players = Players(rclient)
-    legacy_claim(rclient, "p1", "Zoé")
-    assert players.claim_nickname("p1", "zoé") == "zoé"
-    with pytest.raises(Conflict, match="taken"):
-        players.claim_nickname("p2", "ZOÉ")
 
 
 # -- properties ------------------------------------------------------------------------------

@@ -247,29 +247,22 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
         node.stop()
 
 
-def test_a_rebuild_clears_the_boards_of_the_layouts_before(rclient):
-    """Boards under their period's tag (before ``{boards}``), day, week and month boards under
-    ``{boards}`` (before each had a slot of its own), and what a score writes now: a wipe takes
-    them all, and raises the epoch and the count of wipes."""
+def test_a_rebuild_clears_every_board(rclient):
+    """What a score writes: a wipe takes it all, and raises the epoch and the count of wipes."""
     from service.leaderboard import EPOCH, WIPES, Leaderboard
 
-    legacy = ["manille:{day:2026-12-02}:board", "manille:{day:2026-12-02}:counted", "manille:{all}:board",
-              "manille:{week:2026-W49}:days", "manille:{month:2026-12}:names",
-              "manille:{boards}:board:day:2026-11-30", "manille:{boards}:names:day:2026-11-30",
-              "manille:{boards}:histogram:day:2026-11-30", "manille:{boards}:seq:day:2026-11-30",
-              "manille:{boards}:board:week:2026-W48", "manille:{boards}:seq:month:2026-11"]
     kept = ["manille:{day:2026-12-02}:paths:counted", "manille:{day:2026-12-02}:run:20261202-x",
             "manille:{all}:audit"]
-    for key in legacy + kept:
+    for key in kept:
         rclient.hset(key, "a", "1")
     Leaderboard(rclient).record(date(2026, 12, 2), "p" * 24, "Ada", 1100, "20261202-" + "0" * 20)
-    written = [k for k in rclient.keys("manille:{boards*}:*") if k not in legacy]  # what a score writes now
+    written = rclient.keys("manille:{boards*}:*")
     assert {"manille:{boards:day:2026-12-02}:board:day:2026-12-02", "manille:{boards:week:2026-W49}:board:week:2026-W49",
             "manille:{boards:month:2026-12}:board:month:2026-12", "manille:{boards}:board:all"} <= set(written)
     # the week's and month's counts of wipes are kept, raised: a period step begun before is dropped
     counts = [k for k in written if ":wipes:" in k]
     assert len(counts) == 2 and len(written) >= 10
-    assert Leaderboard(rclient).wipe() == len(legacy) + len(written) - len(counts)
+    assert Leaderboard(rclient).wipe() == len(written) - len(counts)
     assert sorted(rclient.keys("*")) == sorted(kept + counts + [EPOCH, WIPES])  # the epoch: kept pages stale
     assert [rclient.get(k) for k in counts] == ["1", "1"]
 

@@ -532,33 +532,6 @@ def test_the_deployed_redis_never_evicts_and_keeps_hashes_compact(redis_server, 
     assert rclient.config_get("hash-max-ziplist-value")["hash-max-ziplist-value"] == "1024"
 
 
-def test_runs_stored_before_runs_expired_get_their_days_ttl_or_go(app, rclient):
-    """``manille ops expire-runs`` after the upgrade: untimed run keys of a day whose keep is over
-    go, those of a day still kept get its TTL; submissions and boards are never touched."""
-    from service.ops import Ops
-
-    settings = app.extensions["manille"].settings
-    old, recent = date(2026, 11, 1), date(2026, 12, 2)
-    untimed = {}
-    for day in (old, recent):
-        untimed[day] = [Runs.key(f"{day:%Y%m%d}-" + "r" * 16), Runs.address_runs_key(day), Runs.paths_key(day),
-                        Runs.submitted_paths_key(day)]
-        for key in untimed[day]:
-            rclient.hset(key, "x", "1")
-    kept = [Submissions.key(f"{old:%Y%m%d}-" + "0" * 20), Submissions.day_list_key(old), day_board(old).key]
-    for key in kept:
-        rclient.set(key, "1")
-    with freeze_time(BEFORE_MIDNIGHT):
-        report = Ops(rclient, settings).expire_runs("tess@test", "upgrade")
-        assert report == {"expiring": 4, "unlinked": 4}
-        assert not any(rclient.exists(k) for k in untimed[old])
-        keep = (REVEAL + timedelta(hours=48) - datetime.fromisoformat(BEFORE_MIDNIGHT)).total_seconds()
-        assert all(keep - 5 <= rclient.ttl(k) <= keep for k in untimed[recent])
-        assert all(rclient.ttl(k) == -1 for k in kept)
-        assert Ops(rclient, settings).expire_runs("tess@test") == {"expiring": 0, "unlinked": 0}
-        assert Ops(rclient, settings).audit_log(1)[0]["action"] == "expire_runs"
-
-
 def test_a_token_that_never_submitted_is_forgotten_and_one_that_did_is_kept(redis_server, rclient):
     """A token costs nothing (a first run makes one): its player key is kept MANILLE_PLAYER_KEEP_DAYS
     after its player last opened a run, and for good once they submit a game; a token whose key

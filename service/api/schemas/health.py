@@ -26,7 +26,15 @@ class HealthSchema(ma.Schema):
     warnings = fields.List(fields.String(), metadata={
         "description": "redis_memory: Redis uses MANILLE_MEMORY_WARN (default 0.8) of its maxmemory or more; "
                        "no_analysis_worker: analyses are queued and no worker takes the analysis queue; "
-                       "redis_unreplicated: a cluster master has no replica connected"})
+                       "redis_unreplicated: a cluster master has no replica connected; "
+                       "solver_not_compiled: this web process or a worker searches without the compiled "
+                       "solver (same answers, 35-81x slower; see compiled_solver)"})
     analysis = fields.Dict(metadata={"description": "the players' analysis queue (workers, queued jobs, waiting: "
                                                     "places taken of max_waiting) and the hidden-information "
                                                     "check's (check_workers, check_queued)"})
+    compiled_solver = fields.Boolean(metadata={
+        "description": "this web process loaded the compiled solver (bots.native); false: it searches "
+                       "with the Python reference, same answers, 35-81x slower"})
+    workers_without_compiled_solver = fields.Integer(allow_none=True, metadata={
+        "description": "verification and analysis workers that said at start they search without the "
+                       "compiled solver"})
