@@ -23,10 +23,7 @@ from service.replay import GameState, Trick
 from service.replay.cards import DECK, Card
 from service.replay.rules import RULES_ID
 
-# The solver's names stay importable from here, where the bots, scripts and tests find them.
-from .alphabeta import INF  # noqa: F401
-from .move_order import _order, _replies, mask_points, reduce_equivalent  # noqa: F401
-from .solver import MAX_TABLE, OracleError, Solver  # noqa: F401
+from .solver import OracleError, Solver
 
 # -- questions about a game state ----------------------------------------------------------------
 
