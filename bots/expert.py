@@ -21,7 +21,7 @@ cards and last-trick bonus (``rules_for(obs.rules)``); under muette-1 it plays e
 the other ids existed.
 
 Every choice is a pure function of the observation; ties end on the card id, so no dict, set or
-float order enters a decision.  Frozen as ``expert-1`` (RULES §8): change it only as ``expert-2``.
+float order enters a decision.  Frozen as ``expert-1`` (docs/spec.md §11): a change is a new id.
 """
 
 from __future__ import annotations

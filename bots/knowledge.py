@@ -1,4 +1,4 @@
-"""What one seat can infer from its observation alone (RULES §6), as 32-bit card masks.
+"""What one seat can infer from its observation alone (docs/spec.md §8.1), as 32-bit card masks.
 
 Everything here is a pure function of the Observation: the cards fallen, the voids each
 seat has shown ("coupes constatées"), what the rules' obligations reveal, and that the

@@ -87,9 +87,10 @@ def ordered_moves(legal: int, ws: int, seat: int, in_play: int):
 
 
 def replies(hand: int, led: int, best: int, best_seat: int, seat: int, trump: int, u: int):
-    """``ordered_moves(legal_facing(hand, led, best, best_seat, seat, trump), best_seat, seat, u)`` in one
-    call: the search's hottest function.  The rules are ``legal_facing``'s, line for line (RULES
-    §6.3); tests/test_bots_oracle.py checks the two against each other on random cases."""
+    """``ordered_moves(legal_facing(hand, led, best, best_seat, seat, trump), best_seat, seat, u)``
+    in one call: the search's hottest function.  The rules are ``legal_facing``'s, line for line
+    (docs/spec.md §6.3); tests/test_bots_oracle.py checks the two against each other on random
+    cases."""
     follow = hand & SUIT_MASKS[led]
     if not (best_seat ^ seat) & 1:  # the partner holds the trick: follow if able; dearest first
         if follow:

@@ -16,7 +16,7 @@ class UnknownBotError(ManilleError):
     """No bot has this id."""
 
 
-#: The bots that play from an observation (RULES §8): the only ones a challenge can name.
+#: The bots that play from an observation (docs/spec.md §8.2): the only ones a challenge can name.
 BOTS: dict[str, Bot] = {bot.id: bot for bot in (RandomBot(), GreedyBot(), ExpertBot(),
                                                   *(SearchingBot(bot_id) for bot_id in SETTINGS))}
 

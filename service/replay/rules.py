@@ -101,8 +101,9 @@ class Trick:
 
 def beats(card: int, best: int, trump: int) -> bool:
     """Whether card id ``card``, played now, takes the trick from card id ``best``, the card holding
-    it: a higher card of its suit, or a trump over a card of another suit (``trump`` is the suit
-    index, NO_TRUMP in a no-trump deal).  The one definition: the engine and every bot call it."""
+    it (docs/spec.md §6.2): a higher card of its suit, or a trump over a card of another suit
+    (``trump`` is the suit index, NO_TRUMP in a no-trump deal).  The one definition: the engine
+    and every bot call it."""
     if card >> 3 == best >> 3:
         return card > best
     return card >> 3 == trump
