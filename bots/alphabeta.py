@@ -1,21 +1,101 @@
 """The double-dummy search proper: fail-soft alpha-beta over whole tricks from a trick boundary,
-with its transposition table, history scores and cheap cut-offs (``bots.solver`` says how, and
-asks it the questions)."""
+with its transposition table, history scores and cheap cut-offs.  ``Search`` holds one search's
+state; a ``bots.solver.Solver`` owns one and asks it the questions (its docstring says how the
+search goes)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from service.replay.cards import CARD_POINTS
-from service.replay.rules import legal_facing
+from service.replay.rules import beats, legal_facing
 
-from .move_order import _beats, _order, _replies, _up, reduce_equivalent
-
-if TYPE_CHECKING:  # the solver builds the search and hands itself in: a name for the annotations only
-    from .solver import Solver
+from .move_order import ordered_moves, replies, rising, reduce_equivalent
 
 #: Above any value (a deal hands out 61 points).
 INF = 1 << 10
+#: Above this many entries the table is emptied (it is a cache: values stay exact).
+MAX_TABLE = 1_000_000
+
+
+class Search:
+    """The search of a deal with one trump suit (NO_TRUMP: none), under the rules' legal cards
+    ``facing`` (muette-1's ``legal_facing`` by default).  ``hands`` are the four hand masks the
+    search plays from (the caller sets them, and plays a card by editing them); the table and the
+    history scores are caches kept from one question to the next, never changing a value.
+
+    The last-trick point is the caller's: ``rem`` (the points still to take) counts it."""
+
+    __slots__ = ("trump", "facing", "table", "history", "hands", "counter", "_node")
+
+    def __init__(self, trump: int, facing=legal_facing) -> None:
+        self.trump = trump
+        self.facing = facing
+        self.table: dict = {}
+        self.history = [[0] * 32 for _ in range(4)]
+        self.hands = [0, 0, 0, 0]
+        self.counter = [0]  # boundary nodes searched (not found in the table)
+        if facing is legal_facing:
+            moves = replies  # muette's rule and the move order in one call: the hottest function
+        else:
+            def moves(hand, led, best, best_seat, seat, trump, u):
+                return ordered_moves(facing(hand, led, best, best_seat, seat, trump), best_seat, seat, u)
+        self._node = _build_node(trump, self.table, self.history, self.hands, self.counter, moves)
+
+    @property
+    def nodes(self) -> int:
+        return self.counter[0]
+
+    def start(self, hands) -> None:
+        """Search from ``hands`` (the table is emptied when it has grown past MAX_TABLE)."""
+        if len(self.table) > MAX_TABLE:
+            self.table.clear()
+        self.hands[:] = hands
+
+    def from_boundary(self, leader: int, tl: int, rem: int, alpha: int, beta: int) -> int:
+        """Team 0's points of the ``tl`` tricks left, ``leader`` to lead, ``rem`` = points in hands
+        + the last-trick point."""
+        if tl == 1:
+            return 0 if _last_trick(self.hands, leader, self.trump) & 1 else rem
+        return self._node(leader, tl, rem, alpha, beta)
+
+    def tail(self, leader: int, n: int, w: int, ws: int, led: int, p: int, tl: int, rem: int, in_play: int,
+             alpha: int, beta: int) -> int:
+        """Team 0's points from a trick in progress (``n`` ≥ 1 cards played, ``w`` of seat ``ws``
+        holding it, ``p`` points in it) to the end of the deal; ``rem`` = points in hands + the
+        last-trick point, ``in_play`` = the hands and the trick.  Plays the rest of the trick one
+        card at a time: only the trick a question is asked in goes through here, every later one
+        through the search."""
+        h = self.hands
+        if n == 4:
+            if tl == 1:  # the last trick: rem is its extra point
+                return 0 if ws & 1 else p + rem
+            g = 0 if ws & 1 else p
+            return g + self.from_boundary(ws, tl - 1, rem, alpha - g, beta - g)
+        trump = self.trump
+        seat = (leader + n) & 3
+        hand = h[seat]
+        maximise = not seat & 1
+        value = -1 if maximise else INF
+        for c in ordered_moves(self.facing(hand, led, w, ws, seat, trump), ws, seat, in_play):
+            h[seat] = hand ^ (1 << c)
+            if beats(c, w, trump):
+                v = self.tail(leader, n + 1, c, seat, led, p + CARD_POINTS[c], tl, rem - CARD_POINTS[c],
+                              in_play, alpha, beta)
+            else:
+                v = self.tail(leader, n + 1, w, ws, led, p + CARD_POINTS[c], tl, rem - CARD_POINTS[c],
+                              in_play, alpha, beta)
+            if maximise:
+                if v > value:
+                    value = v
+                    if v > alpha:
+                        alpha = v
+            elif v < value:
+                value = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        h[seat] = hand
+        return value
 
 
 def _last_trick(h, leader: int, trump: int) -> int:
@@ -25,67 +105,20 @@ def _last_trick(h, leader: int, trump: int) -> int:
     for k in (1, 2, 3):
         s = (leader + k) & 3
         c = h[s].bit_length() - 1
-        if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
+        if beats(c, best, trump):
             best, bs = c, s
     return bs
 
 
-def _from_boundary(solver: Solver, leader: int, tl: int, rem: int, alpha: int, beta: int) -> int:
-    """Team 0's points of the ``tl`` tricks left, ``leader`` to lead, ``rem`` = points in hands + 1."""
-    if tl == 1:
-        return 0 if _last_trick(solver._h, leader, solver.trump) & 1 else rem
-    return solver._node(leader, tl, rem, alpha, beta)
-
-
-def _tail(solver: Solver, leader: int, n: int, w: int, ws: int, led: int, p: int, tl: int, rem: int,
-          in_play: int, alpha: int, beta: int) -> int:
-    """Team 0's points from a trick in progress (``n`` ≥ 1 cards played, ``w`` of seat ``ws``
-    holding it, ``p`` points in it) to the end of the deal; ``rem`` = points in hands + 1,
-    ``in_play`` = the hands and the trick.  Plays the rest of the trick one card at a time: only
-    the trick a question is asked in goes through here, every later one through the search."""
-    h = solver._h
-    if n == 4:
-        if tl == 1:  # the last trick: rem is its extra point
-            return 0 if ws & 1 else p + rem
-        g = 0 if ws & 1 else p
-        return g + _from_boundary(solver, ws, tl - 1, rem, alpha - g, beta - g)
-    trump = solver.trump
-    seat = (leader + n) & 3
-    hand = h[seat]
-    maximise = not seat & 1
-    value = -1 if maximise else INF
-    for c in _order(legal_facing(hand, led, w, ws, seat, trump), ws, seat, in_play):
-        h[seat] = hand ^ (1 << c)
-        if _beats(c, w, trump):
-            v = _tail(solver, leader, n + 1, c, seat, led, p + CARD_POINTS[c], tl, rem - CARD_POINTS[c],
-                      in_play, alpha, beta)
-        else:
-            v = _tail(solver, leader, n + 1, w, ws, led, p + CARD_POINTS[c], tl, rem - CARD_POINTS[c],
-                      in_play, alpha, beta)
-        if maximise:
-            if v > value:
-                value = v
-                if v > alpha:
-                    alpha = v
-        elif v < value:
-            value = v
-            if v < beta:
-                beta = v
-        if alpha >= beta:
-            break
-    h[seat] = hand
-    return value
-
-
-def _build_search(trump: int, table: dict, history: list, h: list, counter: list):
+def _build_node(trump: int, table: dict, history: list, h: list, counter: list, replies):
     """The search from a trick boundary, as a closure over its tables (locals are the fastest
-    names in CPython).  ``node(leader, tl, rem, alpha, beta)``: team 0's points of the ``tl`` ≥ 2
-    tricks left with the hands in ``h`` and ``leader`` to lead; ``rem`` = points in hands + 1.
+    names in CPython); ``replies`` lists a follower's legal cards in the order they are tried.
+    ``node(leader, tl, rem, alpha, beta)``: team 0's points of the ``tl`` ≥ 2 tricks left with
+    the hands in ``h`` and ``leader`` to lead; ``rem`` = points in hands + the last-trick point.
     Fail-soft: a result ≤ alpha is an upper bound, ≥ beta a lower bound, between them exact."""
     get = table.get
     PTS = CARD_POINTS
-    replies = _replies
-    up = _up
+    up = rising
 
     def node(leader, tl, rem, alpha, beta):
         h0, h1, h2, h3 = h
@@ -133,7 +166,7 @@ def _build_search(trump: int, table: dict, history: list, h: list, counter: list
             hand1 = h[s1]
             for c1 in replies(hand1, led, c0, s0, s1, trump, u):
                 h[s1] = hand1 ^ (1 << c1)
-                if (c1 >> 3 == led and c1 > c0) or (c1 >> 3 == trump and led != trump):
+                if beats(c1, c0, trump):
                     w1, ws1 = c1, s1
                 else:
                     w1, ws1 = c0, s0
@@ -143,7 +176,7 @@ def _build_search(trump: int, table: dict, history: list, h: list, counter: list
                 hand2 = h[s2]
                 for c2 in replies(hand2, led, w1, ws1, s2, trump, u):
                     h[s2] = hand2 ^ (1 << c2)
-                    if (c2 >> 3 == w1 >> 3 and c2 > w1) or (c2 >> 3 == trump and w1 >> 3 != trump):
+                    if beats(c2, w1, trump):
                         w2, ws2 = c2, s2
                     else:
                         w2, ws2 = w1, ws1
@@ -152,7 +185,7 @@ def _build_search(trump: int, table: dict, history: list, h: list, counter: list
                     v3 = -1 if max1 else INF
                     hand3 = h[s3]
                     for c3 in replies(hand3, led, w2, ws2, s3, trump, u):
-                        if (c3 >> 3 == w2 >> 3 and c3 > w2) or (c3 >> 3 == trump and w2 >> 3 != trump):
+                        if beats(c3, w2, trump):
                             ws = s3
                         else:
                             ws = ws2
@@ -166,7 +199,7 @@ def _build_search(trump: int, table: dict, history: list, h: list, counter: list
                             for k in (1, 2, 3):
                                 sk = (ws + k) & 3
                                 c = (x if sk == s3 else h[sk]).bit_length() - 1
-                                if (c >> 3 == b >> 3 and c > b) or (c >> 3 == trump and b >> 3 != trump):
+                                if beats(c, b, trump):
                                     b, bs = c, sk
                             v = g if bs & 1 else g + r
                         elif g >= b3:  # the rest is worth 0 to r: the window is out of reach

@@ -21,16 +21,16 @@ cards and last-trick bonus (``rules_for(obs.rules)``); under muette-1 it plays e
 the other ids existed.
 
 Every choice is a pure function of the observation; ties end on the card id, so no dict, set or
-float order enters a decision.  Frozen as ``expert-1`` (RULES §8): change it only as ``expert-2``.
+float order enters a decision.  Frozen as ``expert-1`` (docs/spec.md §11): a change is a new id.
 """
 
 from __future__ import annotations
 
 from service.replay import Card, HashStream, Observation
 from service.replay.cards import CARD_POINTS, DECK, iter_ids
-from service.replay.rules import SUIT_MASKS
+from service.replay.rules import SUIT_MASKS, beats
 
-from .knowledge import Knowledge, beats, top_id
+from .knowledge import Knowledge, top_id
 from .search import best_card as search_best_card
 
 ACE, TEN = 6, 7
@@ -51,7 +51,7 @@ class ExpertBot:
             return DECK[legal.bit_length() - 1]
         k = Knowledge(obs)
         if k.hand.bit_count() <= SEARCH_FROM:
-            card = search_best_card(k, legal, rng, _preference(k, legal))
+            card = search_best_card(k, legal, rng, preference(k, legal))
             if card is not None:
                 return DECK[card]
         return DECK[_rules_card(k, legal)]
@@ -67,7 +67,7 @@ def _rules_card(k: Knowledge, legal: int) -> int:
     return _follow(k, legal) if k.trick_ids else _lead(k, legal)
 
 
-def _preference(k: Knowledge, legal: int) -> list[int]:
+def preference(k: Knowledge, legal: int) -> list[int]:
     """The rules-of-thumb card first, then the rest by id: the search's tie-break order."""
     first = _rules_card(k, legal)
     return [first] + [c for c in iter_ids(legal) if c != first]

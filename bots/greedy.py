@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from service.replay import Card, HashStream, Observation
 from service.replay.cards import CARD_POINTS, DECK, iter_ids
-
-from .knowledge import beats
+from service.replay.rules import beats
 
 
 def _cost(card: int, trump: int) -> tuple[int, int, int]:

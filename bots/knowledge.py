@@ -1,4 +1,4 @@
-"""What one seat can infer from its observation alone (RULES §6), as 32-bit card masks.
+"""What one seat can infer from its observation alone (docs/spec.md §8.1), as 32-bit card masks.
 
 Everything here is a pure function of the Observation: the cards fallen, the voids each
 seat has shown ("coupes constatées"), what the rules' obligations reveal, and that the
@@ -18,18 +18,11 @@ from __future__ import annotations
 
 from service.replay import Observation, rules_for
 from service.replay.cards import FULL_MASK
-from service.replay.rules import NO_TRUMP, SUIT_MASKS, stronger_in_suit, trump_forced
+from service.replay.rules import NO_TRUMP, SUIT_MASKS, beats, stronger_in_suit, trump_forced
 
 def top_id(mask: int) -> int:
     """The highest card id of a non-empty mask (the strongest card when the mask is one suit)."""
     return mask.bit_length() - 1
-
-
-def beats(card: int, best: int, trump: int) -> bool:
-    """Whether ``card`` played now beats ``best``, the card holding the trick."""
-    if card >> 3 == best >> 3:
-        return card > best
-    return card >> 3 == trump
 
 
 class Knowledge:
@@ -190,9 +183,6 @@ def _learn(plays, trump: int, cannot: list[int], forced: bool = False) -> int:
                     cannot[s] |= stronger_in_suit(best)  # must overtrump when able: it could not
         elif opponent_holds and not forced and best >> 3 == led and c < best:
             cannot[s] |= stronger_in_suit(best)  # must beat in the suit when able: it could not
-        if cs == best >> 3:
-            if c > best:
-                best, best_seat = c, s
-        elif cs == trump:
+        if beats(c, best, trump):
             best, best_seat = c, s
     return mask

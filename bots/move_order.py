@@ -1,7 +1,7 @@
 """The solver's cards as int masks: their points, the 8s and 9s a search may skip as equivalent,
 and the order in which a seat tries its cards (``bots.solver`` says how the search uses them).
 
-Kept apart from the search so that ``_replies``, its hottest function, stands next to the tables it
+Kept apart from the search so that ``replies``, its hottest function, stands next to the tables it
 reads and can be checked on its own against the rules' ``legal_facing``."""
 
 from __future__ import annotations
@@ -44,13 +44,13 @@ def searched_as(card: int, reps: int, in_play: int) -> int:
     return card
 
 
-#: ``_up`` / ``_down`` results by mask (a cache; emptied when large).
+#: ``rising`` / ``falling`` results by mask (a cache; emptied when large).
 _UP_CACHE: dict[int, tuple[int, ...]] = {}
 _DOWN_CACHE: dict[int, tuple[int, ...]] = {}
 _CACHE_MAX = 1 << 18
 
 
-def _up(mask: int) -> tuple[int, ...]:
+def rising(mask: int) -> tuple[int, ...]:
     """Card ids of ``mask`` by rising rank (points), suits in canonical order within a rank."""
     out = _UP_CACHE.get(mask)
     if out is None:
@@ -66,43 +66,37 @@ def _up(mask: int) -> tuple[int, ...]:
     return out
 
 
-def _down(mask: int) -> tuple[int, ...]:
+def falling(mask: int) -> tuple[int, ...]:
     """Card ids of ``mask`` by falling rank."""
     out = _DOWN_CACHE.get(mask)
     if out is None:
         if len(_DOWN_CACHE) > _CACHE_MAX:
             _DOWN_CACHE.clear()
-        out = _DOWN_CACHE[mask] = _up(mask)[::-1]
+        out = _DOWN_CACHE[mask] = rising(mask)[::-1]
     return out
 
 
-def _beats(card: int, best: int, trump: int) -> bool:
-    """Whether ``card`` played now takes the trick from ``best`` (RULES §6.2)."""
-    if card >> 3 == best >> 3:
-        return card > best
-    return card >> 3 == trump
-
-
-def _order(legal: int, ws: int, seat: int, in_play: int):
+def ordered_moves(legal: int, ws: int, seat: int, in_play: int):
     """The cards of ``legal`` worth searching, best guess first: the cheapest first when an
     opponent holds the trick, the dearest first when the seat's partner holds it."""
     legal = reduce_equivalent(legal, in_play)
     top = (legal.bit_length() - 1) >> 3
     if not legal & ~SUIT_MASKS[top]:  # one suit: a table
         return (_UP if (ws ^ seat) & 1 else _DOWN)[top][legal >> (top << 3)]
-    return _up(legal) if (ws ^ seat) & 1 else _down(legal)
+    return rising(legal) if (ws ^ seat) & 1 else falling(legal)
 
 
-def _replies(hand: int, led: int, best: int, best_seat: int, seat: int, trump: int, u: int):
-    """``_order(legal_facing(hand, led, best, best_seat, seat, trump), best_seat, seat, u)`` in one
-    call: the search's hottest function.  The rules are ``legal_facing``'s, line for line (RULES
-    §6.3); tests/test_bots_oracle.py checks the two against each other on random cases."""
+def replies(hand: int, led: int, best: int, best_seat: int, seat: int, trump: int, u: int):
+    """``ordered_moves(legal_facing(hand, led, best, best_seat, seat, trump), best_seat, seat, u)``
+    in one call: the search's hottest function.  The rules are ``legal_facing``'s, line for line
+    (docs/spec.md §6.3); tests/test_bots_oracle.py checks the two against each other on random
+    cases."""
     follow = hand & SUIT_MASKS[led]
     if not (best_seat ^ seat) & 1:  # the partner holds the trick: follow if able; dearest first
         if follow:
             follow &= ~(follow & ((_EIGHTS & (follow << 1)) | (_NINES & ((follow << 1) | ((follow << 2) & ~(u << 1))))))
             return _DOWN[led][follow >> (led << 3)]
-        return _order(hand, 0, 0, u)
+        return ordered_moves(hand, 0, 0, u)
     if follow:  # an opponent holds it: must beat in the led suit if able; cheapest first
         if best >> 3 == led:
             higher = follow & STRONGER[best]
@@ -118,4 +112,4 @@ def _replies(hand: int, led: int, best: int, best_seat: int, seat: int, trump: i
                 trumps = higher
         trumps &= ~(trumps & ((_EIGHTS & (trumps << 1)) | (_NINES & ((trumps << 1) | ((trumps << 2) & ~(u << 1))))))
         return _UP[trump][trumps >> (trump << 3)]
-    return _order(hand, 0, 1, u)
+    return ordered_moves(hand, 0, 1, u)

@@ -9,9 +9,9 @@ whole game tree.  ``solve`` gives that value for each legal card of the seat to 
 **How.**  With ``bots.solver`` (its docstring says how the search goes).
 
 **oracle-1** plays, among the optimal cards, the one with the fewest card points, ties to the
-lowest canonical index (RULES §3.3): deterministic, and a pure function of the full game state
+lowest canonical index (docs/spec.md §3.3): deterministic, and a pure function of the full game state
 (the caches change the time it takes, never the card).
-It reads every hand, so it is *not* a ``Bot`` in the sense of RULES §8: it has ``choose_open``
+It reads every hand, so it is *not* a ``Bot`` in the sense of docs/spec.md §8.2: it has ``choose_open``
 (the whole ``GameState``), and its ``choose`` (an observation) always raises.  It is therefore
 never in ``bots.BOTS`` and can never play a daily challenge or verify a submission; the
 tournament (``cli.tournament``) and measurement scripts hand it the state.
@@ -23,10 +23,7 @@ from service.replay import GameState, Trick
 from service.replay.cards import DECK, Card
 from service.replay.rules import RULES_ID
 
-# The solver's names stay importable from here, where the bots, scripts and tests find them.
-from .alphabeta import INF  # noqa: F401
-from .move_order import _order, _replies, mask_points, reduce_equivalent  # noqa: F401
-from .solver import MAX_TABLE, OracleError, Solver  # noqa: F401
+from .solver import OracleError, Solver
 
 # -- questions about a game state ----------------------------------------------------------------
 

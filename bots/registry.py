@@ -6,23 +6,19 @@ from service.replay import Bot, ManilleError
 
 from .bidders import Bidder, LongestBidder, RandomBidder
 from .expert import ExpertBot
-from .expert2 import Expert2Bot
-from .expert3 import Expert3Bot
-from .expert4 import Expert4Bot
-from .expert5 import Expert5Bot
-from .expert6 import Expert6Bot
 from .greedy import GreedyBot
 from .oracle import OracleBot
 from .random_bot import RandomBot
+from .searching import SETTINGS, SearchingBot
 
 
 class UnknownBotError(ManilleError):
     """No bot has this id."""
 
 
-#: The bots that play from an observation (RULES §8): the only ones a challenge can name.
-BOTS: dict[str, Bot] = {bot.id: bot for bot in (RandomBot(), GreedyBot(), ExpertBot(), Expert2Bot(), Expert3Bot(),
-                                                  Expert4Bot(), Expert5Bot(), Expert6Bot())}
+#: The bots that play from an observation (docs/spec.md §8.2): the only ones a challenge can name.
+BOTS: dict[str, Bot] = {bot.id: bot for bot in (RandomBot(), GreedyBot(), ExpertBot(),
+                                                  *(SearchingBot(bot_id) for bot_id in SETTINGS))}
 
 #: Measurement bots: they read every hand (``choose_open(state)``), so they are not in BOTS and
 #: can never play a challenge; their ``choose`` refuses any observation.  For the tournament and

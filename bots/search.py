@@ -2,9 +2,9 @@
 
 When few cards remain, the unseen cards can be dealt among the other seats in only a few ways
 that agree with what the seat knows (hand sizes, voids, *monter* caps, the turned card: all in
-``Knowledge.possible``).  For each such deal, a tiny alpha-beta minimax plays out the rest of the
-deal with every hand open, under the rules' legal cards (``Knowledge.facing``), and scores the
-card points (and the rules' last-trick bonus) the seat's team still takes, this trick included.
+``Knowledge.possible``).  Each such deal is solved with every hand open (``bots.solver``, under
+the rules' legal cards ``Knowledge.facing`` and last-trick bonus): the card points the seat's team
+still takes with each legal card, this trick included.
 The card with the largest total over the deals wins; ties go to the caller's preference order.
 Under muette-1 the deals are solved by the compiled search (``bots.native``), which gives the same
 exact values (tests hold the two to each other), so expert-1's cards do not depend on it.
@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from service.replay import HashStream
-from service.replay.cards import CARD_POINTS, iter_ids
-from service.replay.rules import LAST_TRICK_BONUS, legal_facing
+from service.replay import HashStream, Play, Suit, Trick
+from service.replay.cards import CARD_POINTS, DECK, iter_ids
+from service.replay.rules import LAST_TRICK_BONUS, NO_TRUMP, legal_facing
 
 from . import native
 from .knowledge import Knowledge
+from .solver import Solver
 
 MAX_DEALS = 8
 #: Up to this many unseen cards whose holder is unknown, every consistent deal is listed; beyond,
@@ -147,123 +148,14 @@ def compiled_totals(k: Knowledge, deals, cards: list[int]) -> dict[int, int]:
 
 def python_totals(k: Knowledge, deals, cards: list[int]) -> dict[int, int]:
     """Card id -> the points the seat's team takes from this trick on with it, summed over
-    ``deals``, for each of ``cards`` (legal ones)."""
+    ``deals``, for each of ``cards`` (legal ones): the Python search (``bots.solver``), under
+    the rules' legal cards and last-trick bonus."""
+    trump = None if k.trump == NO_TRUMP else Suit(k.trump)
+    trick = Trick(k.leader, trump, tuple(Play(s, DECK[c]) for s, c in zip(k.trick_seats, k.trick_ids)))
+    solver = Solver(k.trump, compiled=False, facing=k.facing, bonus=k.bonus)
     totals = {c: 0 for c in cards}
-    solver = _Solver(k.trump, k.seat & 1, k.facing, k.bonus)
-    trick_ids, leader = k.trick_ids, k.leader
-    n = len(trick_ids)
-    pts0 = 0
-    for c in trick_ids:
-        pts0 += CARD_POINTS[c]
-    tricks_left = k.hand.bit_count()
     for deal in deals:
-        hands = list(deal)
+        values = solver.card_values(deal, trick)
         for c in cards:
-            hands[k.seat] ^= 1 << c
-            best, best_seat = (k.win_id, k.win_seat) if n else (c, k.seat)
-            if n:
-                if (c >> 3 == best >> 3 and c > best) or (c >> 3 == k.trump and best >> 3 != k.trump):
-                    best, best_seat = c, k.seat
-                led = trick_ids[0] >> 3
-            else:
-                led = c >> 3
-            totals[c] += solver.play(hands, leader, n + 1, best, best_seat, led, pts0 + CARD_POINTS[c],
-                                     tricks_left, -1, 1 << 10)
-            hands[k.seat] ^= 1 << c
+            totals[c] += values[c]
     return totals
-
-
-class _Solver:
-    """Open-hand alpha-beta over the rest of the deal; values are the points the team still takes
-    (``facing``: the rules' legal-card function; ``bonus``: their last-trick point)."""
-
-    __slots__ = ("trump", "team", "facing", "bonus", "table")
-
-    def __init__(self, trump: int, team: int, facing=legal_facing, bonus: int = LAST_TRICK_BONUS) -> None:
-        self.trump = trump
-        self.team = team
-        self.facing = facing
-        self.bonus = bonus
-        #: Bounds (low, high) on the value of the tricks left from a trick boundary, keyed on the
-        #: four hands and the leader; shared by the candidate cards of one deal.  A cache only:
-        #: the values it returns are the exact minimax ones, whatever it holds.
-        self.table: dict = {}
-
-    def _boundary(self, hands, leader, tricks_left, alpha, beta) -> int:
-        key = (hands[0], hands[1], hands[2], hands[3], leader)
-        entry = self.table.get(key)
-        if entry is None:
-            low, high = -1, 1 << 10
-        else:
-            low, high = entry
-            if low >= beta or low == high:
-                return low
-            if high <= alpha:
-                return high
-            if low > alpha:
-                alpha = low
-            if high < beta:
-                beta = high
-        v = self.play(hands, leader, 0, -1, -1, -1, 0, tricks_left, alpha, beta)
-        if v <= alpha:
-            high = v if v < high else high
-        elif v >= beta:
-            low = v if v > low else low
-        else:
-            low = high = v
-        self.table[key] = (low, high)
-        return v
-
-    def play(self, hands, leader, n, best, best_seat, led, pts, tricks_left, alpha, beta) -> int:
-        if n == 4:
-            last = tricks_left == 1
-            gain = pts + self.bonus if last else pts
-            if best_seat & 1 != self.team:
-                gain = 0
-            if last:
-                return gain
-            return gain + self._boundary(hands, best_seat, tricks_left - 1, alpha - gain, beta - gain)
-        trump = self.trump
-        if tricks_left == 1:  # one card each: the rest of the last trick is forced
-            for i in range(n, 4):
-                c = hands[(leader + i) & 3].bit_length() - 1
-                pts += CARD_POINTS[c]
-                if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump) or i == 0:
-                    best, best_seat = c, (leader + i) & 3
-            return pts + self.bonus if best_seat & 1 == self.team else 0
-        seat = (leader + n) & 3
-        hand = hands[seat]
-        legal = hand if n == 0 else self.facing(hand, led, best, best_seat, seat, trump)
-        maximize = (seat & 1) == self.team
-        value = -1 if maximize else 1 << 10
-        while legal:
-            low = legal & -legal
-            legal ^= low
-            c = low.bit_length() - 1
-            hands[seat] = hand ^ low
-            if n == 0:
-                v = self.play(hands, leader, 1, c, seat, c >> 3, CARD_POINTS[c], tricks_left, alpha, beta)
-            else:
-                nb, ns = best, best_seat
-                if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump and best >> 3 != trump):
-                    nb, ns = c, seat
-                if n == 3:  # the trick is complete: score it and go on from its winner
-                    gain = pts + CARD_POINTS[c] if ns & 1 == self.team else 0
-                    v = gain + self._boundary(hands, ns, tricks_left - 1, alpha - gain, beta - gain)
-                else:
-                    v = self.play(hands, leader, n + 1, nb, ns, led, pts + CARD_POINTS[c], tricks_left,
-                                  alpha, beta)
-            if maximize:
-                if v > value:
-                    value = v
-                    if v > alpha:
-                        alpha = v
-            else:
-                if v < value:
-                    value = v
-                    if v < beta:
-                        beta = v
-            if alpha >= beta:
-                break
-        hands[seat] = hand
-        return value

@@ -33,22 +33,21 @@ fail-soft alpha-beta on the points:
 Nothing is approximate: every bound kept is a proven bound, every cut-off is alpha-beta's; the
 tests compare with a plain minimax over the engine's own ``Trick`` and ``legal_mask``.
 
-Here are the questions and their probes; the search is ``bots.alphabeta``, the card tables and the
-move ordering ``bots.move_order``.
+Here are the questions and their probes; the search is a ``bots.alphabeta.Search`` the solver
+owns, the card tables and the move ordering are ``bots.move_order``.  Under other rules ids the
+same search plays their legal cards (``facing``) and last-trick point (``bonus``); the compiled
+search knows muette-1's only.
 """
 
 from __future__ import annotations
 
 from service.replay import ManilleError, Trick
 from service.replay.cards import CARD_POINTS, DECK
-from service.replay.rules import legal_facing
+from service.replay.rules import LAST_TRICK_BONUS, NO_TRUMP, beats, legal_facing
 
 from . import native
-from .alphabeta import _build_search, _from_boundary, _tail
-from .move_order import _beats, mask_points, reduce_equivalent, searched_as
-
-#: Above this many entries a solver's table is emptied (it is a cache: values stay exact).
-MAX_TABLE = 1_000_000
+from .alphabeta import Search
+from .move_order import mask_points, reduce_equivalent, searched_as
 
 
 class OracleError(ManilleError):
@@ -56,50 +55,50 @@ class OracleError(ManilleError):
 
 
 class Solver:
-    """Exact open-hand search for deals with one trump suit.  The table and the history scores
-    are caches: they speed up later calls (the same deal's next decisions) and never change a
-    result.  Not thread-safe.
+    """Exact open-hand search for deals with one trump suit (``NO_TRUMP``: none), under the
+    rules' legal cards ``facing`` and last-trick point ``bonus`` (muette-1's by default).  Its
+    search's table and history scores are caches: they speed up later calls (the same deal's
+    next decisions) and never change a result.  Not thread-safe.
 
-    Every question goes to the compiled search (``bots.native``) when it is there: the same
-    answers, 35-81 times sooner at a deal's first lead.  ``compiled=False`` keeps to the Python search, the
-    reference the tests hold the compiled one to."""
+    Every question goes to the compiled search (``bots.native``) when it is there and knows the
+    rules (muette-1's, with a trump): the same answers, 35-81 times sooner at a deal's first
+    lead.  ``compiled=False`` keeps to the Python search, the reference the tests hold the
+    compiled one to."""
 
-    __slots__ = ("trump", "table", "history", "counter", "final", "_h", "_node", "_native")
+    __slots__ = ("trump", "bonus", "search", "final", "_native")
 
-    def __init__(self, trump: int, *, compiled: bool = True) -> None:
+    def __init__(self, trump: int, *, compiled: bool = True, facing=legal_facing,
+                 bonus: int = LAST_TRICK_BONUS) -> None:
         self.trump = int(trump)
-        self._native = native.NativeSearch(self.trump) if compiled and native.LIB is not None else None
-        self.table: dict = {}
-        self.history = [[0] * 32 for _ in range(4)]
-        self.counter = [0]  # boundary nodes searched (not found in the table)
+        self.bonus = bonus
+        muette = facing is legal_facing and bonus == LAST_TRICK_BONUS and self.trump != NO_TRUMP
+        self._native = (native.NativeSearch(self.trump) if compiled and muette and native.LIB is not None
+                        else None)
+        self.search = Search(self.trump, facing)
         #: Team 0's points at the end of the deal as last solved (with ``banked`` given): the
         #: first guess of the next question of the deal.  A hint only, like the table.
         self.final: int | None = None
-        self._h = [0, 0, 0, 0]
-        self._node = _build_search(self.trump, self.table, self.history, self._h, self.counter)
 
     @property
     def nodes(self) -> int:
-        return self.counter[0] + (self._native.nodes if self._native is not None else 0)
+        return self.search.nodes + (self._native.nodes if self._native is not None else 0)
 
     @property
     def compiled(self) -> bool:
         return self._native is not None
 
     def clear(self) -> None:
-        self.table.clear()
+        self.search.table.clear()
         if self._native is not None:
             self._native.clear()
 
     # -- positions ------------------------------------------------------------------------
 
     def _setup(self, hands, trick: Trick, banked: int | None) -> "_Root":
-        if int(trick.trump) != self.trump:
-            raise OracleError(f"this solver is for trump {'CDHS'[self.trump]}, the trick's is {trick.trump}")
-        if len(self.table) > MAX_TABLE:
-            self.table.clear()
+        if trick.trump_index != self.trump:
+            raise OracleError(f"this solver is for trump {'CDHS-'[self.trump]}, the trick's is {trick.trump}")
         root = _Root(self, list(hands), trick)
-        self._h[:] = root.hands
+        self.search.start(root.hands)
         if banked is not None and self.final is not None:
             root.guess = min(max(self.final - banked, 0), root.total)
         return root
@@ -221,11 +220,12 @@ class _Root:
                 raise OracleError("the hands do not fit the trick in progress")
         self.in_play = union | trick_mask
         #: Team 0's points and the mover's team's: they add up to this.
-        self.total = mask_points(self.in_play) + 1
+        self.total = mask_points(self.in_play) + solver.bonus
         self.maximise = not mover & 1
         if self.trick_ids:
             w = trick.winning_play
-            legal = legal_facing(hands[mover], self.trick_ids[0] >> 3, w.card.id, w.seat, mover, solver.trump)
+            legal = solver.search.facing(hands[mover], self.trick_ids[0] >> 3, w.card.id, w.seat, mover,
+                                         solver.trump)
             self._state = (w.card.id, w.seat, self.trick_ids[0] >> 3, sum(CARD_POINTS[c] for c in self.trick_ids))
         else:
             legal = hands[mover]
@@ -245,17 +245,17 @@ class _Root:
 
     def search(self, alpha: int, beta: int) -> int:
         """Team 0's points from here (fail-soft in the window)."""
-        s = self.solver
+        search = self.solver.search
         if self._state is None:
-            return _from_boundary(s, self.leader, self.tl, self.total, alpha, beta)
+            return search.from_boundary(self.leader, self.tl, self.total, alpha, beta)
         w, ws, led, p = self._state
-        return _tail(s, self.leader, len(self.trick_ids), w, ws, led, p, self.tl, self.total - p, self.in_play,
-                     alpha, beta)
+        return search.tail(self.leader, len(self.trick_ids), w, ws, led, p, self.tl, self.total - p, self.in_play,
+                           alpha, beta)
 
     def child(self, c: int, alpha: int, beta: int) -> int:
         """Team 0's points when the mover plays ``c`` (fail-soft in the window)."""
-        s = self.solver
-        h = s._h
+        search = self.solver.search
+        h = search.hands
         mover = self.mover
         hand = h[mover]
         h[mover] = hand ^ (1 << c)
@@ -264,11 +264,11 @@ class _Root:
                 w, ws, led, p = c, mover, c >> 3, CARD_POINTS[c]
             else:
                 w, ws, led, p = self._state
-                if _beats(c, w, s.trump):
+                if beats(c, w, search.trump):
                     w, ws = c, mover
                 p += CARD_POINTS[c]
             n = len(self.trick_ids) + 1
-            return _tail(s, self.leader, n, w, ws, led, p, self.tl, self.total - p, self.in_play, alpha, beta)
+            return search.tail(self.leader, n, w, ws, led, p, self.tl, self.total - p, self.in_play, alpha, beta)
         finally:
             h[mover] = hand
 

@@ -191,7 +191,7 @@ def run(a, b, games: int, *, rules=None, target: int | None = None, bidder_a=Non
         "a_win_rate_ci": [lo, hi],
         "a_mean_margin": margin,
         "a_mean_margin_ci": list(margin_ci),
-        "a_mean_rank_score": 1000 + 10 * margin,  # RULES §5: 1000 + 10 × (us − them)
+        "a_mean_rank_score": 1000 + 10 * margin,  # docs/spec.md §7.4: 1000 + 10 × (us − them)
         "a_mean_rank_score_ci": [1000 + 10 * margin_ci[0], 1000 + 10 * margin_ci[1]],
         "ms_per_decision": {k: (v[0] * 1000 / v[1] if v[1] else 0.0) for k, v in sorted(tally.items())},
         "decisions": {k: v[1] for k, v in sorted(tally.items())},

@@ -143,7 +143,7 @@ def main(argv=None) -> int:
     if not 0 <= args.trick <= 6:
         ap.error("--trick is 0 to 6")
     WORLDS, TRICK, PROPOSALS = args.worlds, args.trick, args.proposals
-    DRAWER = type(SEARCHER)(proposals=PROPOSALS, worlds8=WORLDS, worlds6=WORLDS, worlds=WORLDS)
+    DRAWER = type(SEARCHER)(SEARCHER.id, proposals=PROPOSALS, worlds8=WORLDS, worlds6=WORLDS, worlds=WORLDS)
     seeds = list(enumerate(tournament.fixed_seeds(b"manille-lead-ceiling", args.games)))
     with get_context("fork").Pool(args.jobs) as pool:
         rows = [r for game in pool.map(lead_rows, seeds) for r in game]

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Play a candidate setting of the searching bots against expert-1 on seeds kept apart.
 
-    .venv/bin/python scripts/tune_expert.py --base expert-3 --set model_partner=False --games 100
+    .venv/bin/python scripts/tune_expert.py --base expert-3 --set worlds8=16 --games 100
 
-The candidate is ``--base``'s class with ``--set`` settings changed (``bots.expert2.SETTINGS``
-names them; the id shows them, as every tuned bot's does); it plays ``--games`` games against
+The candidate is ``--base``'s row of ``bots.searching.SETTINGS`` with ``--set`` settings changed
+(the row's keys name them; the candidate's id shows them, ``expert-3[worlds8=16]``), never a frozen
+id: a candidate worth keeping becomes a new row there.  It plays ``--games`` games against
 expert-1 (``--against``) on the seeds ``SHA-256(--seed-tag ‖ i)``, teams swapped on each seed's
 second game, and prints the tournament's summary.  The seeds default to ``tune-expert4``, apart
 from the tournament's own (the measurement) and from the tests'.  Every candidate on the same tag
 meets the same deals, so differences between candidates are less noisy than each interval.
 
-    .venv/bin/python scripts/tune_expert.py --base expert-4 --set partner_last=True --games 2400 --paired
+    .venv/bin/python scripts/tune_expert.py --base expert-5 --set proposals=1200 --games 2400 --paired
 
 ``--paired`` also plays ``--base`` itself on the same seeds and prints the candidate's margin less
 the base's, seed by seed, with its 95 % interval: games soon part ways, so a difference of half a
@@ -29,16 +30,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bots import get_bot  # noqa: E402
+from bots.searching import SearchingBot  # noqa: E402
 from cli import tournament  # noqa: E402
 
 
-def candidate(base: str, settings: list[str]):
-    """``base``'s class with ``settings`` (``key=python literal``) changed."""
+def candidate(base: str, settings: list[str]) -> SearchingBot:
+    """``base``'s row with ``settings`` (``key=python literal``) changed."""
     tuning = {}
     for item in settings:
         key, _, text = item.partition("=")
         tuning[key] = ast.literal_eval(text)
-    return type(get_bot(base))(**tuning)
+    return SearchingBot(base, **tuning)
 
 
 def main(argv=None) -> int:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bots import get_bot
 from bots.knowledge import Knowledge
 from scripted import trick_of
-from service.replay import DECK, Card, HashStream, Observation, Trick, legal_mask, mask_of, parse_cards
+from service.replay import (DECK, MANILLEN, MUETTE, PARLEE, Card, HashStream, Observation, Trick, legal_mask,
+                            mask_of, parse_cards)
+from service.replay.rules import NO_TRUMP
 
 EXPERT = get_bot("expert-1")
 
@@ -96,20 +100,21 @@ def test_late_calculation_is_the_exact_best_over_every_consistent_deal():
     assert card == _exact_best(k, deals, obs, preference)
     assert _choose(obs) == str(Card.from_id(card))
 
-def _brute(hands, trick, tricks_left, team) -> int:
+def _brute(hands, trick, tricks_left, team, rules=MUETTE) -> int:
     """Points ``team`` still takes from ``trick`` on with every hand open: plain minimax over the
-    engine's legal cards, no pruning, no table (the reference the bots' solver must match)."""
+    engine's legal cards under ``rules``, no pruning, no table (the reference the bots' solver must
+    match)."""
     if len(trick.plays) == 4:
         last = tricks_left == 1
-        gain = trick.points(last) if trick.winner % 2 == team else 0
-        return gain if last else gain + _brute(hands, Trick(trick.winner, trick.trump), tricks_left - 1, team)
+        gain = trick.points(last, rules.last_trick_bonus) if trick.winner % 2 == team else 0
+        return gain if last else gain + _brute(hands, Trick(trick.winner, trick.trump), tricks_left - 1, team, rules)
     seat = trick.next_seat
     values = []
     for c in DECK:
-        if legal_mask(hands[seat], trick, seat) >> c.id & 1:
+        if legal_mask(hands[seat], trick, seat, rules.facing) >> c.id & 1:
             h = list(hands)
             h[seat] &= ~c.bit
-            values.append(_brute(h, trick.play(c), tricks_left, team))
+            values.append(_brute(h, trick.play(c), tricks_left, team, rules))
     return max(values) if seat % 2 == team else min(values)
 
 
@@ -132,12 +137,15 @@ def _exact_best(k, deals, obs, preference) -> int:
     return next(c for c in preference if totals[c] == top)
 
 
-def test_solver_with_its_table_gives_the_exact_minimax_value():
-    # Open-hand positions of two to four tricks (few of four: brute force is slow), solved twice in a row (the second time from the
-    # table): always the brute-force value.
+@pytest.mark.parametrize("rules", [MUETTE, PARLEE, MANILLEN], ids=lambda r: r.id)
+def test_solver_with_its_table_gives_the_exact_minimax_value(rules):
+    # Open-hand positions of two to four tricks (few of four: brute force is slow), solved twice in a
+    # row (the second time from the table): always the brute-force value, under each rules id's
+    # legal cards and last-trick bonus (no trump too, where the rules have it), by the Python search.
     import random
 
-    from bots.search import _Solver
+    from bots.move_order import mask_points
+    from bots.solver import Solver
 
     rnd = random.Random(7)
     for _ in range(120):
@@ -145,7 +153,12 @@ def test_solver_with_its_table_gives_the_exact_minimax_value():
         cards = rnd.sample(range(32), 4 * n)
         hands = [sum(1 << c for c in cards[i * n:(i + 1) * n]) for i in range(4)]
         trump, team, leader = rnd.randrange(4), rnd.randrange(2), rnd.randrange(4)
-        solver = _Solver(trump, team)
-        expected = _brute(hands, Trick(leader, trump), n, team)
+        if rules is not MUETTE and _ % 3 == 0:
+            trump = NO_TRUMP
+        solver = Solver(trump, compiled=False, facing=rules.facing, bonus=rules.last_trick_bonus)
+        trick = Trick(leader, None if trump == NO_TRUMP else trump)
+        expected = _brute(hands, trick, n, team, rules)
+        total = mask_points(sum(hands)) + rules.last_trick_bonus
         for _ in range(2):
-            assert solver.play(list(hands), leader, 0, -1, -1, -1, 0, n, -1, 1 << 10) == expected
+            got = solver.value(list(hands), trick)  # the points of the leader's team
+            assert (got if leader % 2 == team else total - got) == expected

@@ -12,7 +12,7 @@ import pytest
 
 from bots import get_bot
 from bots.registry import get_bidder
-from bots.expert2 import SEARCH_FROM, Expert2Bot
+from bots.searching import SETTINGS, SearchingBot
 from bots.inference import MissOrder, PlayModel, inferred_worlds, past_plays
 from bots.knowledge import Knowledge
 from bots.worlds import Constraints
@@ -21,6 +21,7 @@ from service.replay import (Card, GameState, HashStream, Observation, decision_s
                             parse_cards, player_cards, simulate)
 
 EXPERT, EXPERT2 = get_bot("expert-1"), get_bot("expert-2")
+SEARCH_FROM = 6  # expert-2 searches from six cards in hand (its row in bots.searching)
 TD, AD = Card.parse("TD").id, Card.parse("AD").id
 
 
@@ -141,11 +142,11 @@ FROZEN4_SEED = hashlib.sha256(b"expert-4 frozen").digest()
 FROZEN4 = "71fd5c5b50b4a78ea731df82f3b642e4bded3b53c449df11010b53a626ed348c"
 
 
-def test_expert_4_is_frozen_and_deterministic_and_expert_3s_search_with_its_own_settings():
-    from bots.expert3 import EXPERT3_SETTINGS, Expert3Bot
+def test_expert_4_is_frozen_and_deterministic_with_its_own_row():
     bot = get_bot("expert-4")
-    assert isinstance(bot, Expert3Bot) and bot.id == "expert-4"
-    assert bot.settings == {**EXPERT3_SETTINGS, "proposals": 600, "worlds8": 16, "worlds6": 48, "worlds": 48}
+    assert isinstance(bot, SearchingBot) and bot.id == "expert-4"
+    assert bot.settings == {"search_from": 8, "lead6": True, "lead8": False, "worlds8": 16, "worlds6": 48,
+                            "worlds": 48, "proposals": 600, "partner_last": False}
     first = _record_digest_in_a_fresh_process("expert-4", FROZEN4_SEED)
     assert first == _record_digest_in_a_fresh_process("expert-4", FROZEN4_SEED) == FROZEN4
 
@@ -155,11 +156,11 @@ FROZEN5_SEED = hashlib.sha256(b"expert-5 frozen").digest()
 FROZEN5 = "82e54177e299da31e6b1310e56361ce7e086dad4d9c984fc27ed9d081836813a"
 
 
-def test_expert_5_is_frozen_and_deterministic_and_expert_4_reading_its_partner_last():
-    from bots.expert4 import EXPERT4_SETTINGS, Expert4Bot
+def test_expert_5_is_frozen_and_deterministic_with_its_own_row():
     bot = get_bot("expert-5")
-    assert isinstance(bot, Expert4Bot) and bot.id == "expert-5"
-    assert bot.settings == {**EXPERT4_SETTINGS, "partner_last": True} and not get_bot("expert-4").partner_last
+    assert isinstance(bot, SearchingBot) and bot.id == "expert-5"
+    assert bot.settings == {"search_from": 8, "lead6": True, "lead8": False, "worlds8": 16, "worlds6": 48,
+                            "worlds": 48, "proposals": 600, "partner_last": True}
     first = _record_digest_in_a_fresh_process("expert-5", FROZEN5_SEED)
     assert first == _record_digest_in_a_fresh_process("expert-5", FROZEN5_SEED) == FROZEN5
 
@@ -169,11 +170,11 @@ FROZEN6_SEED = hashlib.sha256(b"expert-6 frozen").digest()
 FROZEN6 = "540e289778147acd4614d3c004b0852d7df8d0b5d06bb75ebc1e8a88da39953f"
 
 
-def test_expert_6_is_frozen_and_deterministic_and_expert_5_drawing_twice_the_deals():
-    from bots.expert5 import EXPERT5_SETTINGS, Expert5Bot
+def test_expert_6_is_frozen_and_deterministic_with_its_own_row():
     bot = get_bot("expert-6")
-    assert isinstance(bot, Expert5Bot) and bot.id == "expert-6"
-    assert bot.settings == {**EXPERT5_SETTINGS, "proposals": 1200} and get_bot("expert-5").proposals == 600
+    assert isinstance(bot, SearchingBot) and bot.id == "expert-6"
+    assert bot.settings == {"search_from": 8, "lead6": True, "lead8": False, "worlds8": 16, "worlds6": 48,
+                            "worlds": 48, "proposals": 1200, "partner_last": True}
     first = _record_digest_in_a_fresh_process("expert-6", FROZEN6_SEED)
     assert first == _record_digest_in_a_fresh_process("expert-6", FROZEN6_SEED) == FROZEN6
 
@@ -228,10 +229,11 @@ def test_reading_the_partner_last_keeps_more_deals_that_explain_the_opponents():
 
 
 def test_expert_3_searches_from_the_first_follow_and_is_expert_2s_family():
-    from bots.expert3 import Expert3Bot
     bot = get_bot("expert-3")
-    assert isinstance(bot, Expert3Bot) and isinstance(bot, Expert2Bot) and bot.id == "expert-3"
-    assert Expert3Bot(worlds=8).id == "expert-3[worlds=8]"
+    assert isinstance(bot, SearchingBot) and bot.id == "expert-3"
+    assert bot.settings == {"search_from": 8, "lead6": True, "lead8": False, "worlds8": 24, "worlds6": 32,
+                            "worlds": 32, "proposals": 160, "partner_last": False}
+    assert SearchingBot("expert-3", worlds=8).id == "expert-3[worlds=8]"
     searched = 0
     for seed in _seeds(4, b"expert-3-first"):
         state = GameState(seed)
@@ -258,18 +260,29 @@ def test_the_score_before_the_deal_changes_no_card():
 
 
 def test_tuned_values_make_another_bot_id():
-    assert Expert2Bot().id == "expert-2"
-    assert Expert2Bot(worlds=8).id == "expert-2[worlds=8]"
+    assert SearchingBot("expert-2").id == "expert-2"
+    assert SearchingBot("expert-2", worlds=8).id == "expert-2[worlds=8]"
+    assert SearchingBot("expert-2", worlds=16).id == "expert-2"  # its own value: the frozen bot
     with pytest.raises(TypeError, match="unknown expert-2 settings"):
-        Expert2Bot(depth=3)
+        SearchingBot("expert-2", depth=3)
+
+
+def test_every_frozen_id_names_every_setting_in_one_flat_row():
+    """No row is another's delta: each names every setting, and each searching bot in the
+    registry plays its own row (expert-2's is the one it always had)."""
+    columns = set(SETTINGS["expert-2"])
+    assert SETTINGS["expert-2"] == {"search_from": 6, "lead6": False, "lead8": True, "worlds8": 8, "worlds6": 8,
+                                  "worlds": 16, "proposals": 160, "partner_last": False}
+    for bot_id, row in SETTINGS.items():
+        assert set(row) == columns and get_bot(bot_id).settings == row
 
 
 def test_the_pick_is_the_card_that_every_cards_exact_total_gives():
     """``pick`` makes only the totals that can decide exact; its card is the one summing every
     legal card's exact value in every deal gives (expert-1's within the margin, else the first
     of the best), at every searched decision of whole games, bounds and exact values both ways."""
-    from bots.expert import _preference
-    from bots.oracle import Solver
+    from bots.expert import preference
+    from bots.solver import Solver
     bot = get_bot("expert-3")
     checked = lazy = 0
     for seed in _seeds(3, b"expert-3-pick"):
@@ -280,7 +293,7 @@ def test_the_pick_is_the_card_that_every_cards_exact_total_gives():
             stream = decision_stream(seed, obs.deal_index, seat, len(obs.tricks))
             if bot.searches(obs):
                 k = Knowledge(obs)
-                order = _preference(k, obs.legal_mask)
+                order = preference(k, obs.legal_mask)
                 worlds = bot.worlds_for(obs, stream, k)
                 solver = Solver(int(obs.trick.trump))
                 totals = dict.fromkeys(order, 0)

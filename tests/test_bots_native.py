@@ -172,11 +172,10 @@ def test_the_compiled_model_plays_expert_1s_rules_of_thumb_card_in_every_candida
 def test_the_inference_reads_the_same_deals_compiled_or_not():
     """``inferred_worlds`` with expert-1 as the model gives the same deals in the same order
     whether the compiled model counts the misses or the Python one does (with its memo)."""
-    from bots.expert5 import Expert5Bot
     from bots.inference import PlayModel, inferred_worlds
     from service.replay import HashStream, decision_stream
     from test_bots_expert2 import _decisions
-    bot, expert = Expert5Bot(), get_bot("expert-1")
+    bot, expert = get_bot("expert-5"), get_bot("expert-1")
     compiled = PlayModel(expert, b"test")
     python = PlayModel(expert, b"test")
     python._native = False

@@ -9,6 +9,8 @@ import pytest
 
 from bots import BOTS, UnknownBotError, get_bot
 from bots import oracle
+from bots.move_order import mask_points, ordered_moves, replies
+from bots.solver import OracleError, Solver
 from bots.registry import MEASUREMENT_BOTS, get_challenge_bot
 from cli import tournament
 from cli.main import main
@@ -106,7 +108,7 @@ def test_exact_against_plain_minimax_four_tricks():
         _check_exact(hands, trick, None if i % 2 else SHARED[int(trick.trump)])
 
 
-SHARED = [oracle.Solver(t) for t in range(4)]
+SHARED = [Solver(t) for t in range(4)]
 
 
 def test_exact_against_plain_minimax_five_tricks():
@@ -159,7 +161,7 @@ def test_values_agree_with_the_values_of_the_children():
                 rest = oracle.value(child)
                 if child.current_player & 1 != team:
                     in_play = sum(child.hands) | mask_of(p.card for p in child.trick.plays)
-                    rest = oracle.mask_points(in_play) + 1 - rest
+                    rest = mask_points(in_play) + 1 - rest
                 final = child.points[team] + rest
             assert state.points[team] + v == final, (str(card), v)
 
@@ -251,8 +253,8 @@ def test_replies_follow_the_engines_rules():
         led, trump = rng.randrange(4), rng.randrange(4)
         best_seat, seat = rng.randrange(4), rng.randrange(4)
         in_play = hand | rng.getrandbits(32) | 1 << best
-        got = oracle._replies(hand, led, best, best_seat, seat, trump, in_play)
-        want = oracle._order(legal_facing(hand, led, best, best_seat, seat, trump), best_seat, seat, in_play)
+        got = replies(hand, led, best, best_seat, seat, trump, in_play)
+        want = ordered_moves(legal_facing(hand, led, best, best_seat, seat, trump), best_seat, seat, in_play)
         assert tuple(got) == tuple(want)
         legal = legal_facing(hand, led, best, best_seat, seat, trump)
         assert set(got) <= {c for c in range(32) if legal >> c & 1}
@@ -260,11 +262,11 @@ def test_replies_follow_the_engines_rules():
 
 def test_bad_positions_are_refused():
     masks, trick = _position({0: "TS 7D", 1: "9D", 2: "7H", 3: "8D"}, "1:AC 2:7C 3:8C")
-    with pytest.raises(oracle.OracleError):
+    with pytest.raises(OracleError):
         oracle.solve(([masks[0], masks[1] | masks[0], masks[2], masks[3]], trick))
-    with pytest.raises(oracle.OracleError):
+    with pytest.raises(OracleError):
         oracle.solve(([masks[0], masks[1], masks[2], masks[3] | 1], trick))  # 7C is in the trick
-    with pytest.raises(oracle.OracleError):
+    with pytest.raises(OracleError):
         oracle.solve(([masks[0], masks[1] | Card.parse("QD").bit, masks[2], masks[3]], trick))  # 2 cards
 
 
@@ -291,7 +293,7 @@ def test_oracle_is_deterministic():
     state = GameState(tournament.tournament_seeds(2)[1])
     while state.trick_index < 3:
         bot_move(state, EXPERT)
-    warm = oracle.Solver(int(state.trick.trump))
+    warm = Solver(int(state.trick.trump))
     for other in tournament.fixed_seeds(b"warm-up", 3):
         s = GameState(other)
         while s.trick_index < 4:
@@ -316,12 +318,12 @@ def test_oracle_is_never_a_challenge_bot():
     assert get_challenge_bot("expert-1") is BOTS["expert-1"]
     seed = bytes(32)
     # Everything that plays a challenge hands bots an observation: the oracle refuses it.
-    with pytest.raises(oracle.OracleError, match="never be the bot of a challenge"):
+    with pytest.raises(OracleError, match="never be the bot of a challenge"):
         simulate(seed, ORACLE)
-    with pytest.raises(oracle.OracleError):
+    with pytest.raises(OracleError):
         verify(seed, [], ORACLE)
     state = GameState(seed)
-    with pytest.raises(oracle.OracleError):
+    with pytest.raises(OracleError):
         ORACLE.choose(state.observation(state.current_player),
                       decision_stream(seed, 0, state.current_player, 0))
 
@@ -341,6 +343,6 @@ def test_card_value_is_the_solved_value():
         values = oracle.solve((hands, trick))
         for card, v in values.items():
             assert oracle.card_value((hands, trick), card) == v
-    with pytest.raises(oracle.OracleError):
+    with pytest.raises(OracleError):
         pos = _position({0: "TS 7D", 1: "9D", 2: "7H", 3: "8D"}, "1:AC 2:7C 3:8C")
         oracle.card_value(pos, Card.parse("9D"))

@@ -9,9 +9,9 @@ import pytest
 
 from bots import get_bidder, get_bot
 from bots.knowledge import Knowledge
-from bots.search import _Solver
+from bots.solver import Solver
 from scripted import trick_of
-from service.replay import (MANILLEN, MUETTE, PARLEE, Call, Card, Contract, HashStream, Observation,
+from service.replay import (MANILLEN, MUETTE, PARLEE, Call, Card, Contract, HashStream, Observation, Trick,
                             legal_mask, mask_of, parse_cards, play_game)
 from service.replay.rules import SUIT_MASKS, legal_facing, trump_forced
 
@@ -88,8 +88,8 @@ def test_the_search_scores_the_rules_last_trick_bonus():
     # The last trick, one card each, seat 0 leads TC (the manille, 5 points) and wins it.
     hands = [mask_of(parse_cards(c)) for c in ("TC", "7C", "8C", "9C")]
     for rules in (MUETTE, PARLEE, MANILLEN):
-        solver = _Solver(0, 0, rules.facing, rules.last_trick_bonus)
-        assert solver.play(list(hands), 0, 0, -1, -1, -1, 0, 1, -1, 1 << 10) == 5 + rules.last_trick_bonus
+        solver = Solver(0, compiled=False, facing=rules.facing, bonus=rules.last_trick_bonus)
+        assert solver.value(list(hands), Trick(0, 0)) == 5 + rules.last_trick_bonus
 
 
 def test_expert_answers_the_rules_legal_cards_facing_a_partner():

@@ -34,7 +34,7 @@ static inline uint32_t void_in_led(uint32_t hand, int best, int trump) {
     return hand;
 }
 
-/* RULES §4 rules 2-3: rules.py's legal_facing (muette-1, parlee-1). */
+/* docs/spec.md §6.3, rules 2-3: rules.py's legal_facing (muette-1, parlee-1). */
 static inline uint32_t legal_facing(uint32_t hand, int led, int best, int best_seat, int seat, int trump) {
     uint32_t follow = hand & suit_mask(led);
     if (!((best_seat ^ seat) & 1)) return follow ? follow : hand;

@@ -99,14 +99,21 @@ class Trick:
         return f"<Trick leader={self.leader} trump={self.trump} [{plays}]>"
 
 
-def _winning_play(plays: tuple[Play, ...], trump: Suit) -> Play:
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether card id ``card``, played now, takes the trick from card id ``best``, the card holding
+    it (docs/spec.md §6.2): a higher card of its suit, or a trump over a card of another suit
+    (``trump`` is the suit index, NO_TRUMP in a no-trump deal).  The one definition: the engine
+    and every bot call it."""
+    if card >> 3 == best >> 3:
+        return card > best
+    return card >> 3 == trump
+
+
+def _winning_play(plays: tuple[Play, ...], trump: Suit | None) -> Play:
+    trump_index = NO_TRUMP if trump is None else int(trump)
     best = plays[0]
     for p in plays[1:]:
-        c, b = p.card, best.card
-        if c.suit == b.suit:
-            if c.rank > b.rank:
-                best = p
-        elif c.suit == trump:
+        if beats(p.card.id, best.card.id, trump_index):
             best = p
     return best
 
