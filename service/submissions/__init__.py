@@ -3,7 +3,7 @@
 ``submit`` writes the submission and marks the run as submitted in one script (one day's slot),
 then enqueues the RQ job (job id = submission id) on the queue's Redis, which with a cluster is
 another server: what was accepted with a 202 is stored with its job, and a run submits once (a
-job not confirmed is a 503, and the same submission again queues it).  The worker (``worker.jobs``)
+job not confirmed is a 503, and the same submission again queues it).  The worker (``service.verification``)
 marks it verified or rejected.  What is stored, compactly and for good: ``codec``; the game
 record is not stored but replayed when asked (``record``).
 
