@@ -225,22 +225,14 @@ class RunStore:
                 out[run_id] = [text[i:i + 2] for i in range(0, len(text), 2)]
         return out
 
-    def path_counts(self, day: date, prefixes: list[str], *, of: str = "runs") -> list[int]:
-        """How many ranked runs of ``day`` began with each of ``prefixes`` (card strings): of the
-        ``runs`` not submitted (a verified game's path is retired: ``retire_path``), or of the
-        ``submitted`` ones counted apart on days verified before that (0 on later days)."""
+    def path_counts(self, day: date, prefixes: list[str]) -> list[int]:
+        """How many ranked runs of ``day`` not submitted began with each of ``prefixes`` (card
+        strings): a verified game's path is retired (``retire_path``)."""
         if not prefixes:
             return []
         fields = [path_hash(pack_actions(p)) for p in prefixes]
-        if of == "submitted":
-            return [int(v or 0) for v in self.r.hmget(self.submitted_paths_key(day), fields)]
         counts = self._over_shards(lambda pipe, shard: pipe.hmget(self.paths_key(day, shard), fields))
         return [sum(int(v or 0) for v in column) for column in zip(*counts)]
-
-    @staticmethod
-    def submitted_paths_key(day: date) -> str:
-        """Days verified before issue 11 counted the submitted games' paths here, apart (read only)."""
-        return key_for("paths", day_scope(day), "submitted")
 
     def note_duel(self, run_id: str, code: str) -> str | None:
         """Note the duel made of a finished run, once: the run's duel (``code`` if noted now, else

@@ -88,8 +88,7 @@ def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderbo
     address_runs = runs.address_runs(day, sub.get("run_ip", ""))
     many = suspicion.many_runs(sub.get("run_ip", ""), address_runs, sub["run_id"], fs)
     found = {
-        "explored": suspicion.explored(decisions, lambda q: runs.path_counts(day, q),
-                                       lambda q: runs.path_counts(day, q, of="submitted"), fs)
+        "explored": suspicion.explored(decisions, lambda q: runs.path_counts(day, q), fs)
         or (many and suspicion.explored_from_address(
             decisions, runs.unsubmitted_cards([r for r in address_runs if r != sub["run_id"]]), fs)),
         "many_runs": many,
