@@ -21,15 +21,14 @@ DAY_SHARDS = 16
 
 def day_scope(day: date | str, shard: int | None = None) -> str:
     """The hash tag of a day's keys: ``day:2026-12-07``, or of one of its shards
-    (``day:2026-12-07/03``); the day's own tag holds what is one per day (its challenge), and
-    the runs and submissions whose ids name no shard (made before the day was sharded)."""
+    (``day:2026-12-07/03``); the day's own tag holds what is one per day (its challenge), the
+    shards the runs and submissions."""
     tag = f"day:{day if isinstance(day, str) else day.isoformat()}"
     return tag if shard is None else f"{tag}/{shard:02d}"
 
 
-#: Every shard a day's runs and submissions may sit in, as the key helpers take it: None (the
-#: day's own tag: ids that name no shard), then each shard.
-EVERY_SHARD = (None, *range(DAY_SHARDS))
+#: Every shard a day's runs and submissions sit in, as the key helpers take it.
+EVERY_SHARD = tuple(range(DAY_SHARDS))
 
 
 def shard_of(pid: str) -> int:
@@ -62,9 +61,9 @@ def day_of_id(pattern: re.Pattern, text) -> date | None:
 
 def shard_of_id(pattern: re.Pattern, text: str) -> int | None:
     """The day's shard an id ``YYYYMMDD-KK-…`` names (``pattern``'s second group), or None for
-    an id made before the day was sharded (``YYYYMMDD-…``), whose keys are under the day's tag."""
-    m = pattern.fullmatch(text)
-    return int(m.group(2)) if m and m.group(2) else None
+    anything else."""
+    m = pattern.fullmatch(text) if isinstance(text, str) else None
+    return int(m.group(2)) if m else None
 
 
 def id_tail(text: str) -> str:
