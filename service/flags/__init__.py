@@ -204,7 +204,8 @@ def agreement(seed, record: dict, from_trick: int, seat: int = 0) -> dict:
     """How often ``seat``'s cards in ``record`` were among the perfect-information best cards,
     on its decisive decisions from trick ``from_trick`` of each deal; with each decision (deal,
     trick, card played, the oracle's best cards) for the ops replay viewer."""
-    from bots.oracle import Solver, best_cards
+    from bots.oracle import best_cards
+    from bots.solver import Solver
     from service.replay import Card, GameState
 
     state = GameState(seed)
