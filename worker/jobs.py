@@ -101,7 +101,7 @@ def analyse_game(analysis_id: str) -> dict:
     waiting on it: ``service.analysis.compute``."""
     settings, client = _context()
     out = compute_analysis(settings, client, analysis_id)
-    if out["status"] == "finished":
+    if "decisions" in out:  # computed now (a "finished" found done was computed by another job)
         log.info("analysis %s: %d decisions, hindsight checked for %s", analysis_id, out["decisions"], out["checked"])
     return out
 
