@@ -30,7 +30,7 @@ from typing import Callable, MutableMapping
 
 from bots import get_bot
 from bots.evaluate import seat_values
-from bots.oracle import Solver
+from bots.solver import Solver
 from service.replay import Card, GameState, HashStream, build_record, decision_stream, verify
 from service.replay.cards import DECK
 from service.replay.stream import u32be

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark the double-dummy solver (bots/oracle.py) and measure expert-1 against oracle-1.
+"""Benchmark the double-dummy solver (bots/solver.py) and measure expert-1 against oracle-1.
 
     .venv/bin/python scripts/bench_oracle.py                 # about 5-8 minutes on 2 cores
     .venv/bin/python scripts/bench_oracle.py --positions 10 --games 20   # a quick look
@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from bots import get_bot  # noqa: E402
 from bots import oracle  # noqa: E402
+from bots.solver import Solver  # noqa: E402
 from cli import tournament  # noqa: E402
 from service.replay import GameState, bot_move, decision_stream  # noqa: E402
 
@@ -90,7 +91,7 @@ def time_solver(states: list[GameState], compiled: bool = True) -> dict:
     nodes = {"best_cards": 0, "solve": 0}
     for state in states:
         for name, fn in (("best_cards", oracle.best_cards), ("solve", oracle.solve)):
-            solver = oracle.Solver(int(state.trick.trump), compiled=compiled)
+            solver = Solver(int(state.trick.trump), compiled=compiled)
             gc.collect()
             t0, c0 = time.perf_counter(), time.process_time()
             fn(state, solver)
@@ -288,7 +289,7 @@ def main(argv=None) -> int:
     for trick in (0, 3) if args.positions else ():
         states = positions(trick, args.positions)
         cards = 32 - 4 * trick
-        compiled = time_solver(states) if oracle.Solver(0).compiled else None
+        compiled = time_solver(states) if Solver(0).compiled else None
         python = time_solver(states, compiled=False)
         if compiled:
             print_times(f"trick {trick} ({cards} cards) compiled", compiled)

@@ -90,8 +90,8 @@ class Day:
         many = flags.many_runs("a", ["r"] * (len(same_address) + 1), "r", SETTINGS)
         decisions = flags.player_decisions(record)
         found = {
-            "explored": flags.explored(decisions, lambda q: [self.paths[p] for p in q],
-                                       lambda q: [self.submitted[p] for p in q], SETTINGS)
+            "explored": flags.explored(decisions, lambda q: [self.paths[p] - self.submitted[p] for p in q],
+                                       SETTINGS)
             or (many and flags.explored_from_address(decisions, same_address, SETTINGS)),
             "many_runs": many,
             "oracle": flags.oracle(flags.agreement(seed, record, SETTINGS.oracle_from_trick), expert_ref, SETTINGS),

@@ -52,7 +52,8 @@ from analysis import analyse  # noqa: E402
 from analysis.hindsight import score  # noqa: E402
 from bots import get_bot  # noqa: E402
 from bots.evaluate import seat_values  # noqa: E402
-from bots.oracle import Solver, pick  # noqa: E402
+from bots.oracle import pick  # noqa: E402
+from bots.solver import Solver  # noqa: E402
 from cli import tournament  # noqa: E402
 from service.flags import FlagSettings, hindsight_player, hindsight_together  # noqa: E402
 from service.replay import HashStream, GameState, bot_move, decision_stream, player_cards, simulate  # noqa: E402

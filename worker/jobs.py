@@ -6,26 +6,15 @@ The worker reads its settings from the environment (``REDIS_URL``, ``MANILLE_SEC
 
 from __future__ import annotations
 
-import json
 import logging
 from datetime import date
 
 from rq import get_current_job
 
-from bots import get_bot
-from service.botcache import cached
-from service.challenges import Challenges
+from service import duplicate, verification
+from service.analysis import compute as compute_analysis
 from service.config import Settings
-from service.leaderboard import BoardsRebuilding, Leaderboard
-from service.replay import SubmissionRejected, simulate, verify
-from service import duplicate
-from service import flags as suspicion
-from service.players import Players
-from service.runs import Runs
-from service.runs.table import parse_plays
-from service.store import day_scope, key_for
 from service.submissions import Submissions
-from service.analysis import request_check
 from service.telemetry.verdicts import count_verdict
 
 log = logging.getLogger("worker.jobs")
@@ -47,10 +36,9 @@ def _context():
 
 
 def verify_submission(submission_id: str) -> dict:
-    """Replay a submission from the day's seed and its cards alone; store the verdict and, when
-    valid, the score on every board (idempotent: running twice counts once)."""
+    """Verify a submission (``service.verification.verify_submission``) and count its verdict."""
     settings, client = _context()
-    out = _verify(settings, client, submission_id)
+    out = verification.verify_submission(settings, client, submission_id)
     count_verdict(client, out)
     log.info("submission %s: %s", submission_id, out["status"])
     return out
@@ -66,87 +54,6 @@ def verification_failed(job, connection, exc_type, exc_value, _traceback) -> Non
     why = f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"
     settings = _env_settings()
     Submissions(settings.state_beside(connection), settings).mark_delayed(job.args[0], why)
-
-
-def _verify(settings: Settings, client, submission_id: str, *, rebuilding: bool = False) -> dict:
-    subs = Submissions(client, settings)
-    sub = subs.get(submission_id)
-    day = date.fromisoformat(sub["date"])
-    challenge = Challenges(client, settings).get(day)
-    seed = settings.seed(day)
-    cards = [str(c) for c in parse_plays(sub["cards"])]
-    now = settings.now()
-    try:
-        record = verify(seed, cards, cached(get_bot(challenge.bots), client, seed), sealed=challenge.seed is None)
-    except SubmissionRejected as e:
-        subs.mark_rejected(submission_id, e.rejection.to_json(), now)
-        Players(client).confirm_nickname(sub["pid"], sub["nickname"], valid=False)
-        return {"status": "rejected", "reason": e.rejection.code}
-    score = record["rank_score"]
-    points = [deal["points"][0] for deal in record["deals"]]  # the field of each deal: service.duplicate
-    boards = Leaderboard(client, wait_ms=settings.redis_wait_ms)
-    # Flags are computed once, when first verified, and kept: runs opened later change nothing.
-    flags = json.loads(sub["flags"]) if sub.get("flags") else _flags(settings, client, sub, record, boards)
-    Runs(client, settings).retire_path(sub["run_id"], cards, submission_id)
-    Players(client).confirm_nickname(sub["pid"], sub["nickname"], valid=True)  # a valid game holds its name
-    decision = sub.get("ops_decision", "")
-    if decision == "disqualified" or (decision != "restored" and suspicion.held(flags, settings.flags)):
-        status = "disqualified" if decision == "disqualified" else "held"
-        subs.mark_verified(submission_id, score, now, flags=flags, status=status, deals=points)
-        return {"status": status, "score": score, "flags": [f["code"] for f in flags]}
-    out = {"status": "verified", "score": score, "flags": [f["code"] for f in flags]}
-    try:
-        boards.record(day, sub["pid"], sub["nickname"], score, submission_id, deals=points, rebuilding=rebuilding)
-    except BoardsRebuilding:
-        out["deferred"] = True  # the rebuild in progress records it before it ends
-    subs.mark_verified(submission_id, score, now, flags=flags, deals=points)
-    if not rebuilding:
-        try:
-            duplicate.request_build(settings, client, day)
-        except Exception:  # the board is built again by the next game or the maintenance: never costs a verdict
-            log.exception("submission %s: the matchpoint board's build could not be queued", submission_id)
-        try:
-            request_check(settings, client, submission_id, {**sub, "score": score})
-        except Exception:  # the check is extra evidence: a failure to queue it never costs a verdict
-            log.exception("submission %s: the hidden-information check could not be queued", submission_id)
-    return out
-
-
-def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderboard) -> list[dict]:
-    """The suspicion flags of a verified game, with their evidence (service.flags)."""
-    fs, runs = settings.flags, Runs(client, settings)
-    day = date.fromisoformat(sub["date"])
-    decisions = suspicion.player_decisions(record)
-    address_runs = runs.address_runs(day, sub.get("run_ip", ""))
-    many = suspicion.many_runs(sub.get("run_ip", ""), address_runs, sub["run_id"], fs)
-    found = {
-        "explored": suspicion.explored(decisions, lambda q: runs.path_counts(day, q),
-                                       lambda q: runs.path_counts(day, q, of="submitted"), fs)
-        or (many and suspicion.explored_from_address(
-            decisions, runs.unsubmitted_cards([r for r in address_runs if r != sub["run_id"]]), fs)),
-        "many_runs": many,
-        "speed": suspicion.speed([int(t) for t in sub.get("times", "").split(",") if t], fs),
-        "outlier": suspicion.outlier(record["rank_score"], {b["score"]: b["count"] for b in boards.histogram(day)},
-                                 fs),
-        "oracle": suspicion.oracle(suspicion.agreement(settings.seed(day), record, fs.oracle_from_trick),
-                                   _expert_agreement(settings, client, day), fs),
-    }
-    return [{"code": code, "evidence": evidence} for code, evidence in found.items() if evidence]
-
-
-def _expert_agreement(settings: Settings, client, day: date) -> dict:
-    """expert-1's agreement with the oracle from seat 0 on ``day``'s game: computed once a day
-    and kept (the engine and expert-1 are frozen, so it never changes)."""
-    fs = settings.flags
-    key = key_for("oracle_ref", day_scope(day), f"from{fs.oracle_from_trick}")
-    cached = client.get(key)
-    if cached:
-        return json.loads(cached)
-    seed = settings.seed(day)
-    ref = suspicion.agreement(seed, simulate(seed, get_bot("expert-1")), fs.oracle_from_trick)
-    ref.pop("choices")
-    client.set(key, json.dumps(ref))
-    return ref
 
 
 def build_matchpoints(day_text: str) -> dict:
@@ -166,44 +73,10 @@ def reverify_day(day_text: str) -> int:
     return sum(subs.requeue(sub_id) for sub_id in subs.for_day(date.fromisoformat(day_text)))
 
 
-#: The rebuild flag lapses this long after the rebuild last showed progress (if it died).
-REBUILD_TTL = 600
-
-
 def rebuild_boards() -> dict:
-    """Rebuild every board from the stored submissions (ops; boards are derived data).
-
-    Raises the rebuild flag (other verifications meanwhile are deferred to this job), wipes the
-    boards, then replays every stored submission in the order they were first verified, so that
-    equal scores keep their order, then the deferred ones.  Verification is the truth: a stored
-    score is never copied.  Safe to run again, e.g. after a rebuild died.
-    """
+    """Rebuild every board from the stored submissions (ops): ``service.verification.rebuild_boards``."""
     settings, client = _context()
-    boards, subs = Leaderboard(client, wait_ms=settings.redis_wait_ms), Submissions(client, settings)
-    if not boards.begin_rebuild(REBUILD_TTL):
-        raise RuntimeError("a rebuild of the boards is already running")
-    boards.wipe()
-    days = subs.days()
-    order = []
-    for day in days:
-        for sub_id in subs.for_day(day):
-            sub = subs.get(sub_id)
-            # never-verified ones last, in submission order
-            order.append((not sub.get("verified_at"), sub.get("verified_at", ""), sub["created_at"], sub_id))
-    order.sort()
-    counts = {"days": len(days), "verified": 0, "rejected": 0, "deferred": 0}
-    for i, item in enumerate(order):
-        counts[_verify(settings, client, item[-1], rebuilding=True)["status"]] += 1
-        if i % 100 == 99:
-            boards.keep_rebuilding(REBUILD_TTL)
-    while True:
-        for sub_id in boards.take_deferred():
-            counts["deferred"] += 1
-            _verify(settings, client, sub_id, rebuilding=True)
-        if boards.end_rebuild():
-            for day in days:  # the matchpoint boards, from the fields just rebuilt
-                duplicate.request_build(settings, client, day, force=True)
-            return counts
+    return verification.rebuild_boards(settings, client)
 
 
 def ops_reverify_day(day_text: str) -> dict:
@@ -224,37 +97,13 @@ def ops_rebuild_day(day_text: str, who: str, why: str = "") -> dict:
 
 
 def analyse_game(analysis_id: str) -> dict:
-    """Analyse a finished game card by card (``analysis.analyse``), with the positions already
-    analysed for its seed taken from Redis, progress written as it goes; then, for each submission
-    waiting on it, the hidden-information check (``service.flags.hindsight``)."""
-    from analysis import AnalysisError, analyse, game_plays, game_record
-    from service.analysis import Analyses, note_check
-
+    """Analyse a finished game card by card, then the hidden-information check of each submission
+    waiting on it: ``service.analysis.compute``."""
     settings, client = _context()
-    analyses = Analyses(client, settings)
-    started = analyses.start(analysis_id)
-    if started != "ok":  # done, or being done, by its job on the other queue; or expired
-        return {"status": started}
-    job = analyses.job(analysis_id)
-    seed, day = job["seed_bytes"], job.get("date")
-    try:
-        record = game_record(seed, job["cards"], bots=job["bots"], rules=job["rules"])
-        doc = analyse(seed, job["cards"], bots=job["bots"], rules=job["rules"], record=record,
-                      cache=analyses.positions(seed, day),
-                      progress=lambda done, total: analyses.progress(analysis_id, done, total))
-    except SubmissionRejected as e:
-        analyses.fail(analysis_id, {"error": "invalid_game", "message": e.rejection.message,
-                                    "rejection": e.rejection.to_json()})
-        return {"status": "failed", "reason": e.rejection.code}
-    except AnalysisError as e:
-        analyses.fail(analysis_id, {"error": "analysis_unsupported", "message": str(e)})
-        return {"status": "failed", "reason": "analysis_unsupported"}
-    analyses.finish(analysis_id, doc, game_plays(record), day)
-    watchers = analyses.watchers(analysis_id)
-    checked = [sub_id for sub_id in watchers if note_check(settings, client, sub_id, analysis_id, doc)]
-    analyses.unwatch(analysis_id, watchers)
-    log.info("analysis %s: %d decisions, hindsight checked for %s", analysis_id, len(doc["decisions"]), checked)
-    return {"status": "finished", "decisions": len(doc["decisions"]), "checked": checked}
+    out = compute_analysis(settings, client, analysis_id)
+    if "decisions" in out:  # computed now (a "finished" found done was computed by another job)
+        log.info("analysis %s: %d decisions, hindsight checked for %s", analysis_id, out["decisions"], out["checked"])
+    return out
 
 
 def analysis_failed(job, connection, exc_type, exc_value, _traceback) -> None:

@@ -363,5 +363,37 @@ def request_check(settings: Settings, client, sub_id: str, sub: dict, *, force: 
     return aid
 
 
-__all__ = ["Analyses", "CHECK_QUEUE", "JOB", "PositionCache", "PositionsGone", "QUEUE", "analysis_id", "note_check",
-           "request_check"]
+def compute(settings: Settings, client, analysis_id: str) -> dict:
+    """Analyse a finished game card by card (``analysis.analyse``), with the positions already
+    analysed for its seed taken from Redis, progress written as it goes; then, for each submission
+    waiting on it, the hidden-information check (``service.flags.hindsight``)."""
+    from analysis import AnalysisError, analyse, game_plays, game_record
+    from service.replay import SubmissionRejected
+
+    analyses = Analyses(client, settings)
+    started = analyses.start(analysis_id)
+    if started != "ok":  # done, or being done, by its job on the other queue; or expired
+        return {"status": started}
+    job = analyses.job(analysis_id)
+    seed, day = job["seed_bytes"], job.get("date")
+    try:
+        record = game_record(seed, job["cards"], bots=job["bots"], rules=job["rules"])
+        doc = analyse(seed, job["cards"], bots=job["bots"], rules=job["rules"], record=record,
+                      cache=analyses.positions(seed, day),
+                      progress=lambda done, total: analyses.progress(analysis_id, done, total))
+    except SubmissionRejected as e:
+        analyses.fail(analysis_id, {"error": "invalid_game", "message": e.rejection.message,
+                                    "rejection": e.rejection.to_json()})
+        return {"status": "failed", "reason": e.rejection.code}
+    except AnalysisError as e:
+        analyses.fail(analysis_id, {"error": "analysis_unsupported", "message": str(e)})
+        return {"status": "failed", "reason": "analysis_unsupported"}
+    analyses.finish(analysis_id, doc, game_plays(record), day)
+    watchers = analyses.watchers(analysis_id)
+    checked = [sub_id for sub_id in watchers if note_check(settings, client, sub_id, analysis_id, doc)]
+    analyses.unwatch(analysis_id, watchers)
+    return {"status": "finished", "decisions": len(doc["decisions"]), "checked": checked}
+
+
+__all__ = ["Analyses", "CHECK_QUEUE", "JOB", "PositionCache", "PositionsGone", "QUEUE", "analysis_id", "compute",
+           "note_check", "request_check"]

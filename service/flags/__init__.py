@@ -6,9 +6,9 @@ a suspicion with its evidence, never an informational note:
 ``explored``    other runs of the day, from any token or address, followed this game's cards and
                 then played another card at its decision points, deep into the game, and were
                 not submitted: probes of a search of the day's game tree (a run of an open day
-                is an exact simulator).  Read from the day's tree of paths (``Runs.path_counts``)
-                less the games submitted; no address needed, so a search spread over many
-                addresses shows too.  Honest players seldom follow one game exactly for many
+                is an exact simulator).  Read from the day's tree of paths (``Runs.path_counts``),
+                which counts the runs not submitted; no address needed, so a search spread over
+                many addresses shows too.  Honest players seldom follow one game exactly for many
                 decisions, so the branch points are counted from the ``explored_depth``-th
                 decision on, and it takes ``explored_points`` of them.
 ``many_runs``   several ranked runs of the day opened from the run's address.
@@ -105,12 +105,11 @@ def player_decisions(record: dict) -> list[tuple[str, list[str]]]:
             for p in t["plays"] if p["seat"] == 0]
 
 
-def explored(decisions, path_counts, submitted_counts, settings: FlagSettings) -> dict | None:
-    """Where other runs followed this game and branched off.  ``path_counts(prefixes)`` and
-    ``submitted_counts(prefixes)`` give, for each sequence of first cards, how many runs of the
-    day began with it, and how many of those were submitted games (honest games that went
-    another way are not a search)."""
-    found = _branches(decisions, path_counts, submitted_counts, settings.explored_depth)
+def explored(decisions, path_counts, settings: FlagSettings) -> dict | None:
+    """Where other runs followed this game and branched off.  ``path_counts(prefixes)`` gives,
+    for each sequence of first cards, how many runs of the day not submitted began with it
+    (a game submitted is one played, not a probe)."""
+    found = _branches(decisions, path_counts, settings.explored_depth)
     return found if found and found["points"] >= settings.explored_points else None
 
 
@@ -135,7 +134,7 @@ def explored_from_address(decisions, other_runs: dict[str, list[str]], settings:
             "deepest": branches[-1]["index"], "branches": branches, "same_address": True}
 
 
-def _branches(decisions, path_counts, submitted_counts, depth: int) -> dict | None:
+def _branches(decisions, path_counts, depth: int) -> dict | None:
     queries, where = [], []
     cards = [c for c, _ in decisions]
     decision_no = 0
@@ -153,12 +152,11 @@ def _branches(decisions, path_counts, submitted_counts, depth: int) -> dict | No
     if not queries:
         return None
     reached = path_counts(queries)
-    submitted = submitted_counts(queries)
     points: dict[int, dict] = {}
-    for (k, card, alt), n, s in zip(where, reached, submitted):
-        if n - s > 0:
+    for (k, card, alt), n in zip(where, reached):
+        if n > 0:
             point = points.setdefault(k, {"index": k, "played": card, "tried": {}})
-            point["tried"][alt] = n - s
+            point["tried"][alt] = n
     if not points:
         return None
     branches = sorted(points.values(), key=lambda p: p["index"])
@@ -206,7 +204,8 @@ def agreement(seed, record: dict, from_trick: int, seat: int = 0) -> dict:
     """How often ``seat``'s cards in ``record`` were among the perfect-information best cards,
     on its decisive decisions from trick ``from_trick`` of each deal; with each decision (deal,
     trick, card played, the oracle's best cards) for the ops replay viewer."""
-    from bots.oracle import Solver, best_cards
+    from bots.oracle import best_cards
+    from bots.solver import Solver
     from service.replay import Card, GameState
 
     state = GameState(seed)

@@ -4,7 +4,8 @@ runs, and the wipe that begins it.
 A wipe first raises the count of wipes and gives it to every week's and month's slot, then
 deletes the boards; every change carries the count from its all-time step to the week's and
 month's, so a change caught on the wrong side of a wipe is dropped there, and the rebuild records
-its game again (``period_change.lua``).  The rebuild itself is ``worker.jobs.rebuild_boards``.
+its game again (``period_change.lua``).  The rebuild itself is
+``service.verification.rebuild_boards``.
 """
 
 from __future__ import annotations

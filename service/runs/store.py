@@ -56,8 +56,8 @@ def path_hash(text: str) -> str:
 
 
 #: ``YYYYMMDD-KK-<16>``: the day, its shard (``store.shard_of``), random (a ranked run's: a digest,
-#: ``ranked_id``); ``YYYYMMDD-<16>`` before the days were sharded.
-RUN_ID_RE = re.compile(r"([0-9]{8})-(?:([0-9]{2})-)?[A-Za-z0-9_-]{16}")  # [0-9]: \d takes other digits
+#: ``ranked_id``).
+RUN_ID_RE = re.compile(r"([0-9]{8})-([0-9]{2})-[A-Za-z0-9_-]{16}")  # [0-9]: \d takes other digits
 #: What a play reads of its run (``Runs.play`` and the answer, ``run_json``): not the play times,
 #: the client's address and agent or the opening time, which grow or weigh and are only written
 #: (``last``: the last play's time, the next gap's start).
@@ -147,7 +147,7 @@ def run_day(run_id: str) -> date | None:
 
 
 def run_shard(run_id: str) -> int | None:
-    """The shard of its day a run's keys are in; None for a run made before the days were sharded."""
+    """The shard of its day a run's keys are in (None for what is no run id)."""
     return shard_of_id(RUN_ID_RE, run_id)
 
 
@@ -166,8 +166,7 @@ class RunStore:
     @staticmethod
     def key(run_id: str) -> str:
         """``manille:{day:D/KK}:run:<the id's last 16 characters>`` (the tag names the day and shard)."""
-        shard = run_shard(run_id)
-        return key_for("run", day_scope(run_day(run_id), shard), run_id if shard is None else run_id[12:])
+        return key_for("run", day_scope(run_day(run_id), run_shard(run_id)), run_id[12:])
 
     def remember_agent(self, user_agent: str) -> str:
         """The digest of ``user_agent``, its text stored once in the agents hash."""
@@ -181,7 +180,7 @@ class RunStore:
         return ranked_id(self.settings.seed(day), day, pid)
 
     @staticmethod
-    def address_runs_key(day: date, shard: int | None = None) -> str:
+    def address_runs_key(day: date, shard: int) -> str:
         """The day's ranked runs of the players of one shard, by client address: the address's
         digest (a key is no log) -> the ids, space-separated."""
         return key_for("runs", day_scope(day, shard), "addr")
@@ -190,11 +189,10 @@ class RunStore:
     def record_key(run_id: str) -> str:
         """A finished free game's record under rules with an auction, once built (``Runs.record``),
         in its run's slot, kept as long as the run."""
-        shard = run_shard(run_id)
-        return key_for("record", day_scope(run_day(run_id), shard), run_id if shard is None else run_id[12:])
+        return key_for("record", day_scope(run_day(run_id), run_shard(run_id)), run_id[12:])
 
     @staticmethod
-    def paths_key(day: date, shard: int | None = None) -> str:
+    def paths_key(day: date, shard: int) -> str:
         """How many ranked runs of the day's ``shard``, not submitted, played each sequence of
         first cards (play.lua counts a run in, ``retire_path`` a verified one out; the empty
         sequence, set at opening, is every ranked run opened, and makes the key with its TTL).
@@ -225,22 +223,14 @@ class RunStore:
                 out[run_id] = [text[i:i + 2] for i in range(0, len(text), 2)]
         return out
 
-    def path_counts(self, day: date, prefixes: list[str], *, of: str = "runs") -> list[int]:
-        """How many ranked runs of ``day`` began with each of ``prefixes`` (card strings): of the
-        ``runs`` not submitted (a verified game's path is retired: ``retire_path``), or of the
-        ``submitted`` ones counted apart on days verified before that (0 on later days)."""
+    def path_counts(self, day: date, prefixes: list[str]) -> list[int]:
+        """How many ranked runs of ``day`` not submitted began with each of ``prefixes`` (card
+        strings): a verified game's path is retired (``retire_path``)."""
         if not prefixes:
             return []
         fields = [path_hash(pack_actions(p)) for p in prefixes]
-        if of == "submitted":
-            return [int(v or 0) for v in self.r.hmget(self.submitted_paths_key(day), fields)]
         counts = self._over_shards(lambda pipe, shard: pipe.hmget(self.paths_key(day, shard), fields))
         return [sum(int(v or 0) for v in column) for column in zip(*counts)]
-
-    @staticmethod
-    def submitted_paths_key(day: date) -> str:
-        """Days verified before issue 11 counted the submitted games' paths here, apart (read only)."""
-        return key_for("paths", day_scope(day), "submitted")
 
     def note_duel(self, run_id: str, code: str) -> str | None:
         """Note the duel made of a finished run, once: the run's duel (``code`` if noted now, else

@@ -3,7 +3,7 @@
 ``submit`` writes the submission and marks the run as submitted in one script (one day's slot),
 then enqueues the RQ job (job id = submission id) on the queue's Redis, which with a cluster is
 another server: what was accepted with a 202 is stored with its job, and a run submits once (a
-job not confirmed is a 503, and the same submission again queues it).  The worker (``worker.jobs``)
+job not confirmed is a 503, and the same submission again queues it).  The worker (``service.verification``)
 marks it verified or rejected.  What is stored, compactly and for good: ``codec``; the game
 record is not stored but replayed when asked (``record``).
 
@@ -40,9 +40,8 @@ from . import codec
 from .hindsight import HindsightNotes
 
 #: ``YYYYMMDD-KK-<8 hex: ms since the day began><20 hex>``: the day, the shard of its run (and of
-#: its keys), when it was made (a day's lists over its shards merge in that order), random;
-#: ``YYYYMMDD-<20 hex>`` before the days were sharded.
-SUB_ID_RE = re.compile(r"([0-9]{8})-(?:([0-9]{2})-[0-9a-f]{8})?[0-9a-f]{20}")  # [0-9]: \d takes other digits
+#: its keys), when it was made (a day's lists over its shards merge in that order), random.
+SUB_ID_RE = re.compile(r"([0-9]{8})-([0-9]{2})-[0-9a-f]{8}[0-9a-f]{20}")  # [0-9]: \d takes other digits
 JOB = "worker.jobs.verify_submission"
 #: Run by RQ when a verification raised or was abandoned: marks it delayed once no retry is left.
 ON_FAILURE = "worker.jobs.verification_failed"
@@ -61,10 +60,7 @@ def submission_day(sub_id: str) -> date | None:
 
 
 def new_submission_id(run_id: str, day: date, now: datetime) -> str:
-    """A submission id in its run's shard, ordered by ``now`` within the day's ids; in the form
-    before the days were sharded for a run of that form (their keys under the day's tag)."""
-    if run_shard(run_id) is None:
-        return f"{day:%Y%m%d}-{secrets.token_hex(10)}"
+    """A submission id in its run's shard, ordered by ``now`` within the day's ids."""
     # from the UTC midnight before the day's: a day in a zone east of UTC (Brussels) begins
     # before its UTC midnight, and ids clamped at 0 there lost their order; 8 hex digits of
     # milliseconds still last 49 days
@@ -102,9 +98,9 @@ class Submissions(HindsightNotes):
         return key_for("submission", day_scope(submission_day(sub_id), shard_of_id(SUB_ID_RE, sub_id)), id_tail(sub_id))
 
     @staticmethod
-    def day_list_key(day: date, shard: int | None = None) -> str:
+    def day_list_key(day: date, shard: int) -> str:
         """The submissions of the day's ``shard`` in the order made, without the day and shard
-        their ids begin with (None: those made before the days were sharded)."""
+        their ids begin with."""
         return key_for("submissions", day_scope(day, shard))
 
     def submit(self, run_id: str, pid: str, claim: Callable[[], str], *, ip: str = "", user_agent: str = "",
@@ -248,12 +244,11 @@ class Submissions(HindsightNotes):
         return json.loads(_replayed_record(self.settings.seed(day), bots, sub["cards"]))
 
     def for_day(self, day: date) -> list[str]:
-        """The day's submissions in the order made: those made before the days were sharded,
-        then every shard's merged by the time their ids carry."""
-        before, *shards = pipelined(self.r, lambda pipe: [pipe.lrange(self.day_list_key(day, shard), 0, -1)
-                                                         for shard in EVERY_SHARD])
-        return before + sorted((id_of(day, shard, tail) for shard, tails in enumerate(shards) for tail in tails),
-                               key=lambda sub_id: sub_id[12:20])
+        """The day's submissions in the order made: every shard's merged by the time their ids carry."""
+        shards = pipelined(self.r, lambda pipe: [pipe.lrange(self.day_list_key(day, shard), 0, -1)
+                                                 for shard in EVERY_SHARD])
+        return sorted((id_of(day, shard, tail) for shard, tails in zip(EVERY_SHARD, shards) for tail in tails),
+                      key=lambda sub_id: sub_id[12:20])
 
     def days(self) -> list[date]:
         """Every day that has submissions, in order (an ops scan, for rebuilds)."""

@@ -14,7 +14,7 @@ import pytest
 from rq import Queue, SimpleWorker
 
 from service.analysis import CHECK_QUEUE, FREE_KEEP_SECONDS, KEEP_SECONDS, POSITIONS_MARGIN_SECONDS, QUEUE, Analyses
-from service.store import raw_client
+from service.store import raw_client, shard_of
 
 from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, err, headers, play_game, queue_of
 
@@ -350,7 +350,7 @@ def test_a_players_checked_games_are_tested_together(rclient):
         ids = []
         for k in range(9):
             day = date(2026, 3, 1) + timedelta(days=k)
-            sub_id = f"{day:%Y%m%d}-{hashlib.sha256(who.encode()).hexdigest()[:12]}{k:08x}"
+            sub_id = f"{day:%Y%m%d}-{shard_of(f'p-{who}'):02d}-{hashlib.sha256(who.encode()).hexdigest()[:20]}{k:08x}"
             rclient.hset(subs.key(sub_id), mapping={"pid": f"p-{who}", "played": pack_cards(cards),
                                                     "status": "verified"})
             assert note_check(settings, rclient, sub_id, f"an-{who}", doc)

@@ -44,16 +44,15 @@ def test_submission_ids_sort_by_time_over_a_whole_day_east_of_utc():
     assert all(SUB_ID_RE.match(i) for i in ids)
 
 
-def test_ids_name_their_shard_and_old_ids_the_days_tag():
+def test_ids_name_their_shard():
     assert run_day("20261207-03-" + "a" * 16) == date(2026, 12, 7) and run_shard("20261207-03-" + "a" * 16) == 3
-    assert run_shard("20261207-" + "03-" + "a" * 13) is None  # an old id may hold "-": 16 characters
-    assert tag(Runs.key("20261207-" + "b" * 16)) == "day:2026-12-07"
+    assert run_shard("20261207-" + "03-" + "a" * 13) is None and run_day("20261207-" + "b" * 16) is None
     assert tag(Runs.key("20261207-15-" + "b" * 16)) == "day:2026-12-07/15"
-    assert tag(Submissions.key("20261207-" + "0" * 20)) == "day:2026-12-07"
+    assert not SUB_ID_RE.fullmatch("20261207-" + "0" * 20)
     assert tag(Submissions.key("20261207-04-" + "0" * 28)) == "day:2026-12-07/04"
     assert not SUB_ID_RE.fullmatch("20261207-04-" + "0" * 20)
     assert run_day("20261207-3-" + "a" * 16) is None and run_day("20261207-03-" + "a" * 15) is None
-    assert len({day_scope(date(2026, 12, 7), k) for k in EVERY_SHARD}) == DAY_SHARDS + 1
+    assert len({day_scope(date(2026, 12, 7), k) for k in EVERY_SHARD}) == DAY_SHARDS
     # the shards are spread over the slots: sixteen distinct ones, none the day's own
     slots = {key_slot(key_for("run", day_scope("2026-12-07", k), "x").encode()) for k in range(DAY_SHARDS)}
     assert len(slots) == DAY_SHARDS and key_slot(b"{day:2026-12-07}") not in slots

@@ -16,7 +16,7 @@ from service.duplicate import Field, Matchpoints
 from service.leaderboard import Leaderboard, day_board
 from service.store import shard_of
 from service.submissions import Submissions
-from worker.jobs import _verify
+from service.verification import verify_submission as _verify
 
 from svc_helpers import headers
 

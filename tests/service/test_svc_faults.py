@@ -185,7 +185,7 @@ def test_a_lost_job_is_swept_to_delayed_and_a_verified_game_requeued_counts_once
     assert api.post(f"/api/v1/ops/submissions/{kept}/requeue", {}, ops_headers())[1]["requeued"] is True
     worker.work(burst=True)  # the verified one is verified again: counted once still
     assert_each_counted_once(api, rclient, accepted)
-    status, missing = api.post("/api/v1/ops/submissions/20991231-00000000000000000000/requeue", {}, ops_headers())
+    status, missing = api.post("/api/v1/ops/submissions/20991231-00-" + "0" * 28 + "/requeue", {}, ops_headers())
     assert status == 404 and missing["error"] == "submission_not_found"
 
 

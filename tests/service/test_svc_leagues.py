@@ -20,6 +20,7 @@ from service.app import Services, create_app
 from service.leaderboard import Leaderboard, day_board, month_board, week_board, ALL_TIME
 from service.leagues import MAX_LEAGUES, MAX_MEMBERS, SETTLE_MS, Leagues, league_keys, player_leagues_key
 from service.players import pid_of
+from service.store import shard_of
 
 from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, snapshot
 
@@ -316,7 +317,7 @@ def test_creating_and_joining_are_rate_limited_as_runs_are(redis_server, rclient
 
 
 def record(lb, day, pid, nickname, score, n):
-    assert lb.record(day, pid, nickname, score, f"{day:%Y%m%d}-{n:020d}")
+    assert lb.record(day, pid, nickname, score, f"{day:%Y%m%d}-{shard_of(pid):02d}-{n:028d}")
 
 
 def test_the_leagues_boards_are_the_public_boards_of_its_members(client, rclient):

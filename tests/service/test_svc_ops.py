@@ -13,7 +13,7 @@ import pytest
 
 from service.app import create_app
 from service.config import Settings
-from worker.jobs import _verify
+from service.verification import verify_submission as _verify
 from service.leaderboard import ALL_TIME, Leaderboard, day_board
 
 from svc_helpers import OPS, OPS_OTHER, OPS_TOKENS, SECRET, TEST_BOTS, headers

@@ -9,7 +9,7 @@ import pytest
 
 import worker.jobs
 from service.leaderboard import ALL_TIME, Leaderboard, day_board
-from service.store import month_id, week_id
+from service.store import month_id, shard_of, week_id
 
 from svc_helpers import headers, play_game
 
@@ -57,7 +57,7 @@ def test_rebuild_gives_the_same_boards_and_drops_forgeries(client, rclient, run_
 
     # A forged entry and a lost one.
     board = Leaderboard(rclient)
-    board.record(date.fromisoformat(day), "f" * 24, "forger", 1700, "20261202-" + "0" * 20)
+    board.record(date.fromisoformat(day), "f" * 24, "forger", 1700, f"20261202-{shard_of('f' * 24):02d}-" + "0" * 28)
     rclient.zrem(day_board(date.fromisoformat(day)).key, entries[0]["player"])
     rclient.zrem(ALL_TIME.key, entries[0]["player"])
     assert boards(client, day) != before

@@ -23,7 +23,7 @@ from service.analysis import QUEUE as ANALYSIS_QUEUE
 from service.config import QUEUE_NAME
 from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.redis_server import ClusterNode, free_cluster_port
-from service.store import raw_client, script_needs, script_source
+from service.store import raw_client, script_needs, script_source, shard_of
 
 from svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, headers, play_game
 
@@ -255,7 +255,7 @@ def test_a_rebuild_clears_every_board(rclient):
             "manille:{all}:audit"]
     for key in kept:
         rclient.hset(key, "a", "1")
-    Leaderboard(rclient).record(date(2026, 12, 2), "p" * 24, "Ada", 1100, "20261202-" + "0" * 20)
+    Leaderboard(rclient).record(date(2026, 12, 2), "p" * 24, "Ada", 1100, f"20261202-{shard_of('p' * 24):02d}-" + "0" * 28)
     written = rclient.keys("manille:{boards*}:*")
     assert {"manille:{boards:day:2026-12-02}:board:day:2026-12-02", "manille:{boards:week:2026-W49}:board:week:2026-W49",
             "manille:{boards:month:2026-12}:board:month:2026-12", "manille:{boards}:board:all"} <= set(written)
