@@ -57,6 +57,9 @@
                      game (``service.runs.cache``; default 1024, about 20 KB each); 0: none
 ``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
                      that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
+``MANILLE_WARM_DEALS``  how many of a day's first deals the worker computes the searching bots'
+                     decisions of ahead, every line a player may take (``service.botcache.warm``;
+                     default 12); 0: none, each decision computed when first met
 ``MANILLE_MATCHPOINTS_SECONDS``  while a day is open, its matchpoint board is built again at most this
                      often (``service.duplicate.matchpoints``; default 300); 0: after every game
 """
@@ -93,6 +96,7 @@ DEFAULT_MEMORY_WARN = 0.8
 DEFAULT_PLAY_CACHE = 1024
 DEFAULT_BOARD_MAX_AGE = 1.0
 DEFAULT_MATCHPOINTS_SECONDS = 300.0
+DEFAULT_WARM_DEALS = 12
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -178,6 +182,7 @@ class Settings:
     play_cache: int = DEFAULT_PLAY_CACHE
     board_max_age: float = DEFAULT_BOARD_MAX_AGE
     matchpoints_seconds: float = DEFAULT_MATCHPOINTS_SECONDS
+    warm_deals: int = DEFAULT_WARM_DEALS
     clock: DayClock = field(init=False)
     secrets: SecretSchedule = field(init=False)
 
@@ -200,6 +205,8 @@ class Settings:
         get_bidder(self.variant_bidder)
         parse_sentinels(self.redis_sentinels)  # a malformed REDIS_SENTINELS: refused now
         parse_nodes(self.redis_cluster)  # and a malformed MANILLE_REDIS_CLUSTER
+        if self.warm_deals < 0:
+            raise ValueError(f"MANILLE_WARM_DEALS must be >= 0, not {self.warm_deals}")
         if self.redis_wait_ms < 0:
             raise ValueError(f"MANILLE_REDIS_WAIT_MS must be >= 0, not {self.redis_wait_ms}")
         self.clock = DayClock(self.tz, self.grace_seconds)
@@ -240,6 +247,7 @@ class Settings:
             "play_cache": int(environ.get("MANILLE_PLAY_CACHE") or DEFAULT_PLAY_CACHE),
             "board_max_age": float(environ.get("MANILLE_BOARD_MAX_AGE") or DEFAULT_BOARD_MAX_AGE),
             "matchpoints_seconds": float(environ.get("MANILLE_MATCHPOINTS_SECONDS") or DEFAULT_MATCHPOINTS_SECONDS),
+            "warm_deals": int(environ.get("MANILLE_WARM_DEALS") or DEFAULT_WARM_DEALS),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):
