@@ -14,8 +14,8 @@
                      line the oldest secret alone, each later line "YYYY-MM-DD secret" (its first day);
                      or ``MANILLE_SECRET_PREVIOUS_FILE`` (every line).  See ``service.seeds.SecretSchedule``
 ``MANILLE_TZ``       time zone of the day boundaries (default Europe/Brussels)
-``MANILLE_BOTS``     bot id of new daily challenges (default expert-1); a day keeps the id it was
-                     created with
+``MANILLE_BOTS``     bot id of new daily challenges (default expert-5, ``DEFAULT_BOTS``); a day keeps
+                     the id it was created with
 ``MANILLE_BOTS_SINCE``  the first day (YYYY-MM-DD) ``MANILLE_BOTS`` plays; the days before it, even
                      one never opened until now (the archive), play ``MANILLE_BOTS_BEFORE``
                      (default expert-1); unset: every day
@@ -75,7 +75,11 @@ from service.seeds import DEFAULT_GRACE_SECONDS, DayClock, SecretSchedule, previ
 from service.store import connect, connect_cluster, parse_nodes, parse_sentinels
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-DEFAULT_BOTS = "expert-1"
+#: The bot of a new day (``MANILLE_BOTS``): the strongest searching bot that holds the service's
+#: budgets (docs/bots.md, "The day's bot", says how it was chosen); the days before keep theirs.
+DEFAULT_BOTS = "expert-5"
+#: ``MANILLE_BOTS_BEFORE``: the bot every day was dealt with before the searching bots.
+DEFAULT_BOTS_BEFORE = "expert-1"
 #: Free play of the rules with an auction: the one place their bot and bidder are chosen (greedy-1
 #: until expert-1 plays those rules).
 DEFAULT_VARIANT_BOTS = "expert-1"
@@ -159,7 +163,7 @@ class Settings:
     tz: str | None = None
     bots: str = DEFAULT_BOTS
     bots_since: str | date | None = None
-    bots_before: str = DEFAULT_BOTS
+    bots_before: str = DEFAULT_BOTS_BEFORE
     variant_bots: str = DEFAULT_VARIANT_BOTS
     variant_bidder: str = DEFAULT_VARIANT_BIDDER
     grace_seconds: int = DEFAULT_GRACE_SECONDS
@@ -223,7 +227,7 @@ class Settings:
             "tz": environ.get("MANILLE_TZ") or None,
             "bots": environ.get("MANILLE_BOTS") or DEFAULT_BOTS,
             "bots_since": (environ.get("MANILLE_BOTS_SINCE") or "").strip() or None,
-            "bots_before": environ.get("MANILLE_BOTS_BEFORE") or DEFAULT_BOTS,
+            "bots_before": environ.get("MANILLE_BOTS_BEFORE") or DEFAULT_BOTS_BEFORE,
             "variant_bots": environ.get("MANILLE_VARIANT_BOTS") or DEFAULT_VARIANT_BOTS,
             "variant_bidder": environ.get("MANILLE_VARIANT_BIDDER") or DEFAULT_VARIANT_BIDDER,
             "grace_seconds": int(environ.get("MANILLE_GRACE_SECONDS") or DEFAULT_GRACE_SECONDS),

@@ -46,7 +46,9 @@ class RunList(MethodView):
         ``{"date": D}`` a past day whose seed is public (unranked); ``{"kind": "random"}`` free
         play on a fresh random seed, shown once the game is over (unranked), under ``rules``
         (muette-1, parlee-1, manillen-1; 422 ``unknown_rules``) to ``target`` (422
-        ``unknown_target``), each with ``allowed``.
+        ``unknown_target``), against ``bots``: a beginner's table (greedy-1), the club's
+        (expert-1) or the strongest, today's bots (the default; under parlee-1 and manillen-1
+        expert-1); another is 422 ``unknown_bots``; each with ``allowed``.
         Without a token a new one is issued and returned once as ``player_token``."""
         s = services()
         token, new_token = token_from_request(), None
@@ -56,8 +58,8 @@ class RunList(MethodView):
             pid = s.players.authenticate(token)
         day = None if body["kind"] == "random" else (
             s.settings.today() if body.get("date") is None else day_from(body["date"]))
-        if day is None:
-            s.runs.variant_terms(body.get("rules"), body.get("target"))  # refused before any count
+        if day is None:  # refused before any count
+            s.runs.free_terms(s.settings.today(), body.get("rules"), body.get("target"), body.get("bots"))
         address = limits.client_address()
         counted = [("runs_per_address", address), ("runs_per_token", pid)]
         if (day is not None and s.settings.clock.phase(day) == "open"
@@ -66,7 +68,7 @@ class RunList(MethodView):
         count = limits.check(*counted)
         if day is None:
             run, table = s.runs.open_random(pid, rules=body.get("rules"), target=body.get("target"),
-                                            **client_info())
+                                            bots=body.get("bots"), **client_info())
         else:
             run, table = s.runs.open(day, pid, **client_info())
         count()

@@ -27,13 +27,18 @@ class RunCreateSchema(StrictSchema):
         "enum": sorted({t for r in RULES.values() for t in r.targets}), "description": "random only: the game target (parlee-1: 101, the default, or 51; muette-1: 40; "
                        "manillen-1: 21); another is 422 unknown_target with ``allowed``"})
 
+    bots = fields.String(load_default=None, validate=validate.Length(1, 32), metadata={
+        "description": "random only: the bots' id, the table's strength: greedy-1 (a beginner's), expert-1 (the "
+                       "club's) or today's bots (the strongest, the default; under parlee-1 and manillen-1 "
+                       "expert-1); another is 422 unknown_bots with ``allowed``"})
+
     @ma.validates_schema
     def _random_has_no_date(self, data, **_kwargs):
         if data.get("kind") == "random" and data.get("date") is not None:
             raise ma.ValidationError("a random deal has no date", field_name="date")
-        for name in ("rules", "target"):
+        for name in ("rules", "target", "bots"):
             if data.get(name) is not None and data.get("kind") != "random":
-                raise ma.ValidationError("only free play (kind random) chooses its rules", field_name=name)
+                raise ma.ValidationError("only free play (kind random) chooses its rules and bots", field_name=name)
 
     @ma.validates("date")
     def _a_day(self, value, **_kwargs):
