@@ -20,6 +20,7 @@ from rq import Queue, SimpleWorker
 
 from service.app import Services, create_app
 from service.config import QUEUE_NAME
+from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.redis_server import ClusterNode, free_cluster_port
 from service.store import raw_client, script_needs, script_source
 
@@ -115,7 +116,7 @@ def spied(redis_server, rclient):
     def work():
         import worker.jobs
         worker.jobs._settings = None
-        SimpleWorker([Queue(QUEUE_NAME, connection=conn)], connection=conn).work(burst=True)
+        SimpleWorker([Queue(q, connection=conn) for q in (QUEUE_NAME, BOARDS_QUEUE)], connection=conn).work(burst=True)
 
     yield app.test_client(), work, recorder, spy
     recorder.plain.close()
@@ -129,6 +130,7 @@ def test_the_crc16_slots_are_redis_clusters():
 @pytest.mark.single_redis  # it spies on a plain Redis client; a cluster refuses a cross-slot call by itself
 def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     client, work, recorder, spy = spied
+    conn = raw_client(spy)
     ops = {"Authorization": f"Bearer {OPS}", "X-Ops-User": "slots"}
 
     def post(path, body, hdrs):
@@ -184,6 +186,16 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     work()
     from service.ops import Ops
     Ops(spy, client.application.extensions["manille"].settings).rekey_nicknames("slots")
+    # the warm of a searching bot's day: its claim, its progress and a job's decisions
+    from service.botcache import warm
+    from service.config import Settings
+    from service.replay import Card
+    settings = Settings.from_env({"MANILLE_SECRET": SECRET, "MANILLE_BOTS": "expert-2", "MANILLE_WARM_DEALS": "1"})
+    tomorrow = today + timedelta(days=1)
+    assert warm.request(settings, spy, tomorrow, queue=conn) == 8
+    seed = settings.seed(tomorrow)
+    index, card = warm.plan(seed, 1)[0]
+    warm.done(spy, seed, "expert-2", warm.warm_deal(spy, seed, "expert-2", index, Card.parse(card)))
     board = client.get(f"/api/v1/leaderboards/days/{today}").get_json()
     assert sorted(e["nickname"] for e in board["entries"]) == ["Ada", "Bob", "Cyd"]  # the flows really ran
 
