@@ -8,6 +8,7 @@ import time
 from flask.views import MethodView
 from rq import Worker
 
+from service.botcache import warm
 from service.telemetry.metrics import state_health
 
 from .blueprint import Blueprint
@@ -47,6 +48,9 @@ class Ready(MethodView):
         ``failed`` jobs in RQ's failed registry of the queue (a delayed verification is one).
         ``analysis``: the analysis queue's ``workers`` and ``queued`` jobs; analyses queued with no
         worker give the warning ``no_analysis_worker`` (still 200: verification goes on).
+        ``warm``: the queue of the day's decisions computed ahead (``workers``, ``queued``) and
+        today's warm (its ``bots``, ``jobs``, ``done``); its jobs queued with no worker give the
+        warning ``no_warm_worker`` (still 200: the bots then decide as each decision is met, slower).
         ``redis_memory_bytes`` Redis uses of its ``redis_maxmemory_bytes`` (null: no limit set);
         at MANILLE_MEMORY_WARN of it (default 0.8) ``warnings`` holds ``redis_memory`` and the
         answer stays 200: every web process shares the one Redis, so taking them out of the
@@ -56,7 +60,7 @@ class Ready(MethodView):
         out = {"status": "ok", "redis": False, "queue_redis": False, "redis_cluster": None, "workers": 0, "last_worker_seen_seconds": None,
                "pending": None, "oldest_queued_seconds": None, "failed": None,
                "redis_memory_bytes": None, "redis_maxmemory_bytes": None, "warnings": [],
-               "analysis": {"workers": None, "queued": None}}
+               "analysis": {"workers": None, "queued": None}, "warm": None}
         try:
             out["redis"] = bool(s.redis.ping())
             out["queue_redis"] = bool(s.queue.ping())
@@ -85,6 +89,9 @@ class Ready(MethodView):
                                "queued": queue.count}
             if out["analysis"]["queued"] and not out["analysis"]["workers"]:
                 out["warnings"].append("no_analysis_worker")  # analyses wait; verification does not
+            out["warm"] = warm.health(s.settings, s.redis, s.queue)
+            if out["warm"]["queued"] and not out["warm"]["workers"]:
+                out["warnings"].append("no_warm_worker")  # the bots decide as met: slower plays
         except Exception:  # noqa: BLE001 - any failure means not ready
             workers, pending = [], {"pending": None, "oldest": None}
         seen = [w.last_heartbeat.timestamp() for w in workers if w.last_heartbeat]

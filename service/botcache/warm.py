@@ -149,6 +149,21 @@ def progress(client, seed: bytes, bot_id: str) -> dict:
             "found": int(got.get(f"{bot_id}:found") or 0), "cpu_s": float(got.get(f"{bot_id}:cpu_s") or 0)}
 
 
+def health(settings, client, queue_conn) -> dict:
+    """The warm as readiness reports it: the queue's ``workers`` and ``queued`` jobs, and today's
+    ``bots``, ``jobs`` and ``done`` (jobs 0: nothing to warm, or not queued yet)."""
+    from rq import Worker
+
+    from service.challenges import Challenges
+
+    today = settings.today()
+    bot_id = Challenges(client, settings).stored_terms(today, create=False)["bots"]
+    q = Queue(QUEUE, connection=queue_conn)
+    got = progress(client, settings.seed(today), bot_id)
+    return {"workers": len(Worker.all(connection=queue_conn, queue=q)), "queued": q.count, "bots": bot_id,
+            "jobs": got["jobs"], "done": got["done"]}
+
+
 def refresh(settings, client, queue=None) -> list[date]:
     """Queue the warm of today and of tomorrow where it is due (the worker's maintenance, every
     minute): tomorrow's is done while today is played, so that a day opens warm."""

@@ -64,6 +64,10 @@ def test_tomorrow_is_warmed_while_today_is_played_with_exactly_the_bots_cards(rc
         assert {j.args[:2] for j in jobs.jobs} == {(TOMORROW.isoformat(), DEFAULT_BOTS)}
         worker.run_maintenance_tasks()
         assert jobs.count == 8  # queued once
+        ready = create_app({"TESTING": True, "REDIS_URL": redis_server.url, **CONFIG}).test_client().get(
+            "/api/v1/health/ready").get_json()
+        assert ready["warm"] == {"workers": 0, "queued": 8, "bots": "expert-1", "jobs": 0, "done": 0}, ready
+        assert "no_warm_worker" in ready["warnings"]
         assert warm.progress(rclient, seed, DEFAULT_BOTS)["done"] == 0
         SimpleWorker([jobs], connection=queue_conn).work(burst=True)
         got = warm.progress(rclient, seed, DEFAULT_BOTS)

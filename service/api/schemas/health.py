@@ -24,5 +24,9 @@ class HealthSchema(ma.Schema):
     warnings = fields.List(fields.String(), metadata={
         "description": "redis_memory: Redis uses MANILLE_MEMORY_WARN (default 0.8) of its maxmemory or more; "
                        "no_analysis_worker: analyses are queued and no worker takes the analysis queue; "
+                       "no_warm_worker: the day's warm is queued and no worker takes the warm queue; "
                        "redis_unreplicated: a cluster master has no replica connected"})
     analysis = fields.Dict(metadata={"description": "the analysis queue: workers, queued jobs"})
+    warm = fields.Dict(allow_none=True, metadata={
+        "description": "the warm of the day's decisions: its queue's workers and queued jobs; today's bots, the warm's "
+                       "jobs and those done (0 jobs: nothing to warm, or not queued yet)"})
