@@ -30,12 +30,14 @@ Every ``MANILLE_*`` variable of the caller is dropped; rows 1-4 play expert-1 (`
 
 ``--bots ID`` (a searching bot as the day's bot) adds to rows 2 and 4, in the same slices taken in
 turn: a second gunicorn like the first with ``MANILLE_BOTS=ID`` on another database of the same
-Redis, the same day and so the same deals.  First the day's warm (``service.botcache.warm``: its
-jobs run by two processes, as two workers would), timed; then rows for ID's plays beside
-expert-1's: the day's first players (its decision cache as the warm left it: it is put back so
-before each slice), after 100 players of the day (the cache as 100 players' games and the warm
-left it, put back so before each slice), and with ``--cold`` the cache empty (a day whose warm
-has not run).  Row 4 verifies ID's games too (through the day's cache, as the worker does).
+Redis, the same day and so the same deals, started afresh before each of its slices (a web
+process keeps copies of the decisions it read: a new one has none).  First the day's warm
+(``service.botcache.warm``: its jobs run by two processes, as two workers would), timed; then
+rows for ID's plays beside expert-1's: the day's first players (the day's cache as the warm left
+it, put back so before each slice), after 100 players of the day (the same, then 100 players'
+games to the end on the new processes, then the slice), and with ``--cold`` the cache empty (a
+day whose warm has not run).  Row 4 verifies ID's games too (through the day's cache, as the
+worker does).
 """
 
 from __future__ import annotations
@@ -247,21 +249,24 @@ class Gunicorn:
 
 
 class DayBots:
-    """The day's bots ``bot_id`` on a database of their own: the warm, and the decision cache put
-    back as the warm, or the warm and 100 players, left it before each slice."""
+    """The day's bots ``bot_id`` on a database of their own, served by a gunicorn of their own
+    started afresh before each slice (its processes keep no decision of an earlier slice): the
+    warm, and the day's cache put back as the warm left it (``fresh``), then for "after 100
+    players" 100 players' games played on those very processes first (``players``)."""
 
-    def __init__(self, bot_id: str, redis_url: str, env: dict) -> None:
+    def __init__(self, bot_id: str, redis_url: str, env: dict, logs: Path, clients: int) -> None:
         from service.config import Settings
         from service.store import connect
 
-        self.bot_id = bot_id
+        self.bot_id, self.logs, self.clients = bot_id, logs, clients
         self.url = redis_url.rsplit("/", 1)[0] + "/1"
         self.env = dict(env, REDIS_URL=self.url, MANILLE_BOTS=bot_id)
         self.settings = Settings.from_env(self.env)
         self.client = connect(self.url)
         self.raw = redis.Redis.from_url(self.url)
         self.client.flushdb()
-        self.snapshots: dict[str, bytes | None] = {}
+        self.warmed: bytes | None = None
+        self.srv: Gunicorn | None = None
 
     @property
     def key(self) -> str:
@@ -269,10 +274,21 @@ class DayBots:
 
         return DecisionCache(self.client, self.settings.seed(self.settings.today())).key
 
+    def start(self) -> None:
+        if self.srv is not None:
+            self.srv.stop()
+        self.srv = Gunicorn("service.app:create_app()", self.env, self.logs, "web-bots").wait("/api/v1/health/live")
+
+    def stop(self) -> None:
+        if self.srv is not None:
+            self.srv.stop()
+
     def warm(self, jobs: int = 2) -> None:
         """The day's warm, its jobs shared by ``jobs`` processes; its wall and CPU time printed."""
         from service.botcache import warm
 
+        self.start()
+        _post(http.client.HTTPConnection("127.0.0.1", self.srv.port), "/api/v1/runs", {}, {})  # the day, created
         seed = self.settings.seed(self.settings.today())
         todo = warm.plan(seed, self.settings.warm_deals)
         t0 = time.perf_counter()
@@ -284,16 +300,21 @@ class DayBots:
               f"processes): {wall:.0f} s, {sum(cpu):.0f} s of CPU (a job's largest {max(cpu):.1f} s), "
               f"{sum(o['computed'] for o in out)} decisions, {self.client.memory_usage(self.key) / 2**20:.1f} MiB "
               f"in Redis ({self.client.hlen(self.key)} entries)")
-        self.snapshot("first")
+        self.warmed = self.raw.dump(self.key)
 
-    def snapshot(self, name: str) -> None:
-        self.snapshots[name] = self.raw.dump(self.key)
-
-    def restore(self, name: str) -> None:
-        data = self.snapshots.get(name)
+    def fresh(self, warmed: bool = True) -> None:
+        """New processes, and the day's cache as the warm left it (or empty)."""
         self.raw.delete(self.key)
-        if data is not None:
-            self.raw.restore(self.key, 0, data, replace=True)
+        if warmed and self.warmed is not None:
+            self.raw.restore(self.key, 0, self.warmed, replace=True)
+        self.start()
+
+    def players(self, n: int = 100) -> float:
+        """``n`` players' games to the end on the processes now serving; the seconds they took."""
+        t0 = time.perf_counter()
+        per = -(-n // self.clients)
+        load(_play_games, [(self.srv.port, per, random.randrange(1 << 30)) for _ in range(self.clients)])
+        return time.perf_counter() - t0
 
 
 def _warm_job(url, seed, bot_id, index, card):
@@ -312,18 +333,18 @@ def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: in
     _fill_board(redis_url, board_size)
     hello_srv = Gunicorn("bench_speed:hello_app", env, logs, "hello")
     srv = Gunicorn("service.app:create_app()", dict(env, MANILLE_BOTS="expert-1"), logs, "web")
-    day = DayBots(bots, redis_url, env) if bots else None
-    day_srv = Gunicorn("service.app:create_app()", day.env, logs, "web-bots") if day else None
+    day = DayBots(bots, redis_url, env, logs, clients) if bots else None
     board = f"/api/v1/leaderboards/days/{BOARD_DAY}?limit=20"
-    plays = lambda port: lambda t: load(_play_loop, [(port, t, random.randrange(1 << 30)) for _ in range(clients)])
+    plays = lambda port: lambda t: load(_play_loop, [(port(), t, random.randrange(1 << 30)) for _ in range(clients)])
     kinds = {"hello": (None, lambda t: load(_get_loop, [(hello_srv.port, "/hello", t)] * clients))}
     if set("24") & set(rows):
-        kinds["plays"] = (None, plays(srv.port))
+        kinds["plays"] = (None, plays(lambda: srv.port))
         if day:
-            kinds["first"] = (lambda: day.restore("first"), plays(day_srv.port))
-            kinds["after100"] = (lambda: day.restore("after100"), plays(day_srv.port))
+            day_port = lambda: day.srv.port  # noqa: E731 - a new gunicorn each slice
+            kinds["first"] = (lambda: day.fresh(), plays(day_port))
+            kinds["after100"] = (lambda: (day.fresh(), day.players(100)), plays(day_port))
             if cold:
-                kinds["cold"] = (lambda: day.restore("none"), plays(day_srv.port))
+                kinds["cold"] = (lambda: day.fresh(warmed=False), plays(day_port))
     if "3" in rows:
         kinds["board"] = (None, lambda t: load(_get_loop, [(srv.port, board, t)] * clients))
     got = {kind: [0.0, [], []] for kind in kinds}  # wall, latencies, finished games
@@ -331,15 +352,11 @@ def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: in
         hello_srv.wait("/hello")
         srv.wait("/api/v1/health/live")
         if day:
-            day_srv.wait("/api/v1/health/live")
-            _post(http.client.HTTPConnection("127.0.0.1", day_srv.port), "/api/v1/runs", {}, {})  # the day, created
             day.warm()
-            t0 = time.perf_counter()
-            per = -(-100 // clients)
-            load(_play_games, [(day_srv.port, per, random.randrange(1 << 30)) for _ in range(clients)])
-            day.snapshot("after100")
-            print(f"   the day's first {per * clients} players ({bots}, the warm's cache): {time.perf_counter() - t0:.0f} s; "
-                  f"the cache then {day.client.hlen(day.key)} entries")
+            day.fresh()
+            took = day.players(100)
+            print(f"   the day's first {-(-100 // clients) * clients} players ({bots}, the warm's cache, new processes): "
+                  f"{took:.0f} s; the cache then {day.client.hlen(day.key)} entries")
         for setup, run in kinds.values():
             if setup:
                 setup()
@@ -358,12 +375,12 @@ def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: in
         finished = got.get("plays", [0, [], []])[2]
         rss = [_rss(pid) for pid in children_of(srv.proc.pid)]
         subs = _submit(srv.port, finished[:40]) if "4" in rows else []
-        day_subs = _submit(day_srv.port, got["after100"][2][:40]) if day and "4" in rows else []
+        day_subs = _submit(day.srv.port, got["after100"][2][:40]) if day and "4" in rows else []
     finally:
         hello_srv.stop()
         srv.stop()
-        if day_srv:
-            day_srv.stop()
+        if day:
+            day.stop()
 
     def figures(kind):
         wall, lat, _ = got[kind]
@@ -376,8 +393,9 @@ def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: in
         rps, p50, p99 = figures("plays")
         print(f"2. plays (expert-1): {rps:.0f} plays/s = {rps / hello_rps:.3f}x hello; p50 {ms(p50)}, p99 {ms(p99)} "
               f"({len(got['plays'][1])} plays, {len(finished)} games finished)")
-        labels = {"first": ("the day's first players (the warm's cache)", 0.5),
-                  "after100": ("after 100 players of the day", 0.8), "cold": ("no warm: the cache empty", 0.5)}
+        labels = {"first": ("the day's first players: the warm's cache, new processes", 0.5),
+                  "after100": ("after 100 players of the day on the same processes", 0.8),
+                  "cold": ("no warm: the cache empty, new processes", 0.5)}
         for kind, (label, goal) in labels.items():
             if kind in got:
                 k_rps, k50, k99 = figures(kind)

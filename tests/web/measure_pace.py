@@ -1,10 +1,11 @@
 """The bots' pace as the player sees it (not a test): ``.venv/bin/python tests/web/measure_pace.py``
 
 Starts its own Redis + RQ workers + gunicorn (as the browser tests do) with the day dealt with
-``--bots`` (default: the service's ``DEFAULT_BOTS``) and no warm, then in Debian's Chromium plays
-free games at the chosen ``--speed`` against the strongest table (the day's bots: every decision
-computed when met, a free deal's seed is new: the cache is always cold) and against the club's
-(expert-1), a card of each in turn, ``--plays`` cards each.
+``--bots`` (default: the service's ``DEFAULT_BOTS``), then in Debian's Chromium plays at the chosen
+``--speed``, a card of each in turn, ``--plays`` cards each: free games against the strongest
+table (the day's bots: every decision computed when met, a free deal's seed is new, so the cache
+is always cold) and against the club's (expert-1); with ``--day``, ranked games of the day too
+(a new player each game), once the workers have warmed the day (its warm waited for).
 
 For each card the player clicks where the next thing the table shows is a bot's card, it measures
 the time from the click (``pointerdown``) to that card on the felt, and prints its p50 / p90 / max
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -59,27 +61,39 @@ def pct(values: list[float], p: float) -> float:
 
 
 class Table:
-    """One page playing free games against one table's strength (``level``)."""
+    """One page playing free games against one table's strength (``level``), or the day's ranked
+    game ("day": a new visitor each game)."""
 
     def __init__(self, browser, base: str, level: str, speed: str) -> None:
-        self.level = level
-        ctx = browser.new_context(base_url=base, viewport=DESKTOP, locale="en-GB")
+        self.browser, self.base, self.level, self.speed = browser, base, level, speed
+        self.delays: list[float] = []
+        self.rtt: list[float] = []
+        self.bots = None
+        self.ctx = None
+        self.open()
+
+    def open(self) -> None:
+        if self.ctx is not None:
+            self.rtt += self.rtts()
+            self.ctx.close()
+        ctx = self.ctx = self.browser.new_context(base_url=self.base, viewport=DESKTOP, locale="en-GB")
         ctx.set_default_timeout(60_000)
-        ctx.add_init_script(f"localStorage.setItem('manille.strength', '{level}');")
+        ctx.add_init_script(f"localStorage.setItem('manille.strength', '{self.level}');")
         ctx.add_init_script(WATCH_JS)
         self.page = ctx.new_page()
-        self.page.goto(f"/free?lang=en&speed={speed}")
+        self.page.goto(f"{'/' if self.level == 'day' else '/free'}?lang=en&speed={self.speed}")
         self.game = Game()
         watch_play_requests(self.page, self.game)
-        self.delays: list[float] = []
-        self.bots = None
 
     def play(self, rng: random.Random) -> None:
-        page = self.page
         if self.game.last is not None and self.game.last["status"] == "finished":
-            page.get_by_role("button", name="Play again").click()
-            self.game = Game()
-            watch_play_requests(page, self.game)
+            if self.level == "day":
+                self.open()
+            else:
+                self.page.get_by_role("button", name="Play again").click()
+                self.game = Game()
+                watch_play_requests(self.page, self.game)
+        page = self.page
         clicks = page.evaluate("window.__clicks.length")
         cards = page.evaluate("window.__cards.length")
         run = play_one(page, self.game, "mouse", choose=rng.choice, timeout=60_000)
@@ -97,11 +111,27 @@ class Table:
         return self.page.evaluate("performance.getEntriesByName('play-rtt').map(e => e.duration)")
 
 
-def measure(base: str, plays: int, speed: str) -> None:
+def wait_warm(base: str, timeout: float = 3600) -> None:
+    """Until readiness says today's warm is done and no warm job waits (tomorrow's is queued too)."""
+    import requests
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        warm = requests.get(f"{base}/api/v1/health/ready", timeout=10).json().get("warm") or {}
+        if warm.get("jobs") and warm.get("done", 0) >= warm["jobs"] and not warm.get("queued"):
+            print(f"measure_pace: the day's warm is done ({warm['jobs']} jobs, {warm['bots']})")
+            return
+        time.sleep(5)
+    raise RuntimeError("the day's warm did not finish")
+
+
+def measure(base: str, plays: int, speed: str, day: bool = False) -> None:
     rng = random.Random(37)
+    if day:
+        wait_warm(base)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
-        tables = [Table(browser, base, "strongest", speed), Table(browser, base, "club", speed)]
+        tables = [Table(browser, base, level, speed) for level in ("strongest", "club") + (("day",) if day else ())]
         for _ in range(plays):
             for table in tables:
                 table.play(rng)
@@ -109,8 +139,8 @@ def measure(base: str, plays: int, speed: str) -> None:
         print(f"measure_pace: {plays} cards a table, speed {speed} (the beat before a bot's card after "
               f"the player's: {beat} ms), a cold cache (free play: a new seed each game)")
         for table in tables:
-            d, rtt = table.delays, table.rtts()
-            print(f"  {table.level} ({table.bots}): click to the bots' first card p50 {pct(d, 50):.0f} ms, "
+            d, rtt = table.delays, table.rtt + table.rtts()
+            print(f"  {'the day (ranked, warm)' if table.level == 'day' else table.level} ({table.bots}): click to the bots' first card p50 {pct(d, 50):.0f} ms, "
                   f"p90 {pct(d, 90):.0f} ms, max {max(d):.0f} ms over {len(d)} cards "
                   f"(p90 {pct(d, 90) - beat:+.0f} ms over the beat; {sum(x > beat + 50 for x in d)} more than "
                   f"50 ms over it); the play's round trip p50 {pct(rtt, 50):.0f} ms, p90 {pct(rtt, 90):.0f} ms, "
@@ -124,16 +154,17 @@ def main(argv=None) -> int:
     ap.add_argument("--bots", default=DEFAULT_BOTS, help="the day's bots of the stack started (the strongest table)")
     ap.add_argument("--plays", type=int, default=60, help="cards played against each table")
     ap.add_argument("--speed", choices=sorted(BEATS), default="normal")
+    ap.add_argument("--day", action="store_true", help="the day's ranked games too, once its warm is done")
     args = ap.parse_args(argv)
     if not chromium_available():
         print(f"no Chromium at {chromium_path()}", file=sys.stderr)
         return 2
     if args.url:
-        measure(args.url, args.plays, args.speed)
+        measure(args.url, args.plays, args.speed, args.day)
         return 0
-    stack = LiveStack(env={"MANILLE_BOTS": args.bots, "MANILLE_WARM_DEALS": "0"}).start()
+    stack = LiveStack(env={"MANILLE_BOTS": args.bots, "MANILLE_WARM_DEALS": "12" if args.day else "0"}).start()
     try:
-        measure(stack.base, args.plays, args.speed)
+        measure(stack.base, args.plays, args.speed, args.day)
     finally:
         stack.stop()
     return 0
