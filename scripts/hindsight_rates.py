@@ -4,6 +4,7 @@
     .venv/bin/python scripts/hindsight_rates.py                       # 1,080 honest + 450 open-handed games
     .venv/bin/python scripts/hindsight_rates.py --games 30 --cheats 20   # a quick look
     .venv/bin/python scripts/hindsight_rates.py --read FILE           # the rates again from saved games
+    .venv/bin/python scripts/hindsight_rates.py --skip A --out B      # complete a stopped run A into B
 
 Seat 0 is played by one of these, the other seats by ``--bots`` (default: a new day's, the
 service's ``DEFAULT_BOTS``; ``--bots expert-1`` for the days before), on seeds
@@ -226,6 +227,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="save each game's figures here (JSON lines)")
     ap.add_argument("--read", nargs="+", help="report on the games saved by --out (one file or more) instead of playing")
     ap.add_argument("--kinds", help="play only these kinds (comma-separated), e.g. to complete a saved run")
+    ap.add_argument("--skip", nargs="+", help="games saved in these files (a kind's game number, against the "
+                    "same bots) are not played again: with --out to another file, completes a stopped run")
     ap.add_argument("--from-trick", type=int, help="count the decisions from this trick of each deal "
                     "(default: the flag's setting, MANILLE_FLAG_HINDSIGHT_FROM_TRICK)")
     args = ap.parse_args(argv)
@@ -246,6 +249,9 @@ def main(argv=None) -> int:
             for i in range(args.baseline_games if kind == "expert-1" else args.games)]
     jobs += [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in CHEATS if kind in kinds
              for i in range(args.cheats)]
+    if args.skip:
+        done = {(r["kind"], r["i"]) for name in args.skip for r in map(json.loads, open(name)) if r["bots"] == BOTS.id}
+        jobs = [job for job in jobs if (job[2], job[0]) not in done]
     t0 = time.time()
     rows = []
     out = open(args.out, "w") if args.out else None

@@ -14,7 +14,8 @@ very ones the bot computes in a play, by the same code (``bot_move`` through ``C
 The worker's maintenance (every minute) queues the warm of today and of tomorrow once per day and
 bot (``refresh``), as jobs of one deal and one first card of the player each, on the queue
 ``warm``, which the verification workers take only when no verification or board build waits:
-a job holds a worker a minute at most.  A warm that did not finish (a worker died, Redis was
+a job is a part of one deal's tree (its largest's time is in docs/performance.md), so work that
+arrives waits for one job at most.  A warm that did not finish (a worker died, Redis was
 restarted) is queued again after ``REQUEUE_SECONDS``; what is in the cache already is read, not
 computed again.
 """
@@ -36,7 +37,6 @@ from . import KEEP_SECONDS, CachedBot, DecisionCache, seed_scope
 #: The queue of the warm's jobs: after ``verify`` and ``boards`` in a worker's list.
 QUEUE = "warm"
 JOB = "worker.jobs.warm_decisions"
-DEFAULT_DEALS = 12
 #: A warm queued this long ago and not done is queued again (its jobs find what was done).
 REQUEUE_SECONDS = 3 * 3600
 #: A job's decisions are written together, this many at a time.
