@@ -27,9 +27,10 @@ its play and its analysis's replay (``Memo``).  An open-handed
 game's *gain* is the card points its knowledge won: the sum over its decisions of the open value
 of the card played less that of expert-1's card in the same position.
 
-Prints, for the flag's thresholds (``service.flags.FlagSettings``), the share of honest games
-flagged with its 95% Wilson interval and the share of open-handed games that gained 30 or more
-card points that were flagged; and the same over a few other z thresholds.  Then the players'
+Prints, for the flag's thresholds (``service.flags.FlagSettings``, read from the ``MANILLE_FLAG_*``
+variables as the worker reads them: set them to measure another setting), the share of honest
+games flagged with its 95% Wilson interval and the share of open-handed games that gained 30 or
+more card points that were flagged; and the same over a few other z thresholds.  Then the players'
 flag (``hindsight_player``: a player's last checked games together), on simulated players whose
 games are drawn, with replacement, from the games of their kind (a seeded draw): for honest kinds,
 the share of players ever flagged over a month (30 checked games, tested after each one, as the
@@ -43,6 +44,7 @@ import argparse
 import dataclasses
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -234,7 +236,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     global BOTS
     BOTS = get_bot(args.bots)
-    fs = FlagSettings()
+    fs = FlagSettings.from_env(os.environ)
     if args.read:
         rows = [json.loads(line) for name in args.read for line in open(name)]
         report(rows, fs)
