@@ -22,8 +22,8 @@ a suspicion with its evidence, never an informational note:
                 worker for games that would rank in the day's top 1,000 or above its 99th
                 percentile, and for any game ops ask for; its figures are kept with the game
                 (``hindsight``) whether or not they flag, the decisions that drive it included.
-                One game holds little such evidence (docs/analysis.md: about 40 % of the games
-                where open hands gained 30 card points pass it), so it is added up over games:
+                One game holds little such evidence (docs/analysis.md: about half of the games
+                where open hands gained 30 card points pass it, or fewer), so it is added up over games:
 ``hindsight_player``  the player's last checked games *together* turned out better with hindsight
                 than their seats could expect: the same statistic over their ``hindsight_player_games``
                 most recent checked games (sums of gains and of null variances: independent deals,
