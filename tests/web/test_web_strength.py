@@ -61,14 +61,14 @@ def test_the_strength_is_chosen_by_keyboard_named_and_kept(visitor):
     club = strength_radio(page, "Club player")
     expect(club).to_be_checked()
     expect(club).to_be_focused()
-    expect(page.locator(".variant-note").last).to_have_text(
+    expect(page.locator(".strength-note")).to_have_text(
         f"“New game” plays against Club player (expert-1); this game goes on against Strongest: today's "
         f"table ({DEFAULT_BOTS}).")
     page.keyboard.press("Tab")  # on to "New game"
     expect(page.get_by_role("button", name="New game")).to_be_focused()
     run, sent = new_run(page, lambda: page.keyboard.press("Enter"))
     assert sent == {"kind": "random", "bots": "expert-1"} and run["bots"] == "expert-1"
-    expect(page.locator(".variant-note").last).to_have_text("")
+    expect(page.locator(".strength-note")).to_have_text("")
 
     # under parlée the strongest table is expert-1's: its label says so
     page.get_by_role("radio", name=re.compile("^Parlée, to 101")).check()
@@ -77,7 +77,7 @@ def test_the_strength_is_chosen_by_keyboard_named_and_kept(visitor):
     # kept on this device: a reload resumes the game against the club's table, chosen still
     page.reload()
     expect(strength_radio(page, "Club player")).to_be_checked()
-    expect(page.locator(".variant-note").last).to_have_text("")
+    expect(page.locator(".strength-note")).to_have_text("")
     # the beginner's table, chosen by keyboard and dealt
     strength_radio(page, "Club player").focus()
     page.keyboard.press("ArrowUp")

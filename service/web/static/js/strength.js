@@ -20,7 +20,7 @@ export class Strength {
     this.texts = LEVELS.map(() => h("span"));
     const saved = LEVELS.includes(store.get(KEY)) ? store.get(KEY) : "strongest";
     this.inputs[LEVELS.indexOf(saved)].checked = true;
-    this.note = h("p", { class: "variant-note", role: "status" });
+    this.note = h("p", { class: "variant-note strength-note", role: "status" });
     const form = picker.form;
     form.querySelector("button[type=submit]").before(h("fieldset", { class: "strength" },
       h("legend", {}, t("strength")),
