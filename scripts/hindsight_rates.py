@@ -4,8 +4,10 @@
     .venv/bin/python scripts/hindsight_rates.py                       # 1,080 honest + 450 open-handed games
     .venv/bin/python scripts/hindsight_rates.py --games 30 --cheats 20   # a quick look
     .venv/bin/python scripts/hindsight_rates.py --read FILE           # the rates again from saved games
+    .venv/bin/python scripts/hindsight_rates.py --skip A --out B      # complete a stopped run A into B
 
-Seat 0 is played by one of these, the other seats by expert-1, on seeds
+Seat 0 is played by one of these, the other seats by ``--bots`` (default: a new day's, the
+service's ``DEFAULT_BOTS``; ``--bots expert-1`` for the days before), on seeds
 ``SHA-256(tag ‖ uint32be(i))`` of ``--seed-tag`` (default ``hindsight-calibration``: kept apart
 from the tests' seeds and the tournament's):
 
@@ -19,13 +21,16 @@ from the tests' seeds and the tournament's):
   best); ``open-some-deals`` (the same, in about half of the deals, drawn from the seed).
 
 Every game is analysed as the worker does for the flag (``analysis.analyse``, seat 0, from trick
-``FLAG_FROM_TRICK``) and its statistic computed (``analysis.hindsight.score``).  An open-handed
+``FLAG_FROM_TRICK``, its baseline expert-1's card whatever the bots) and its statistic computed
+(``analysis.hindsight.score``).  The bots' searched decisions of a game are computed once, for
+its play and its analysis's replay (``Memo``).  An open-handed
 game's *gain* is the card points its knowledge won: the sum over its decisions of the open value
 of the card played less that of expert-1's card in the same position.
 
-Prints, for the flag's thresholds (``service.flags.FlagSettings``), the share of honest games
-flagged with its 95% Wilson interval and the share of open-handed games that gained 30 or more
-card points that were flagged; and the same over a few other z thresholds.  Then the players'
+Prints, for the flag's thresholds (``service.flags.FlagSettings``, read from the ``MANILLE_FLAG_*``
+variables as the worker reads them: set them to measure another setting), the share of honest
+games flagged with its 95% Wilson interval and the share of open-handed games that gained 30 or
+more card points that were flagged; and the same over a few other z thresholds.  Then the players'
 flag (``hindsight_player``: a player's last checked games together), on simulated players whose
 games are drawn, with replacement, from the games of their kind (a seeded draw): for honest kinds,
 the share of players ever flagged over a month (30 checked games, tested after each one, as the
@@ -39,6 +44,7 @@ import argparse
 import dataclasses
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -55,6 +61,8 @@ from bots.evaluate import seat_values  # noqa: E402
 from bots.oracle import pick  # noqa: E402
 from bots.solver import Solver  # noqa: E402
 from cli import tournament  # noqa: E402
+from service.botcache import observation_digest  # noqa: E402
+from service.config import DEFAULT_BOTS  # noqa: E402
 from service.flags import FlagSettings, hindsight_player, hindsight_together  # noqa: E402
 from service.replay import HashStream, GameState, bot_move, decision_stream, player_cards, simulate  # noqa: E402
 from service.replay.cards import DECK  # noqa: E402
@@ -63,12 +71,29 @@ HONEST = ("expert-1", "expert-1+noise", "greedy-1", "pimc")
 CHEATS = ("open-always", "open-where-it-pays", "open-some-deals")
 EXPERT = get_bot("expert-1")
 NOISE = 6  # one card in NOISE is a uniform legal card
+#: The other seats' bot (``--bots``), set before the processes are forked.
+BOTS = get_bot(DEFAULT_BOTS)
 
 
-def play(seed: bytes, kind: str) -> tuple[list[str], int]:
-    """Seat 0's cards of a game played by ``kind``, and the card points its open hands gained."""
+class Memo:
+    """``bot`` with each decision of one game kept by its observation (as the day's decision cache
+    keeps them): the analysis replays the game without searching again."""
+
+    def __init__(self, bot) -> None:
+        self.bot, self.id, self.seen = bot, bot.id, {}
+
+    def choose(self, obs, rng):
+        key = observation_digest(self.id, obs)
+        if key not in self.seen:
+            self.seen[key] = self.bot.choose(obs, rng)
+        return self.seen[key]
+
+
+def play(seed: bytes, kind: str, bots) -> tuple[list[str], int]:
+    """Seat 0's cards of a game played by ``kind`` against ``bots``, and the card points its open
+    hands gained."""
     if kind in ("expert-1", "greedy-1"):
-        return player_cards(simulate(seed, EXPERT, get_bot(kind))), 0
+        return player_cards(simulate(seed, bots, get_bot(kind))), 0
     state = GameState(seed)
     noise = HashStream(seed + b"noise")
     some = HashStream(seed + b"cheat-deals")
@@ -77,7 +102,7 @@ def play(seed: bytes, kind: str) -> tuple[list[str], int]:
     cards, gained = [], 0
     while not state.is_over:
         if state.current_player != 0:
-            bot_move(state, EXPERT)
+            bot_move(state, bots)
             continue
         obs = state.observation(0)
         usual = EXPERT.choose(obs, decision_stream(state.seed, obs.deal_index, 0, len(obs.tricks)))
@@ -111,10 +136,11 @@ def play(seed: bytes, kind: str) -> tuple[list[str], int]:
 def one(job) -> dict:
     i, seed, kind, from_trick = job
     t0 = time.process_time()
-    cards, gained = play(seed, kind)
-    doc = analyse(seed, cards, seats=(0,), from_trick=from_trick)
+    bots = Memo(BOTS)
+    cards, gained = play(seed, kind, bots)
+    doc = analyse(seed, cards, bots=BOTS.id, bot=bots, seats=(0,), from_trick=from_trick)
     s = score(doc["decisions"], 0, from_trick)
-    return {"i": i, "kind": kind, "honest": kind in HONEST, "gained": gained, "z": s["z"], "gain": s["gain"],
+    return {"i": i, "kind": kind, "bots": BOTS.id, "honest": kind in HONEST, "gained": gained, "z": s["z"], "gain": s["gain"],
             "var": s["var"], "departures": s["departures"], "cpu_s": round(time.process_time() - t0, 2)}
 
 
@@ -200,13 +226,18 @@ def main(argv=None) -> int:
     ap.add_argument("--cheats", type=int, default=150, help="games per open-handed kind")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed-tag", default="hindsight-calibration")
+    ap.add_argument("--bots", default=DEFAULT_BOTS, help="the other seats' bot (default: a new day's)")
     ap.add_argument("--out", help="save each game's figures here (JSON lines)")
     ap.add_argument("--read", nargs="+", help="report on the games saved by --out (one file or more) instead of playing")
     ap.add_argument("--kinds", help="play only these kinds (comma-separated), e.g. to complete a saved run")
+    ap.add_argument("--skip", nargs="+", help="games saved in these files (a kind's game number, against the "
+                    "same bots) are not played again: with --out to another file, completes a stopped run")
     ap.add_argument("--from-trick", type=int, help="count the decisions from this trick of each deal "
                     "(default: the flag's setting, MANILLE_FLAG_HINDSIGHT_FROM_TRICK)")
     args = ap.parse_args(argv)
-    fs = FlagSettings()
+    global BOTS
+    BOTS = get_bot(args.bots)
+    fs = FlagSettings.from_env(os.environ)
     if args.read:
         rows = [json.loads(line) for name in args.read for line in open(name)]
         report(rows, fs)
@@ -221,6 +252,9 @@ def main(argv=None) -> int:
             for i in range(args.baseline_games if kind == "expert-1" else args.games)]
     jobs += [(i, seeds[i], kind, fs.hindsight_from_trick) for kind in CHEATS if kind in kinds
              for i in range(args.cheats)]
+    if args.skip:
+        done = {(r["kind"], r["i"]) for name in args.skip for r in map(json.loads, open(name)) if r["bots"] == BOTS.id}
+        jobs = [job for job in jobs if (job[2], job[0]) not in done]
     t0 = time.time()
     rows = []
     out = open(args.out, "w") if args.out else None
@@ -233,7 +267,7 @@ def main(argv=None) -> int:
             if k % 50 == 49:
                 print(f"  {k + 1}/{len(jobs)} games, {time.time() - t0:.0f} s", file=sys.stderr)
     print(f"hindsight_rates: {len(rows)} games in {time.time() - t0:.0f} s, {args.jobs} processes, "
-          f"seed tag {args.seed_tag!r}")
+          f"seed tag {args.seed_tag!r}, the other seats {BOTS.id}, the baseline expert-1")
     report(rows, fs)
     report_players(rows, fs)
     return 0

@@ -14,8 +14,8 @@
                      line the oldest secret alone, each later line "YYYY-MM-DD secret" (its first day);
                      or ``MANILLE_SECRET_PREVIOUS_FILE`` (every line).  See ``service.seeds.SecretSchedule``
 ``MANILLE_TZ``       time zone of the day boundaries (default Europe/Brussels)
-``MANILLE_BOTS``     bot id of new daily challenges (default expert-1); a day keeps the id it was
-                     created with
+``MANILLE_BOTS``     bot id of new daily challenges (default expert-5, ``DEFAULT_BOTS``); a day keeps
+                     the id it was created with
 ``MANILLE_BOTS_SINCE``  the first day (YYYY-MM-DD) ``MANILLE_BOTS`` plays; the days before it, even
                      one never opened until now (the archive), play ``MANILLE_BOTS_BEFORE``
                      (default expert-1); unset: every day
@@ -67,6 +67,9 @@
                      it last opened a run (default 30); a token that submitted is kept for good
 ``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
                      that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
+``MANILLE_WARM_DEALS``  how many of a day's first deals the worker computes the searching bots'
+                     decisions of ahead, every line a player may take (``service.botcache.warm``;
+                     default 12); 0: none, each decision computed when first met
 ``MANILLE_MATCHPOINTS_SECONDS``  while a day is open, its matchpoint board is built again at most this
                      often (``service.duplicate.matchpoints``; default 300); 0: after every game
 ``MANILLE_CLOSED_MAX_AGE``  seconds a cache may keep a public answer about a closed day (its boards,
@@ -91,7 +94,11 @@ from service.seeds import (DEFAULT_GRACE_SECONDS, DayClock, SecretSchedule, prev
 from service.store import connect, connect_cluster, parse_nodes, parse_sentinels
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-DEFAULT_BOTS = "expert-1"
+#: The bot of a new day (``MANILLE_BOTS``): the strongest searching bot that holds the service's
+#: budgets (docs/bots.md, "The day's bot", says how it was chosen); the days before keep theirs.
+DEFAULT_BOTS = "expert-5"
+#: ``MANILLE_BOTS_BEFORE``: the bot every day was dealt with before the searching bots.
+DEFAULT_BOTS_BEFORE = "expert-1"
 #: Free play of the rules with an auction: the one place their bot and bidder are chosen (greedy-1
 #: until expert-1 plays those rules).
 DEFAULT_VARIANT_BOTS = "expert-1"
@@ -116,6 +123,7 @@ DEFAULT_CLOSED_MAX_AGE = 300
 #: About 0.2 s a game (docs/performance.md): a thousand are minutes of one worker's core.
 DEFAULT_ANALYSIS_QUEUE_MAX = 1000
 DEFAULT_PLAYER_KEEP_DAYS = 30
+DEFAULT_WARM_DEALS = 12
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -244,7 +252,7 @@ class Settings:
     tz: str | None = None
     bots: str = DEFAULT_BOTS
     bots_since: str | date | None = None
-    bots_before: str = DEFAULT_BOTS
+    bots_before: str = DEFAULT_BOTS_BEFORE
     variant_bots: str = DEFAULT_VARIANT_BOTS
     variant_bidder: str = DEFAULT_VARIANT_BIDDER
     grace_seconds: int = DEFAULT_GRACE_SECONDS
@@ -271,6 +279,7 @@ class Settings:
     closed_max_age: int = DEFAULT_CLOSED_MAX_AGE
     analysis_queue_max: int = DEFAULT_ANALYSIS_QUEUE_MAX
     player_keep_days: int = DEFAULT_PLAYER_KEEP_DAYS
+    warm_deals: int = DEFAULT_WARM_DEALS
     clock: DayClock = field(init=False)
     secrets: SecretSchedule = field(init=False)
     operators: OpsTokens = field(init=False)
@@ -312,6 +321,8 @@ class Settings:
         get_bidder(self.variant_bidder)
         parse_sentinels(self.redis_sentinels)  # a malformed REDIS_SENTINELS: refused now
         parse_nodes(self.redis_cluster)  # and a malformed MANILLE_REDIS_CLUSTER
+        if self.warm_deals < 0:
+            raise ValueError(f"MANILLE_WARM_DEALS must be >= 0, not {self.warm_deals}")
         if self.redis_wait_ms < 0:
             raise ValueError(f"MANILLE_REDIS_WAIT_MS must be >= 0, not {self.redis_wait_ms}")
         self.clock = DayClock(self.tz, self.grace_seconds)
@@ -333,7 +344,7 @@ class Settings:
             "tz": environ.get("MANILLE_TZ") or None,
             "bots": environ.get("MANILLE_BOTS") or DEFAULT_BOTS,
             "bots_since": (environ.get("MANILLE_BOTS_SINCE") or "").strip() or None,
-            "bots_before": environ.get("MANILLE_BOTS_BEFORE") or DEFAULT_BOTS,
+            "bots_before": environ.get("MANILLE_BOTS_BEFORE") or DEFAULT_BOTS_BEFORE,
             "variant_bots": environ.get("MANILLE_VARIANT_BOTS") or DEFAULT_VARIANT_BOTS,
             "variant_bidder": environ.get("MANILLE_VARIANT_BIDDER") or DEFAULT_VARIANT_BIDDER,
             "grace_seconds": int(environ.get("MANILLE_GRACE_SECONDS") or DEFAULT_GRACE_SECONDS),
@@ -361,6 +372,7 @@ class Settings:
             "closed_max_age": int(environ.get("MANILLE_CLOSED_MAX_AGE") or DEFAULT_CLOSED_MAX_AGE),
             "analysis_queue_max": int(environ.get("MANILLE_ANALYSIS_QUEUE_MAX") or DEFAULT_ANALYSIS_QUEUE_MAX),
             "player_keep_days": int(environ.get("MANILLE_PLAYER_KEEP_DAYS") or DEFAULT_PLAYER_KEEP_DAYS),
+            "warm_deals": int(environ.get("MANILLE_WARM_DEALS") or DEFAULT_WARM_DEALS),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

@@ -10,9 +10,10 @@
   days can no longer be verified).
 - Starts a verification worker (``python -m worker``, an RQ worker on the ``verify`` queue, then
   the ``boards`` queue of the matchpoint boards' builds), two
-  analysis workers (the same on the ``analysis`` queue, the players', and on ``analysis-check``,
-  the hidden-information check's, which no player's request may delay; at a lower CPU priority: a
-  game's analysis takes seconds, and verification never waits behind one) and gunicorn
+  analysis workers (the same on the ``analysis`` queue, the players', then the ``warm`` queue of
+  the day's searched decisions computed ahead; and on ``analysis-check``, the hidden-information
+  check's, which no player's request may delay; at a lower CPU priority: a game's analysis takes
+  seconds, a day's warm minutes, and verification never waits behind either) and gunicorn
   (``deploy/gunicorn.conf.py``) on http://127.0.0.1:8000 (``MANILLE_BIND`` to change), prints the URL.
 - A worker that dies is started again, at most ``WORKER_RESTARTS`` times in ``WORKER_WINDOW``
   seconds; then, or when gunicorn dies, everything stops (exit 1).
@@ -41,6 +42,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from service.analysis import CHECK_QUEUE, QUEUE as ANALYSIS_QUEUE
+from service.botcache.warm import QUEUE as WARM_QUEUE
 from service.config import QUEUE_NAME
 from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.procs import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, children_of, die_with, prctl
@@ -49,7 +51,7 @@ from service.redis_server import LocalCluster, RedisServer
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 #: The workers started, by process name: (queue, nice increment).
-WORKERS = {"worker": ((QUEUE_NAME, BOARDS_QUEUE), 0), "analyst": ((ANALYSIS_QUEUE,), 10),
+WORKERS = {"worker": ((QUEUE_NAME, BOARDS_QUEUE), 0), "analyst": ((ANALYSIS_QUEUE, WARM_QUEUE), 10),
            "checker": ((CHECK_QUEUE,), 10)}
 LABELS = {"worker": "worker", "analyst": "analysis worker", "checker": "check's analysis worker"}
 WORKER_RESTARTS = 5

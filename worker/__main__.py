@@ -1,8 +1,9 @@
 """``python -m worker [QUEUE …]``: an RQ worker on the verification queue (``verify``) and, once no
-verification waits, the builds of the matchpoint boards (``boards``): the default; or on the
-players' analysis queue (``analysis``) or the hidden-information check's (``analysis-check``), the
-engine and bots imported once.  Each queue wants workers of its own: a worker takes its queues'
-jobs one after another, so a queue it shares waits behind the others.
+verification waits, the builds of the matchpoint boards (``boards``), then the warm of the day's
+searched decisions (``warm``): the default; or on the players' analysis queue (``analysis``) or the
+hidden-information check's (``analysis-check``), the engine and bots imported once.  Each queue
+wants workers of its own: a worker takes its queues' jobs one after another, so a queue it shares
+waits behind the others.
 
 Jobs run in this process, one after another (RQ's ``SimpleWorker``): no fork per job, its imports
 and Redis connections warm (a fork per job made a verification two thirds slower).
@@ -17,7 +18,8 @@ worker survives and handles itself.
 It also runs RQ's scheduler (a verification that crashed is retried after a backoff: the
 scheduler puts it back on the queue) and, with RQ's maintenance every minute, the sweep that
 marks delayed the verifications RQ will not run again by itself (``Submissions.sweep``) and
-queues a build of each recent day's matchpoint board that lags its games (``service.duplicate``).  Its
+queues a build of each recent day's matchpoint board that lags its games (``service.duplicate``)
+and the warm of today's and tomorrow's searched decisions (``service.botcache.warm``).  Its
 Redis connection rides out a Redis restart of a few seconds in the middle of a job; its
 scheduler dies with it, even when it is killed with -9 (Linux).
 """
@@ -37,6 +39,8 @@ from rq.utils import as_text, parse_composite_key
 
 import worker.jobs  # noqa: F401 - the engine and the bots, imported once (inherited by forks)
 from service import duplicate
+from service.botcache import warm
+from service.botcache.warm import QUEUE as WARM_QUEUE
 from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.challenges import check_commitments
 from service.analysis import JOB as ANALYSIS_JOB, Analyses
@@ -147,6 +151,11 @@ class Sweeping:
             duplicate.refresh(settings, settings.state_beside(self.connection), queue=self.connection)
         except Exception:  # noqa: BLE001 - the next maintenance looks again
             log.exception("queueing the matchpoint boards' builds failed")
+        try:
+            settings = Settings.from_env()
+            warm.refresh(settings, settings.state_beside(self.connection), queue=self.connection)
+        except Exception:  # noqa: BLE001 - the next maintenance looks again; a play computes meanwhile
+            log.exception("queueing the warm of the day's decisions failed")
 
     def fork_work_horse(self, job, queue):
         global _forking_horse
@@ -203,7 +212,7 @@ class SweepingSimpleWorker(Sweeping, SimpleWorker):
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m worker", description=__doc__.split("\n")[0])
-    p.add_argument("queues", nargs="*", default=[QUEUE_NAME, BOARDS_QUEUE])
+    p.add_argument("queues", nargs="*", default=[QUEUE_NAME, BOARDS_QUEUE, WARM_QUEUE])
     p.add_argument("--url", default=os.environ.get("REDIS_URL"))
     p.add_argument("--burst", action="store_true", help="stop when the queues are empty")
     p.add_argument("--fork", action="store_true", help="run each job in a forked work horse (RQ's Worker)")

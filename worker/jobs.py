@@ -56,6 +56,20 @@ def verification_failed(job, connection, exc_type, exc_value, _traceback) -> Non
     Submissions(settings.state_beside(connection), settings).mark_delayed(job.args[0], why)
 
 
+def warm_decisions(day_text: str, bot_id: str, deal: int, first: str) -> dict:
+    """Compute ahead the searched decisions of ``bot_id`` in deal ``deal`` of a day, every line
+    of the player's from its first card ``first`` (``service.botcache.warm``)."""
+    from service.botcache import warm
+    from service.replay import Card
+
+    settings, client = _context()
+    seed = settings.seed(date.fromisoformat(day_text))
+    counts = warm.warm_deal(client, seed, bot_id, deal, Card.parse(first))
+    warm.done(client, seed, bot_id, counts)
+    log.info("warm %s %s deal %d %s: %s", day_text, bot_id, deal, first, counts)
+    return counts
+
+
 def build_matchpoints(day_text: str) -> dict:
     """Build a day's matchpoint board from its deals' fields (and, once final, its week's and
     month's): ``service.duplicate.build``."""

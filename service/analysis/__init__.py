@@ -368,6 +368,8 @@ def compute(settings: Settings, client, analysis_id: str) -> dict:
     analysed for its seed taken from Redis, progress written as it goes; then, for each submission
     waiting on it, the hidden-information check (``service.flags.hindsight``)."""
     from analysis import AnalysisError, analyse, game_plays, game_record
+    from bots import get_bot
+    from service.botcache import cached
     from service.replay import SubmissionRejected
 
     analyses = Analyses(client, settings)
@@ -377,7 +379,9 @@ def compute(settings: Settings, client, analysis_id: str) -> dict:
     job = analyses.job(analysis_id)
     seed, day = job["seed_bytes"], job.get("date")
     try:
-        record = game_record(seed, job["cards"], bots=job["bots"], rules=job["rules"])
+        # a day's bots through the day's decision cache, read only (a free deal's: nothing there)
+        bot = cached(get_bot(job["bots"]), client, seed, write=False)
+        record = game_record(seed, job["cards"], bots=job["bots"], rules=job["rules"], bot=bot)
         doc = analyse(seed, job["cards"], bots=job["bots"], rules=job["rules"], record=record,
                       cache=analyses.positions(seed, day),
                       progress=lambda done, total: analyses.progress(analysis_id, done, total))

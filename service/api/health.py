@@ -12,6 +12,7 @@ import time
 from flask.views import MethodView
 from rq import Worker
 
+from service.botcache import warm
 from service.telemetry import solver
 from service.telemetry.metrics import state_health
 from service.telemetry.web import trusted_reader
@@ -57,6 +58,9 @@ class Ready(MethodView):
         places taken of its cap ``max_waiting``), and the hidden-information check's queue's
         ``check_workers`` and ``check_queued``; analyses queued with no worker for them give the
         warning ``no_analysis_worker`` (still 200: verification goes on).
+        ``warm``: the queue of the day's decisions computed ahead (``workers``, ``queued``) and
+        today's warm (its ``bots``, ``jobs``, ``done``); its jobs queued with no worker give the
+        warning ``no_warm_worker`` (still 200: the bots then decide as each decision is met, slower).
         ``redis_memory_bytes`` Redis uses of its ``redis_maxmemory_bytes`` (null: no limit set);
         at MANILLE_MEMORY_WARN of it (default 0.8) ``warnings`` holds ``redis_memory`` and the
         answer stays 200: every web process shares the one Redis, so taking them out of the
@@ -71,7 +75,7 @@ class Ready(MethodView):
         out = {"status": "ok", "redis": False, "queue_redis": False, "redis_cluster": None, "workers": 0, "last_worker_seen_seconds": None,
                "pending": None, "oldest_queued_seconds": None, "failed": None,
                "redis_memory_bytes": None, "redis_maxmemory_bytes": None, "warnings": [],
-               "analysis": {"workers": None, "queued": None},
+               "analysis": {"workers": None, "queued": None}, "warm": None,
                "compiled_solver": solver.compiled(), "workers_without_compiled_solver": None}
         try:
             out["redis"] = bool(s.redis.ping())
@@ -109,6 +113,9 @@ class Ready(MethodView):
                 out["warnings"].append("no_analysis_worker")  # analyses wait; verification does not
             searching = {w.key for w in workers + analysing + checking}
             out["workers_without_compiled_solver"] = solver.workers_without(s.queue, sorted(searching))
+            out["warm"] = warm.health(s.settings, s.redis, s.queue)
+            if out["warm"]["queued"] and not out["warm"]["workers"]:
+                out["warnings"].append("no_warm_worker")  # the bots decide as met: slower plays
         except Exception:  # noqa: BLE001 - any failure means not ready
             workers, pending = [], {"pending": None, "oldest": None}
         if not out["compiled_solver"] or out["workers_without_compiled_solver"]:

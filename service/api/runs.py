@@ -49,9 +49,11 @@ class RunList(MethodView):
         ``{"date": D}`` a past day whose seed is public (unranked); ``{"kind": "random"}`` free
         play on a fresh random seed, shown once the game is over (unranked), under ``rules``
         (muette-1, parlee-1, manillen-1; 422 ``unknown_rules``) to ``target`` (422
-        ``unknown_target``), each with ``allowed``; ``{"kind": "duel", "duel": code}`` the game of
-        a duel, unranked, once per player (404 ``unknown_duel``; 409 ``already_played`` with
-        ``run_id``, ``own_duel`` for its challenger, ``duel_full``).
+        ``unknown_target``), against ``bots``: a beginner's table (greedy-1), the club's
+        (expert-1) or the strongest, today's bots (the default; under parlee-1 and manillen-1
+        expert-1); another is 422 ``unknown_bots``; each with ``allowed``; ``{"kind": "duel",
+        "duel": code}`` the game of a duel, unranked, once per player (404 ``unknown_duel``; 409
+        ``already_played`` with ``run_id``, ``own_duel`` for its challenger, ``duel_full``).
         Without a token a new one is issued and returned once as ``player_token``."""
         s = services()
         token, new_token = token_from_request(), None
@@ -62,8 +64,8 @@ class RunList(MethodView):
         duel = body["kind"] == "duel"
         day = None if body["kind"] in ("random", "duel") else (
             s.settings.today() if body.get("date") is None else day_from(body["date"]))
-        if body["kind"] == "random":
-            s.runs.variant_terms(body.get("rules"), body.get("target"))  # refused before any count
+        if body["kind"] == "random":  # refused before any count
+            s.runs.free_terms(s.settings.today(), body.get("rules"), body.get("target"), body.get("bots"))
         address = limits.client_address()
         counted = [("runs_per_address", address), ("runs_per_token", pid)]
         if (day is not None and s.settings.clock.phase(day) == "open"
@@ -75,7 +77,7 @@ class RunList(MethodView):
                 run, table = duels.open_run(body["duel"], pid)
             elif day is None:
                 run, table = s.runs.open_random(pid, rules=body.get("rules"), target=body.get("target"),
-                                                **client_info())
+                                                bots=body.get("bots"), **client_info())
             else:
                 run, table = s.runs.open(day, pid, **client_info())
             admission.keep()

@@ -22,8 +22,8 @@ a suspicion with its evidence, never an informational note:
                 worker for games that would rank in the day's top 1,000 or above its 99th
                 percentile, and for any game ops ask for; its figures are kept with the game
                 (``hindsight``) whether or not they flag, the decisions that drive it included.
-                One game holds little such evidence (docs/analysis.md: about 40 % of the games
-                where open hands gained 30 card points pass it), so it is added up over games:
+                One game holds little such evidence (docs/analysis.md: about half of the games
+                where open hands gained 30 card points pass it, or fewer), so it is added up over games:
 ``hindsight_player``  the player's last checked games *together* turned out better with hindsight
                 than their seats could expect: the same statistic over their ``hindsight_player_games``
                 most recent checked games (sums of gains and of null variances: independent deals,
@@ -61,12 +61,14 @@ class FlagSettings:
     oracle_min_decisive: int = 12  # no oracle flag on fewer decisive decisions
     oracle_rate: float = 0.95    # agreement at or above this on decisive decisions ...
     oracle_over_expert: float = 0.10  # ... and this far above expert-1's on the same day
-    hindsight_z: float = 3.0     # the hindsight statistic's z-score at or above this ...
+    # On a searching day's bots, honest games spread wider: these hold them under 0.5 % flagged
+    # (docs/performance.md#the-flags).
+    hindsight_z: float = 4.0     # the hindsight statistic's z-score at or above this ...
     hindsight_gain: float = 10.0  # ... with at least these card points gained over expert-1's cards
     hindsight_from_trick: int = 1  # decisions from this trick of each deal count
     hindsight_player_games: int = 7  # a player's most recent checked games, this many, together ...
     hindsight_player_min: int = 3    # ... once there are at least this many of them ...
-    hindsight_player_z: float = 3.5  # ... at or above this z (and hindsight_gain card points)
+    hindsight_player_z: float = 4.5  # ... at or above this z (and hindsight_gain card points)
     hold: frozenset = field(default_factory=lambda: frozenset({"explored"}))
 
     @classmethod

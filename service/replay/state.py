@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .calls import Auction, Call, Contract
 from .cards import Card, cards_of
-from .deal import Deal, check_seed, deal, first_dealer
+from .deal import Deal, check_seed, deal, dealer_of, first_dealer
 from .errors import GameOverError, IllegalCallError
 from .observation import Observation
 from .rules import TRICKS_PER_DEAL, Trick, check_play, deal_score, is_game_over, legal_mask, team_of
@@ -60,6 +60,17 @@ class GameState:
         self._over = False
         self._start_deal(0, first_dealer(self.seed))
 
+    @classmethod
+    def at_deal(cls, seed: bytes | str, index: int) -> "GameState":
+        """Deal ``index`` of a muette-1 game as dealt, the score 0–0 before it: where a deal's
+        positions are explored for bots that never read the score (``service.botcache.warm``).
+        Each deal's cards and dealer come from the seed and the deal's index alone (RULES §3)."""
+        state = cls(seed)
+        if index:
+            state.deals = []
+            state._start_deal(index, dealer_of(state.seed, index))
+        return state
+
     def _start_deal(self, index: int, dealer: int) -> None:
         d = deal(self.seed, index, dealer)
         rules = self.rules
@@ -83,7 +94,7 @@ class GameState:
 
     @property
     def deal_index(self) -> int:
-        return len(self.deals) - 1
+        return self.deals[-1].deal.index
 
     @property
     def trick_index(self) -> int:

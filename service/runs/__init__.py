@@ -15,7 +15,14 @@ Four kinds of run:
   one), shown once the game is over.  Only free play may be played under
   other rules than the day's (``parlee-1``, ``manillen-1``: ``open_random(rules=, target=)``);
   such a run keeps its ``rules``, ``target``, ``bots`` and ``bidder`` (``Settings.variant_bots``,
-  ``variant_bidder``), and its plays hold the calls beside the cards (``table``).
+  ``variant_bidder``), and its plays hold the calls beside the cards (``table``).  Free play
+  chooses its table's strength too (``open_random(bots=)``, ``free_strengths``): a beginner's
+  (greedy-1), the club's (expert-1) or the strongest, today's bots (under the rules with an
+  auction, ``Settings.variant_bots``); every run keeps the bot id it was opened with.
+
+The searching bots' decisions of a day's runs go through the day's decision cache
+(``service.botcache``), which the worker fills ahead (``service.botcache.warm``); a free deal's
+are computed as met and not kept: no other game meets its seed.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable, Unprocessable
 from service.limits import Gate, client_network, now_ms
 from service.players import Players
-from service.replay import (RULES, Call, Card, GameOverError, GameState, IllegalCallError, IllegalPlayError,
+from service.replay import (RULES, RULES_ID, Call, Card, GameOverError, GameState, IllegalCallError, IllegalPlayError,
                             InvalidCallError, InvalidCardError, UnknownRulesError, build_record, dumps,
                             rules_for, verify)
 from service.seeds import free_play_seed
@@ -99,6 +106,11 @@ NO_LIMITS = Gate(())
 #: 30-50 ms with expert-1): past it they build it themselves.
 RECORD_BUILD_MS = 10_000
 KINDS = ("ranked", "archive", "random", "duel")
+#: Free play's strengths, weakest first: the beginner's and the club's table are these bots under
+#: every rules id; the strongest is the day's bot (``free_strengths``).
+BEGINNER_BOTS = "greedy-1"
+CLUB_BOTS = "expert-1"
+STRENGTHS = ("beginner", "club", "strongest")
 
 
 def run_kind(run: dict) -> str:
@@ -137,16 +149,41 @@ class Runs(RunStore):
         kind = "ranked" if phase == "open" else "archive"
         return self._create(day, pid, kind, self.settings.seed(day), ip=ip, user_agent=user_agent, now=now)
 
-    def open_random(self, pid: str, *, rules: str | None = None, target: int | None = None, ip: str = "",
-                    user_agent: str = "", now: datetime | None = None) -> tuple[dict, tbl.Table]:
-        """Open a free-play run on a fresh random seed, never ranked: under the day's rules against
-        today's bots (``rules`` None or the day's), or under ``rules`` to ``target`` (None: its
-        default) against ``Settings.variant_bots`` and ``variant_bidder``.  Raises Unprocessable
-        ``unknown_rules`` / ``unknown_target`` (with the allowed values) before anything is stored."""
+    def open_random(self, pid: str, *, rules: str | None = None, target: int | None = None,
+                    bots: str | None = None, ip: str = "", user_agent: str = "",
+                    now: datetime | None = None) -> tuple[dict, tbl.Table]:
+        """Open a free-play run on a fresh random seed, never ranked: under the day's rules
+        (``rules`` None or the day's), or under ``rules`` to ``target`` (None: its default) with
+        ``Settings.variant_bidder``; against ``bots``, one of ``free_strengths`` for those rules
+        (None: the strongest).  Raises Unprocessable ``unknown_rules`` / ``unknown_target`` /
+        ``unknown_bots`` (with the allowed values) before anything is stored."""
         now = now or self.settings.now()
-        terms = self.variant_terms(rules, target)
-        return self._create(self.settings.today(now), pid, "random", free_play_seed(),
-                            ip=ip, user_agent=user_agent, now=now, terms=terms)
+        day = self.settings.today(now)
+        terms = self.free_terms(day, rules, target, bots)
+        return self._create(day, pid, "random", free_play_seed(), ip=ip, user_agent=user_agent, now=now,
+                            terms=terms)
+
+    def free_strengths(self, day: date) -> dict[str, dict[str, str]]:
+        """Free play's tables on ``day``, by rules id: the bot id of each strength (``STRENGTHS``).
+        The strongest is the day's bot under its rules, ``Settings.variant_bots`` under the rules
+        with an auction (the searching bots play those as expert-1 does)."""
+        day_bots = self.challenges.stored_terms(day, create=False)["bots"]
+        return {rid: {"beginner": BEGINNER_BOTS, "club": CLUB_BOTS,
+                      "strongest": self.settings.variant_bots if r.has_auction else day_bots}
+                for rid, r in RULES.items()}
+
+    def free_terms(self, day: date, rules: str | None, target: int | None, bots: str | None) -> dict:
+        """The run fields of free play on ``day`` under ``rules`` to ``target`` against ``bots``;
+        raises Unprocessable ``unknown_rules``, ``unknown_target`` or ``unknown_bots``."""
+        terms = self.variant_terms(rules, target) or {"rules": RULES_ID}
+        tables = self.free_strengths(day)[terms["rules"]]
+        allowed = list(dict.fromkeys(tables.values()))
+        if bots is None:
+            bots = tables["strongest"]
+        elif bots not in allowed:
+            raise Unprocessable(f"free play under {terms['rules']} offers the bots {', '.join(allowed)}, "
+                                f"not {str(bots)[:32]!r}", code="unknown_bots", allowed=allowed)
+        return {**terms, "bots": bots}
 
     def open_duel(self, pid: str, code: str, terms: dict, *, ip: str = "", user_agent: str = "",
                   now: datetime | None = None) -> tuple[dict, tbl.Table]:
@@ -189,7 +226,7 @@ class Runs(RunStore):
         shard = shard_of(pid)
         run_id = self.ranked_id(day, pid) if ranked else f"{day:%Y%m%d}-{shard:02d}-{secrets.token_urlsafe(12)}"
         table = tbl.replay(seed, [], deal_start=True, **game_terms(terms))
-        plays = tbl.bots_until_player(table, cached(get_bot(terms["bots"]), self.r, seed), bidder_of(terms))
+        plays = tbl.bots_until_player(table, self.bots_of(terms["bots"], kind, seed), bidder_of(terms))
         agent = self.remember_agent(user_agent[:256])
         run = {
             "id": run_id, "pid": pid, "date": day.isoformat(), "ranked": "1" if ranked else "0",
@@ -213,6 +250,11 @@ class Runs(RunStore):
                            code="already_played", run_id=got)
         self.games.put(run_id, seed, run["plays"], table.state)
         return run, table
+
+    def bots_of(self, bots: str, kind: str, seed: bytes):
+        """The bots of a run: a day's through the day's decision cache; a free deal's bare (its
+        seed is met by this game alone: keeping its decisions would only fill Redis)."""
+        return get_bot(bots) if kind == "random" else cached(get_bot(bots), self.r, seed)
 
     # -- reading -------------------------------------------------------------
 
@@ -314,7 +356,8 @@ class Runs(RunStore):
             raise Conflict("the game of this run is over", code="run_finished") from None
         if room is not None:
             limits.verdict(room)  # full: TooManyRequests before the bots think
-        bots = tbl.bots_until_player(table, cached(get_bot(run["bots"]), self.r, self.seed_of(run)), bidder_of(run))
+        bots = tbl.bots_until_player(table, self.bots_of(run["bots"], run_kind(run), self.seed_of(run)),
+                                     bidder_of(run))
         mine = stored_actions((action,))
         added = mine + stored_actions(bots)
         new_plays = run["plays"] + added

@@ -96,21 +96,23 @@ def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderbo
         "outlier": suspicion.outlier(record["rank_score"], {b["score"]: b["count"] for b in boards.histogram(day)},
                                  fs),
         "oracle": suspicion.oracle(suspicion.agreement(settings.seed(day), record, fs.oracle_from_trick),
-                                   _expert_agreement(settings, client, day), fs),
+                                   _expert_agreement(settings, client, day, record["bots"]), fs),
     }
     return [{"code": code, "evidence": evidence} for code, evidence in found.items() if evidence]
 
 
-def _expert_agreement(settings: Settings, client, day: date) -> dict:
-    """expert-1's agreement with the oracle from seat 0 on ``day``'s game: computed once a day
-    and kept (the engine and expert-1 are frozen, so it never changes)."""
+def _expert_agreement(settings: Settings, client, day: date, bots: str) -> dict:
+    """expert-1's agreement with the oracle from seat 0 on ``day``'s game, against the day's bots
+    ``bots`` (their cards read from the day's decision cache): computed once a day and kept (the
+    engine and the bots are frozen, and a day's bots never change, so it never changes)."""
     fs = settings.flags
     key = key_for("oracle_ref", day_scope(day), f"from{fs.oracle_from_trick}")
-    cached = client.get(key)
-    if cached:
-        return json.loads(cached)
+    kept = client.get(key)
+    if kept:
+        return json.loads(kept)
     seed = settings.seed(day)
-    ref = suspicion.agreement(seed, simulate(seed, get_bot("expert-1")), fs.oracle_from_trick)
+    game = simulate(seed, cached(get_bot(bots), client, seed, write=False), player=get_bot("expert-1"))
+    ref = suspicion.agreement(seed, game, fs.oracle_from_trick)
     ref.pop("choices")
     client.set(key, json.dumps(ref))
     return ref

@@ -9,6 +9,7 @@ the Content-Security-Policy forbids them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -121,9 +122,10 @@ def _speed() -> str:
     return speed if speed in SPEEDS else ""
 
 
-def _table(mode: str, day: str = "", duel: str = ""):
+def _table(mode: str, day: str = "", duel: str = "", strengths: dict | None = None):
     return render_template("table.html", page="table", mode=mode, day=day, duel=duel, speed=_speed(),
-                           today=_services().settings.today().isoformat())
+                           today=_services().settings.today().isoformat(),
+                           strengths=json.dumps(strengths, separators=(",", ":")) if strengths else "")
 
 
 @bp.get("/")
@@ -134,8 +136,10 @@ def index():
 
 @bp.get("/free")
 def free():
-    """Free play: a new random deal against the same bots, unranked, as often as wanted."""
-    return _table("random")
+    """Free play: a new random deal, unranked, as often as wanted, against the table's strength the
+    player chooses (``Runs.free_strengths``: the strongest is today's bots)."""
+    s = _services()
+    return _table("random", strengths=s.runs.free_strengths(s.settings.today()))
 
 
 def _past_days() -> list[str]:

@@ -16,6 +16,7 @@ import pytest
 from rq import SimpleWorker
 
 from service.app import create_app
+from service.botcache import forget as forget_decisions
 from service.config import QUEUE_NAME
 from service.duplicate import QUEUE as BOARDS_QUEUE
 from redis.cluster import RedisCluster
@@ -85,7 +86,9 @@ def service_env(redis_server, redis_cluster):
 
 @pytest.fixture
 def rclient(redis_server, redis_cluster):
-    """A client of the state (the cluster, with MANILLE_TEST_CLUSTER=1), everything flushed."""
+    """A client of the state (the cluster, with MANILLE_TEST_CLUSTER=1), everything flushed (and
+    the decisions this process kept beside Redis: ``service.botcache``)."""
+    forget_decisions()
     queue = connect(redis_server.url)
     queue.flushall()
     if redis_cluster is None:

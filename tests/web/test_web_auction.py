@@ -269,7 +269,7 @@ def test_the_variant_in_play_is_named_and_new_game_says_what_it_starts(visitor, 
     page.get_by_role("radio", name=re.compile("^" + re.escape(w["parlee101"]))).check()
     # the table still plays muette, and says plainly that "New game" starts the chosen variant
     expect(panel).to_contain_text(w["muette"])
-    note = page.locator("#variant-form [role=status]")
+    note = page.locator("#variant-form .variant-note:not(.strength-note)")
     expect(note).to_be_visible()
     expect(note).to_contain_text(w["new_game"])
     expect(note).to_contain_text(w["parlee101"])

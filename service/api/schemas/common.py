@@ -29,7 +29,8 @@ class ErrorSchema(ma.Schema):
         "description": "illegal_card, card_expected: the cards that were legal; illegal_call, call_expected: "
                        "the calls that were"})
     allowed = fields.List(fields.Raw(), metadata={
-        "description": "unknown_rules: the rules ids; unknown_target: the targets these rules allow"})
+        "description": "unknown_rules: the rules ids; unknown_target: the targets these rules allow; "
+                       "unknown_bots: the bots free play offers under these rules"})
     expected_turn = fields.Integer(metadata={"description": "wrong_turn: the turn to play"})
     run_id = fields.String(metadata={"description": "already_played: the player's ranked run of the day"})
     reveal_at = fields.String(metadata={"description": "day_closed, record_sealed: when the seed is published"})

@@ -26,6 +26,7 @@ class HealthSchema(ma.Schema):
     warnings = fields.List(fields.String(), metadata={
         "description": "redis_memory: Redis uses MANILLE_MEMORY_WARN (default 0.8) of its maxmemory or more; "
                        "no_analysis_worker: analyses are queued and no worker takes the analysis queue; "
+                       "no_warm_worker: the day's warm is queued and no worker takes the warm queue; "
                        "redis_unreplicated: a cluster master has no replica connected; "
                        "solver_not_compiled: this web process or a worker searches without the compiled "
                        "solver (same answers, 35-81x slower; see compiled_solver)"})
@@ -38,3 +39,6 @@ class HealthSchema(ma.Schema):
     workers_without_compiled_solver = fields.Integer(allow_none=True, metadata={
         "description": "verification and analysis workers that said at start they search without the "
                        "compiled solver"})
+    warm = fields.Dict(allow_none=True, metadata={
+        "description": "the warm of the day's decisions: its queue's workers and queued jobs; today's bots, the warm's "
+                       "jobs and those done (0 jobs: nothing to warm, or not queued yet)"})

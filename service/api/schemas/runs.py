@@ -30,6 +30,10 @@ class RunCreateSchema(StrictSchema):
 
     duel = fields.String(load_default=None, validate=validate.Length(1, 64), metadata={
         "description": "duel only: the duel's code (``duel_id``, the end of its link)"})
+    bots = fields.String(load_default=None, validate=validate.Length(1, 32), metadata={
+        "description": "random only: the bots' id, the table's strength: greedy-1 (a beginner's), expert-1 (the "
+                       "club's) or today's bots (the strongest, the default; under parlee-1 and manillen-1 "
+                       "expert-1); another is 422 unknown_bots with ``allowed``"})
 
     @ma.validates_schema
     def _random_has_no_date(self, data, **_kwargs):
@@ -37,9 +41,9 @@ class RunCreateSchema(StrictSchema):
             raise ma.ValidationError(f"a {data['kind']} run has no date", field_name="date")
         if (data.get("kind") == "duel") != (data.get("duel") is not None):
             raise ma.ValidationError("a duel run names its duel, and only a duel run does", field_name="duel")
-        for name in ("rules", "target"):
+        for name in ("rules", "target", "bots"):
             if data.get(name) is not None and data.get("kind") != "random":
-                raise ma.ValidationError("only free play (kind random) chooses its rules", field_name=name)
+                raise ma.ValidationError("only free play (kind random) chooses its rules and bots", field_name=name)
 
     @ma.validates("date")
     def _a_day(self, value, **_kwargs):

@@ -11,6 +11,7 @@ import { narrate } from "./narrator.js";
 import { Picker, variantOf } from "./picker.js";
 import { Scoreboard } from "./scoreboard.js";
 import { pace } from "./settings.js";
+import { Strength } from "./strength.js";
 import { Seats } from "./table.js";
 import { TrickArea } from "./trick.js";
 import { firstVisit } from "./welcome.js";
@@ -41,6 +42,7 @@ export class Game {
     this.auction = new Auction(document.getElementById("auction"), { onCall: (call) => this.call(call) });
     this.picker = ctx.mode === "random"
       ? new Picker(document.getElementById("play-area"), { onStart: () => this.restart() }) : null;
+    this.strength = this.picker && Strength.fromPage(this.picker);
   }
 
   get storeKey() {
@@ -110,6 +112,7 @@ export class Game {
     const body = this.ctx.mode === "archive" ? { date: this.ctx.day } : { kind: "random" };
     const variant = this.picker && this.picker.chosen;
     if (variant && variant.rules !== "muette-1") Object.assign(body, { rules: variant.rules, target: variant.target });
+    if (this.strength) body.bots = this.strength.botsFor(variant.rules);
     const epoch = this.epoch;
     const run = await api.post("/runs", body);
     if (epoch !== this.epoch) return; // "New game" again meanwhile: the newer one has the table
@@ -174,6 +177,7 @@ export class Game {
     this.rules = run.rules || "muette-1";
     this.score.setTerms(this.rules, run.target || 40);
     if (this.picker) this.picker.select(variantOf(run));
+    if (this.strength) this.strength.select(run);
   }
 
   // Whether the player is to call (rules with an auction), not to play a card.
@@ -225,9 +229,10 @@ export class Game {
     this.score.setContract(so, so && so.factor);
   }
 
-  // Plays the server's events at the chosen pace; `own` is the player's card (or "call:…") already shown.
-  animate(events, run, own = null) {
-    return narrate(this, events, run, own);
+  // Plays the server's events at the chosen pace; `own` is the player's card (or "call:…") already
+  // shown, `ahead` the time already waited for the answer past it (narrator.js).
+  animate(events, run, own = null, ahead = 0) {
+    return narrate(this, events, run, own, ahead);
   }
 
   async play(card) {
@@ -265,7 +270,7 @@ export class Game {
     await placed;
     if (this.run !== run) return; // a new game was started meanwhile
     this.run = next;
-    await this.animate(next.events, next, card);
+    await this.animate(next.events, next, card, performance.now() - started - pace().move);
     if (epoch !== this.epoch) return;
     this.busy = false;
     return this.settled();
@@ -285,6 +290,7 @@ export class Game {
     this.calls.push({ seat: 0, call });
     this.showCalls();
     announce(call === "pass" ? t("youPass") : t("youSay", { call: callName(call) }));
+    const started = performance.now();
     let next;
     try {
       next = await this.send(turn, { call });
@@ -303,7 +309,7 @@ export class Game {
     if (this.run !== run) return; // a new game was started meanwhile
     this.run = next;
     this.auction.hide();
-    await this.animate(next.events, next, `call:${call}`);
+    await this.animate(next.events, next, `call:${call}`, performance.now() - started);
     if (epoch !== this.epoch) return;
     this.busy = false;
     return this.settled();

@@ -10,12 +10,20 @@ import { num, seatName, t, teamName } from "./i18n.js";
 import { pace } from "./settings.js";
 
 // Plays `events` of `run` on `game`'s table; `own` is the player's card (or "call:…") already shown.
-export async function narrate(game, events, run, own = null) {
+// `ahead`: the milliseconds the player has already waited for the answer past their own card's
+// move, taken off the first beat: the bots' time to decide is hidden in the pace, and shows only
+// when it is longer than that beat.
+export async function narrate(game, events, run, own = null, ahead = 0) {
   const st = game.shown || { points: [0, 0], totals: [0, 0], plays: [] };
   let waited = own !== null;
   // the player has played to the trick on the table: its other cards come at the quicker beat
   let seen = (st.plays || []).some((p) => p.seat === 0);
   const epoch = game.epoch;
+  const beat = (ms) => {
+    const wait = Math.max(0, ms - ahead);
+    ahead = 0;
+    return sleep(wait);
+  };
   for (const ev of events) {
     if (epoch !== game.epoch) return;
     const p = pace();
@@ -47,7 +55,7 @@ export async function narrate(game, events, run, own = null) {
         continue;
       }
       game.seats.setTurn(ev.seat);
-      if (waited) await sleep(p.card);
+      if (waited) await beat(p.card);
       if (epoch !== game.epoch) return;
       waited = true;
       game.calls.push({ seat: ev.seat, call: ev.call });
@@ -68,7 +76,7 @@ export async function narrate(game, events, run, own = null) {
       }
       game.seats.setTurn(ev.seat);
       const wait = waited ? (seen ? p.follow : p.card) : 0;
-      if (wait) await sleep(wait);
+      if (wait) await beat(wait);
       if (epoch !== game.epoch) return;
       waited = true;
       // the card shown, and the beat waited for it (tests/web reads them)
@@ -92,7 +100,7 @@ export async function narrate(game, events, run, own = null) {
       game.trick.markWinner(ev.winner);
       game.score.update({ points: st.points });
       announce(t("takesTrick", { seat: seatName(ev.winner), n: ev.points, you: ev.winner === 0 }));
-      await sleep(p.look);
+      await beat(p.look);
       if (epoch !== game.epoch) return;
       await game.trick.collect(ev.winner, p.slide);
     } else if (ev.type === "deal_end") {
@@ -106,7 +114,7 @@ export async function narrate(game, events, run, own = null) {
       game.banner.textContent = text;
       game.banner.hidden = false;
       announce(text);
-      await sleep(p.dealPause);
+      await beat(p.dealPause);
       if (epoch !== game.epoch) return;
     } else if (ev.type === "game_end") {
       const won = ev.winner === "us";

@@ -184,6 +184,12 @@ export default {
   variantParlee101: "Parlée, to 101",
   variantParlee51: "Parlée, to 51",
   variantManillen: "Manillen (to 21)",
+  // free play's strength (strength.js)
+  strength: "Strength of the bots",
+  strengthBeginner: "Beginner ({bots})",
+  strengthClub: "Club player ({bots})",
+  strengthStrongest: "Strongest: today's table ({bots})",
+  newGameStrength: "“New game” plays against {chosen}; this game goes on against {playing}.",
 
   // the card-by-card analysis (analysis.js, analysisview.js, decision.js, lossplot.js)
   analyseGame: "Analyse this game",

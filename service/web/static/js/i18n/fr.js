@@ -188,6 +188,12 @@ export default {
   variantParlee101: "Parlée, en 101",
   variantParlee51: "Parlée, en 51",
   variantManillen: "Manillen (en 21)",
+  // la force du jeu libre (strength.js)
+  strength: "Force des robots",
+  strengthBeginner: "Débutant ({bots})",
+  strengthClub: "Joueur de club ({bots})",
+  strengthStrongest: "Les plus forts : la table du jour ({bots})",
+  newGameStrength: "« Nouvelle partie » joue contre : {chosen} ; cette partie-ci continue contre : {playing}.",
 
   // l'analyse carte par carte (analysis.js, analysisview.js, decision.js, lossplot.js)
   analyseGame: "Analyser cette partie",

@@ -185,6 +185,12 @@ export default {
   variantParlee101: "Parlée, tot 101",
   variantParlee51: "Parlée, tot 51",
   variantManillen: "Manillen (tot 21)",
+  // de sterkte in vrij spel (strength.js)
+  strength: "Sterkte van de robots",
+  strengthBeginner: "Beginner ({bots})",
+  strengthClub: "Clubspeler ({bots})",
+  strengthStrongest: "Sterkst: de tafel van vandaag ({bots})",
+  newGameStrength: "„Nieuw spel” speelt tegen {chosen}; dit spel gaat verder tegen {playing}.",
 
   // de analyse kaart per kaart (analysis.js, analysisview.js, decision.js, lossplot.js)
   analyseGame: "Dit spel analyseren",
