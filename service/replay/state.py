@@ -64,7 +64,7 @@ class GameState:
     def at_deal(cls, seed: bytes | str, index: int) -> "GameState":
         """Deal ``index`` of a muette-1 game as dealt, the score 0–0 before it: where a deal's
         positions are explored for bots that never read the score (``service.botcache.warm``).
-        Each deal's cards and dealer come from the seed and the deal's index alone (RULES §3)."""
+        Each deal's cards and dealer come from the seed and the deal's index alone (docs/spec.md §5)."""
         state = cls(seed)
         if index:
             state.deals = []
