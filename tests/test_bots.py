@@ -50,7 +50,7 @@ import random  # noqa: E402
 
 from service.replay import GameState, bot_move, cards_of  # noqa: E402
 
-from scripted import plays_legal  # noqa: E402
+from support.scripted import plays_legal  # noqa: E402
 
 
 def _history_legal(log, hands_at_start: list[int]) -> bool:

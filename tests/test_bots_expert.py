@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bots import get_bot
 from bots.knowledge import Knowledge
-from scripted import trick_of
+from support.scripted import trick_of
 from service.replay import DECK, Card, HashStream, Observation, Trick, legal_mask, mask_of, parse_cards
 
 EXPERT = get_bot("expert-1")

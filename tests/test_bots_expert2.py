@@ -16,7 +16,8 @@ from bots.expert2 import SEARCH_FROM, Expert2Bot
 from bots.inference import MissOrder, PlayModel, inferred_worlds, past_plays
 from bots.knowledge import Knowledge
 from bots.worlds import Constraints
-from scripted import trick_of
+from support.positions import decisions as _decisions
+from support.scripted import trick_of
 from service.replay import (Card, GameState, HashStream, Observation, decision_stream, legal_mask, mask_of,
                             parse_cards, player_cards, simulate)
 
@@ -59,17 +60,6 @@ def test_a_small_lead_makes_the_ten_and_ace_together_in_the_leaders_hand_rarer()
     for w in inferred:  # every inferred deal is still a consistent one
         assert w[0] == obs.hand_mask and not (w[1] | w[2] | w[3]) & obs.hand_mask
         assert (w[1] | w[2] | w[3]).bit_count() == 23 and w[2] >> Card.parse("JH").id & 1
-
-
-def _decisions(seeds: list[bytes], deals: int = 1 << 30):
-    """Each decision of each seed's game, of its first ``deals`` deals: the game, the observation
-    of the seat to play and its decision stream's arguments.  The caller plays a card into the
-    game before asking for the next."""
-    for seed in seeds:
-        state = GameState(seed)
-        while not state.is_over and state.deal_index < deals:
-            obs = state.observation(state.trick.next_seat)
-            yield state, obs, (seed, obs.deal_index, obs.seat, len(obs.tricks))
 
 
 def test_the_true_deal_always_explains_expert_1s_own_cards():

@@ -18,7 +18,7 @@ from cli import tournament
 from service.replay import GameState, bot_move
 from bots import get_bidder, get_bot
 
-from test_bots_oracle import random_position
+from support.positions import random_position
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -175,7 +175,7 @@ def test_the_inference_reads_the_same_deals_compiled_or_not():
     from bots.expert5 import Expert5Bot
     from bots.inference import PlayModel, inferred_worlds
     from service.replay import HashStream, decision_stream
-    from test_bots_expert2 import _decisions
+    from support.positions import decisions as _decisions
     bot, expert = Expert5Bot(), get_bot("expert-1")
     compiled = PlayModel(expert, b"test")
     python = PlayModel(expert, b"test")

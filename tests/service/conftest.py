@@ -41,7 +41,7 @@ class TestCluster(RedisCluster):
         kwargs.setdefault("target_nodes", RedisCluster.PRIMARIES)
         return super().keys(pattern, **kwargs)
 
-from svc_helpers import SECRET, TEST_BOTS  # noqa: E402  (tests/service is on sys.path)
+from support.svc_helpers import SECRET, TEST_BOTS  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ from rq import Queue, SimpleWorker
 from service.analysis import CHECK_QUEUE, FREE_KEEP_SECONDS, KEEP_SECONDS, POSITIONS_MARGIN_SECONDS, QUEUE, Analyses
 from service.store import raw_client
 
-from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, err, headers, play_game, queue_of
+from support.svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, err, headers, play_game, queue_of
 
 
 def _post(client):

@@ -22,7 +22,7 @@ from service.replay import GameState, bot_move
 from service.store import raw_client
 from service.store.compact import unpack_game
 
-from svc_helpers import SECRET, TEST_BOTS, headers, play_game, queue_of
+from support.svc_helpers import SECRET, TEST_BOTS, headers, play_game, queue_of
 
 SEED = bytes.fromhex("5eed" * 16)
 

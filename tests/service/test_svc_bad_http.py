@@ -16,7 +16,7 @@ import requests
 
 from service.config import QUEUE_NAME
 
-from svc_helpers import live_service
+from support.svc_helpers import live_service
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from svc_helpers import SECRET, err, headers, snapshot
+from support.svc_helpers import SECRET, err, headers, snapshot
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from datetime import date
 from service.app import create_app
 from service.leaderboard import EPOCH, Leaderboard, day_board
 
-from svc_helpers import SECRET, TEST_BOTS
+from support.svc_helpers import SECRET, TEST_BOTS
 
 DAY = date(2026, 11, 30)
 

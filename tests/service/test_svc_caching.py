@@ -23,7 +23,7 @@ from service.config import QUEUE_NAME, Settings
 from service.freshness import PROXY_SECONDS
 from service.leaderboard import Leaderboard
 
-from svc_helpers import LIMITS_OFF, ROOT, SECRET, TEST_BOTS, flush_state, headers, live_service, play_game
+from support.svc_helpers import LIMITS_OFF, ROOT, SECRET, TEST_BOTS, flush_state, headers, live_service, play_game
 
 DAY = date(2026, 12, 2)
 OPEN = "2026-12-02T11:00:00+00:00"     # noon in Brussels: DAY is open

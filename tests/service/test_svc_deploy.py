@@ -20,7 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.analysis import CHECK_QUEUE, QUEUE as ANALYSIS_QUEUE
 from service.config import Settings
 
-from svc_helpers import ROOT
+from support.svc_helpers import ROOT
 
 DEPLOY = ROOT / "deploy"
 SOURCES = [ROOT / "service" / "config.py", ROOT / "service" / "seeds" / "__init__.py",

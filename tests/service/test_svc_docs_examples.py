@@ -13,7 +13,7 @@ import sys
 import pytest
 import requests
 
-from svc_helpers import ROOT, flush_state, live_service
+from support.svc_helpers import ROOT, flush_state, live_service
 
 API_DOC = ROOT / "docs" / "api.md"
 BASE_LINE = "BASE=http://127.0.0.1:8000/api/v1"

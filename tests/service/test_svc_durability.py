@@ -11,7 +11,7 @@ from service.config import QUEUE_NAME
 from service.redis_server import RedisServer
 from service.store import connect, raw_client
 
-from svc_helpers import SECRET, TEST_BOTS, headers, play_game
+from support.svc_helpers import SECRET, TEST_BOTS, headers, play_game
 
 
 def test_accepted_plays_and_submissions_survive_a_redis_crash(tmp_path):

@@ -32,7 +32,7 @@ from service.store.compact import unpack_times
 from service.submissions import PENDING, Submissions
 from worker.__main__ import SweepingSimpleWorker
 
-from svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, flush_state, headers, live_service, play_game, queue_of, state_client
+from support.svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, flush_state, headers, live_service, play_game, queue_of, state_client
 
 BASE_ENV = {"MANILLE_OPS_TOKENS": OPS_TOKENS}
 

@@ -21,7 +21,7 @@ from service.leaderboard import Leaderboard, day_board, month_board, week_board,
 from service.leagues import MAX_LEAGUES, MAX_MEMBERS, SETTLE_MS, Leagues, league_keys, player_leagues_key
 from service.players import pid_of
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, snapshot
+from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, snapshot
 
 DAY = date(2026, 12, 2)  # a Wednesday of ISO week 49
 NOON = "2026-12-02 11:00:00"  # UTC: the day is open in Brussels

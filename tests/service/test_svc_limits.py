@@ -20,7 +20,7 @@ from service.errors import TooManyRequests
 from service.limits import Gate, Limits, parse
 from service.runs import Runs, unpack_actions
 
-from svc_helpers import SECRET, TEST_BOTS, headers
+from support.svc_helpers import SECRET, TEST_BOTS, headers
 
 
 @pytest.fixture(autouse=True)
@@ -100,7 +100,7 @@ def test_forwarded_addresses_count_only_behind_trusted_proxies(redis_server):
 
 def rclient_ip(redis_server, run_id):
     from service.runs import Runs, unpack_actions
-    from svc_helpers import state_client
+    from support.svc_helpers import state_client
     return state_client(redis_server.url).hget(Runs.key(run_id), "ip")
 
 
@@ -414,7 +414,7 @@ def test_every_per_address_limit_counts_an_ipv6_client_by_its_64(redis_server, r
 def gunicorn(redis_server, tmp_path_factory):
     """gunicorn (two gevent processes) with limits of 6 on ranked runs, submissions and analyses
     per address; and an app on the same Redis with no limits, to prepare games."""
-    from svc_helpers import LIMITS_OFF, flush_state, live_service
+    from support.svc_helpers import LIMITS_OFF, flush_state, live_service
 
     flush_state(redis_server.url)
     logs = tmp_path_factory.mktemp("gunicorn")

@@ -19,8 +19,8 @@ from service.seeds import DayClock, daily_seed
 from service.runs import Runs
 from service.telemetry.logs import REDACTED, Redactor
 
-from svc_helpers import SECRET, headers, play_game, queue_of, flush_state, state_client
-from svc_helpers import live_service as svc_live_service
+from support.svc_helpers import SECRET, headers, play_game, queue_of, flush_state, state_client
+from support.svc_helpers import live_service as svc_live_service
 
 METRICS_TOKEN = "metrics-token-for-tests-0123456789"
 OPS_TOKEN = "ops-token-for-tests-0123456789abcdef"

@@ -16,12 +16,7 @@ from service.config import Settings
 from worker.jobs import _verify
 from service.leaderboard import ALL_TIME, Leaderboard, day_board
 
-from svc_helpers import OPS, OPS_OTHER, OPS_TOKENS, SECRET, TEST_BOTS, headers
-
-#: Smaller than the defaults (scripts/flag_rates.py measures those), so that a search fits in the
-#: shortest game of any day: 8 decisions in the 120 days from 2026-12-01 with the test secret.
-FLAGS = {"MANILLE_FLAG_EXPLORED_POINTS": "5", "MANILLE_FLAG_EXPLORED_DEPTH": "3"}
-
+from support.svc_helpers import FLAGS, OPS, OPS_OTHER, OPS_TOKENS, SECRET, TEST_BOTS, headers
 
 @pytest.fixture
 def ops_client(redis_server, rclient, monkeypatch):

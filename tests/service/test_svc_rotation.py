@@ -21,7 +21,7 @@ from service.config import Settings
 from service.ops import Ops
 from service.seeds import SecretScheduleError, ShortSecretError, commitment, daily_seed
 
-from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, headers
+from support.svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, headers
 
 NEW = "rotated-secret-0123456789abcdef-0123"
 OLD_A, OLD_B, OLD_C = ("older-secret-a-0123456789abcdef-0123", "older-secret-b-0123456789abcdef-0123",

@@ -22,7 +22,7 @@ from service.run_local import STOP_SECONDS, WORKER_RESTARTS
 from service.store import connect, raw_client
 from service.submissions import Submissions
 
-from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
+from support.svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 

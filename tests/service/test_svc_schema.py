@@ -17,7 +17,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
 import service.runs as runs_module
 from service.app import create_app
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
+from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
 
 
 def error_envelope(ctx, response, case):

@@ -18,7 +18,7 @@ from service.config import QUEUE_NAME
 from service.redis_server import RedisServer, SentinelServer
 from service.store import raw_client
 
-from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
+from support.svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
 
 SERVICE = "manille"
 

@@ -25,7 +25,7 @@ from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.redis_server import ClusterNode, free_cluster_port
 from service.store import raw_client, script_needs, script_source
 
-from svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, headers, play_game
+from support.svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, headers, play_game
 
 LUA = list((ROOT / "service").rglob("*.lua"))
 SHARED = {need for p in LUA for need in script_needs(p)}  # put in front of the scripts that need them

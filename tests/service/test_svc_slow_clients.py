@@ -13,7 +13,7 @@ import requests
 
 from service.config import QUEUE_NAME
 
-from svc_helpers import SlowClients, headers, live_service, timed_get
+from support.svc_helpers import SlowClients, headers, live_service, timed_get
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from service.replay import player_cards
 from service.runs import Runs, unpack_actions
 from service.store.compact import ALPHABET, CALLS
 
-from svc_helpers import SECRET, TEST_BOTS, err, headers, live_service, snapshot
+from support.svc_helpers import SECRET, TEST_BOTS, err, headers, live_service, snapshot
 
 
 def open_run(client, body: dict, token: str | None = None) -> dict:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from live_stack import CHROMIUM_ARGS, DESKTOP, LiveStack, chromium_available, chromium_path
+from support.live_stack import CHROMIUM_ARGS, DESKTOP, LiveStack, chromium_available, chromium_path
 
 HERE = Path(__file__).resolve().parent
 ARTIFACTS = HERE / "artifacts"

@@ -15,7 +15,7 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from live_stack import BOTS, PHONE, SECRET, TZ
+from support.live_stack import BOTS, PHONE, SECRET, TZ
 
 
 @pytest.fixture(scope="module")

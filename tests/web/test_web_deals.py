@@ -27,10 +27,10 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from closed_day import build_matchpoints, play_closed_day, settings_of
-from live_stack import PHONE
+from support.closed_day import build_matchpoints, play_closed_day, settings_of
+from support.live_stack import PHONE
 from service.store import week_id
-from web_helpers import axe_serious, open_ranked, play_game
+from support.web_helpers import axe_serious, open_ranked, play_game
 
 #: seat 0 of the closed day's games: four players who play differently, so that results differ
 SEAT0_BOTS = ["random-1", "greedy-1", "expert-1", "expert-2"]

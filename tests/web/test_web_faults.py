@@ -15,11 +15,11 @@ import requests
 from playwright.sync_api import expect
 from rq.job import Job
 
-from live_stack import OPS_TOKEN, SECRET, LiveStack
+from support.live_stack import OPS_TOKEN, SECRET, LiveStack
 from service.config import Settings
 from service.store import connect, raw_client
 from service.submissions import Submissions
-from web_helpers import nickname_box, open_ranked, play_game, wait_rank
+from support.web_helpers import nickname_box, open_ranked, play_game, wait_rank
 
 DELAYED = "Verification is delayed: it will be retried, and your game is safe."
 

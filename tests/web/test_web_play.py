@@ -10,8 +10,8 @@ import uuid
 import requests
 from playwright.sync_api import expect
 
-from live_stack import PHONE
-from web_helpers import (Game, card_button, card_name_en, enabled_cards, focused_card, hand_cards,
+from support.live_stack import PHONE
+from support.web_helpers import (Game, card_button, card_name_en, enabled_cards, focused_card, hand_cards,
                          hand_state, is_plays_answer, is_run_answer, nickname_box, number_text, open_ranked,
                          play_game, play_one, submit_nickname_and_wait_rank, tab_into_hand,
                          wait_hand_matches, watch_play_requests)

