@@ -20,6 +20,7 @@ CHROMIUM ?= $(or $(MANILLE_CHROMIUM),/usr/bin/chromium)
 
 test: $(STAMP)
 	@test -x $(CHROMIUM) || echo "make test: no Chromium at $(CHROMIUM): the browser tests (tests/web) are SKIPPED; install Debian's chromium package to run them"
+	@command -v faketime >/dev/null 2>&1 || echo "make test: no faketime: the browser tests (tests/web, on a fixed day) are SKIPPED; install Debian's faketime package to run them"
 	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || echo "make test: no nginx: the proxy test (tests/service/test_svc_nginx.py) is SKIPPED; install Debian's nginx package to run it"
 	$(PY) -m pytest -q
 	@echo "make test: the service tests again, with the state on a real Redis Cluster of 3 masters and 3 replicas (MANILLE_TEST_CLUSTER=1)"

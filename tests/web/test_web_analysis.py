@@ -16,7 +16,7 @@ import requests
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from support.closed_day import play_closed_day, settings_of
+from support.closed_day import play_closed_day
 from support.live_stack import BOTS, PHONE
 from support.web_helpers import ANALYSIS_MS, ASK, api_play_ranked_game, card_name_en, finish_free_game
 
@@ -246,7 +246,7 @@ def test_a_ranked_game_of_the_open_day_offers_no_analysis_but_says_when(visitor,
 def _a_closed_days_verified_game(live) -> dict:
     """A ranked game of the day before yesterday (a closed day: yesterday is still closing for half
     an hour after midnight, its seed not yet public), verified by the stack's worker."""
-    day = settings_of(live).today() - timedelta(days=2)
+    day = live.today() - timedelta(days=2)
     return play_closed_day(live, day, [BOTS])[0]
 
 
