@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 
 import pytest
-from rq import SimpleWorker
 
 from service.app import create_app
 from service.config import QUEUE_NAME
@@ -41,7 +40,7 @@ class TestCluster(RedisCluster):
         kwargs.setdefault("target_nodes", RedisCluster.PRIMARIES)
         return super().keys(pattern, **kwargs)
 
-from support.svc_helpers import SECRET, TEST_BOTS  # noqa: E402
+from support.svc_helpers import SECRET, TEST_BOTS, burst_worker  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -123,7 +122,5 @@ def run_worker(rclient, queue_conn):
     def work():
         import worker.jobs
         worker.jobs._settings = None
-        conn = queue_conn
-        from rq import Queue
-        SimpleWorker([Queue(q, connection=conn) for q in (QUEUE_NAME, BOARDS_QUEUE)], connection=conn).work(burst=True)
+        burst_worker((QUEUE_NAME, BOARDS_QUEUE), queue_conn).work(burst=True)
     return work

@@ -16,6 +16,8 @@ from service.config import QUEUE_NAME
 
 from support.svc_helpers import FLAGS, OPS, OPS_TOKENS, flush_state, live_service
 
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
+
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,8 @@ from service.config import QUEUE_NAME
 
 from support.svc_helpers import live_service
 
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
+
 
 @pytest.fixture(scope="module")
 def base(redis_server, tmp_path_factory):

@@ -321,6 +321,7 @@ def test_the_proxy_keeps_public_reads_as_long_as_freshness_says():
 
 # -- over real HTTP --------------------------------------------------------------------------------
 
+@pytest.mark.stack
 def test_over_http_the_headers_and_a_new_etag_after_a_verified_game(redis_server, tmp_path):
     """gunicorn and a worker process as deployed: today's board is public for a second with its
     ETag (304 when held), a token's is private; a game played and verified moves the ETag."""

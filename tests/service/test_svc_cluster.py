@@ -25,6 +25,8 @@ from service.store import DAY_SHARDS, connect_cluster, day_scope, key_for
 
 from support.svc_helpers import LIMITS_OFF, ROOT, live_service
 
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
+
 PLAYERS = 8
 
 

@@ -16,6 +16,8 @@ from service.seeds import DayClock, daily_seed
 from support.svc_helpers import BIN, SECRET, TEST_BOTS, headers, play_game, flush_state
 from support.svc_helpers import live_service as svc_live_service
 
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
+
 @pytest.fixture(scope="module")
 def live_service(redis_server, tmp_path_factory):
     from service.store import connect

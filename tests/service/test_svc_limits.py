@@ -446,12 +446,14 @@ def _together(base: str, requests_: list[tuple[str, dict | None, dict]]) -> list
     return statuses
 
 
+@pytest.mark.stack
 def test_thirty_ranked_runs_opened_at_once_from_one_address_meet_a_limit_of_six(gunicorn):
     base, _ = gunicorn
     statuses = _together(base, [("/api/v1/runs", {}, {})] * 30)
     assert statuses.count(201) == 6 and statuses.count(429) == 24, statuses
 
 
+@pytest.mark.stack
 def test_thirty_submissions_at_once_from_one_address_meet_a_limit_of_six(gunicorn):
     base, prepare = gunicorn
     games = []
@@ -463,6 +465,7 @@ def test_thirty_submissions_at_once_from_one_address_meet_a_limit_of_six(gunicor
     assert statuses.count(202) == 6 and statuses.count(429) == 24, statuses
 
 
+@pytest.mark.stack
 def test_thirty_analyses_asked_at_once_from_one_address_meet_a_limit_of_six(gunicorn):
     base, prepare = gunicorn
     games = []

@@ -40,8 +40,8 @@ from service.runs import Runs
 from support.nginx import HEADER_TIMEOUT, NGINX, OPENSSL, certificate, client_context, running_nginx, site_config
 from support.svc_helpers import SlowClients, flush_state, headers, live_service, state_client, timed_get, wait_up
 
-pytestmark = pytest.mark.skipif(NGINX is None or OPENSSL is None,
-                                reason="no nginx or openssl (Debian: apt-get install nginx openssl)")
+pytestmark = [pytest.mark.stack, pytest.mark.skipif(NGINX is None or OPENSSL is None,
+                                                    reason="no nginx or openssl (Debian: apt-get install nginx openssl)")]
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from service.redis_server import free_port
 from support.svc_helpers import BIN, LIMITS_OFF, ROOT, SECRET, TEST_BOTS, headers, play_game, wait_up
 from support.nginx import NGINX, certificate, running_nginx, site_config
 
-pytestmark = pytest.mark.skipif(NGINX is None, reason="no nginx (Debian: apt-get install nginx)")
+pytestmark = [pytest.mark.stack, pytest.mark.skipif(NGINX is None, reason="no nginx (Debian: apt-get install nginx)")]
 
 PROCESSES = 3
 GAMES = 6

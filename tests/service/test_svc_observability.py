@@ -165,6 +165,7 @@ def wait_verdict(base, url, token) -> str:
     raise AssertionError("no verdict in 60 s")
 
 
+@pytest.mark.stack
 def test_metrics_sum_every_process_and_count_the_workers_verdicts(live):
     base, _logs, rclient = live
     before = scrape(base)
@@ -209,6 +210,7 @@ def test_metrics_sum_every_process_and_count_the_workers_verdicts(live):
                                    (("method", "POST"), ("route", PLAYS_ROUTE)))]
 
 
+@pytest.mark.stack
 def test_metrics_need_the_token(live):
     base, _logs, _r = live
     for hdrs in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": METRICS_TOKEN}):
@@ -217,6 +219,7 @@ def test_metrics_need_the_token(live):
         assert "manille_" not in r.text
 
 
+@pytest.mark.stack
 def test_request_ids_are_echoed_and_logged_and_no_secret_reaches_a_log(live):
     base, logs, _r = live
     day = DayClock("Europe/Brussels").today()

@@ -269,6 +269,7 @@ def _manille(*args, env):
                           text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
 
 
+@pytest.mark.stack
 def test_the_ops_command_line(ops_client, run_worker, redis_server, monkeypatch):
     import json
     client = ops_client

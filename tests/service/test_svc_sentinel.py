@@ -20,6 +20,8 @@ from service.store import raw_client
 
 from support.svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
 
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
+
 SERVICE = "manille"
 
 

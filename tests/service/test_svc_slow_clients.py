@@ -15,6 +15,8 @@ from service.config import QUEUE_NAME
 
 from support.svc_helpers import SlowClients, headers, live_service, timed_get
 
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
+
 
 @pytest.fixture(scope="module")
 def service(redis_server, tmp_path_factory):

@@ -224,3 +224,18 @@ def flush_state(url: str) -> None:
     connect(url).flushall()
     if os.environ.get("MANILLE_REDIS_CLUSTER"):
         connect_cluster(os.environ["MANILLE_REDIS_CLUSTER"]).flushall()
+
+
+def burst_worker(queues, connection):
+    """RQ's SimpleWorker over ``queues`` (names), in the test's process: ``.work(burst=True)`` runs
+    what they hold.  Its pub/sub thread wakes every second as the product's workers' does
+    (worker.__main__): with RQ's 60 s, the end of a burst waited up to a minute for it."""
+    from rq import Queue, SimpleWorker
+
+    from worker.__main__ import Sweeping
+
+    class BurstWorker(SimpleWorker):
+        PUBSUB_SLEEP = Sweeping.PUBSUB_SLEEP
+        subscribe = Sweeping.subscribe
+
+    return BurstWorker([Queue(q, connection=connection) for q in queues], connection=connection)

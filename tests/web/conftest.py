@@ -39,6 +39,9 @@ def _in_this_dir(item) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _in_this_dir(item):
+            item.add_marker(pytest.mark.stack)  # every browser test runs the whole product
     if (chromium_available() and faketime_path()) or os.environ.get("CI"):
         return  # with $CI set, the ``browser`` or ``live`` fixture fails every test instead
     missing = NO_CHROMIUM if not chromium_available() else "no faketime (Debian: apt-get install faketime)"
