@@ -29,9 +29,10 @@ test: $(STAMP)
 
 # The engine, the bots, the command line and the API in process (Flask's test client on the real
 # Redis the fixtures start): every test but those marked `stack` (they start the product's
-# processes, a browser, nginx, a cluster: all of tests/web) or `slow` (pyproject.toml's markers).
+# processes, a browser, nginx, a cluster: all of tests/web) or `slow` (pyproject.toml's markers),
+# on every core (pytest-xdist: each process has its own Redis).
 check: $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider -m "not stack and not slow" --ignore=tests/web
+	$(PY) -m pytest -q -p no:cacheprovider -n auto -m "not stack and not slow" --ignore=tests/web
 
 # Redis (embedded, AOF under ./var/, unless REDIS_URL is set), an RQ worker and gunicorn on
 # http://127.0.0.1:8000, supervised (service/run_local.py); Ctrl-C stops all three.

@@ -121,6 +121,7 @@ FROZEN3_SEED = hashlib.sha256(b"expert-3 frozen").digest()
 FROZEN3 = "a0501f60b2813c610bfcaeb794ccc5862f317c340d93f1b3d1fb940e8f09b570"
 
 
+@pytest.mark.slow
 def test_expert_3_is_frozen_and_deterministic():
     first = _record_digest_in_a_fresh_process("expert-3", FROZEN3_SEED)
     assert first == _record_digest_in_a_fresh_process("expert-3", FROZEN3_SEED) == FROZEN3
@@ -131,6 +132,7 @@ FROZEN4_SEED = hashlib.sha256(b"expert-4 frozen").digest()
 FROZEN4 = "71fd5c5b50b4a78ea731df82f3b642e4bded3b53c449df11010b53a626ed348c"
 
 
+@pytest.mark.slow
 def test_expert_4_is_frozen_and_deterministic_and_expert_3s_search_with_its_own_settings():
     from bots.expert3 import EXPERT3_SETTINGS, Expert3Bot
     bot = get_bot("expert-4")
@@ -145,6 +147,7 @@ FROZEN5_SEED = hashlib.sha256(b"expert-5 frozen").digest()
 FROZEN5 = "82e54177e299da31e6b1310e56361ce7e086dad4d9c984fc27ed9d081836813a"
 
 
+@pytest.mark.slow
 def test_expert_5_is_frozen_and_deterministic_and_expert_4_reading_its_partner_last():
     from bots.expert4 import EXPERT4_SETTINGS, Expert4Bot
     bot = get_bot("expert-5")
@@ -159,6 +162,7 @@ FROZEN6_SEED = hashlib.sha256(b"expert-6 frozen").digest()
 FROZEN6 = "540e289778147acd4614d3c004b0852d7df8d0b5d06bb75ebc1e8a88da39953f"
 
 
+@pytest.mark.slow
 def test_expert_6_is_frozen_and_deterministic_and_expert_5_drawing_twice_the_deals():
     from bots.expert5 import EXPERT5_SETTINGS, Expert5Bot
     bot = get_bot("expert-6")

@@ -140,6 +140,7 @@ def _model_positions(rules: str, games: int, worlds: int):
             bot_move(state, expert, bidder)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["muette-1", "parlee-1", "manillen-1"])
 def test_the_compiled_model_plays_expert_1s_rules_of_thumb_card_in_every_candidate_deal(rules):
     """``model.c`` gives the card ``ExpertBot.rule_card`` gives over ``Knowledge.holding`` (None

@@ -203,6 +203,7 @@ def test_names_follow_the_rules_and_are_text(client):
         "league_name_too_long")
 
 
+@pytest.mark.slow  # 500 joins, each a real request
 def test_at_most_20_leagues_a_player_and_500_members_a_league(client, rclient, clock):
     ada = new_player(client, "Ada")
     leagues = [create(client, ada, name=f"L{i}").get_json() for i in range(MAX_LEAGUES)]
