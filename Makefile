@@ -1,10 +1,11 @@
-# The two commands: `make run` starts the product, `make test` installs and tests it.
+# The commands: `make run` starts the product, `make test` installs it and runs every test (CI),
+# `make check` the fast tier for every commit.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench load install clean translations
+.PHONY: run test check bench load install clean translations
 
 # Reinstall whenever the dependency list changes; the editable install picks up code changes by itself.
 $(STAMP): pyproject.toml
@@ -20,10 +21,18 @@ CHROMIUM ?= $(or $(MANILLE_CHROMIUM),/usr/bin/chromium)
 
 test: $(STAMP)
 	@test -x $(CHROMIUM) || echo "make test: no Chromium at $(CHROMIUM): the browser tests (tests/web) are SKIPPED; install Debian's chromium package to run them"
+	@command -v faketime >/dev/null 2>&1 || echo "make test: no faketime: the browser tests (tests/web, on a fixed day) are SKIPPED; install Debian's faketime package to run them"
 	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || echo "make test: no nginx: the proxy test (tests/service/test_svc_nginx.py) is SKIPPED; install Debian's nginx package to run it"
 	$(PY) -m pytest -q
 	@echo "make test: the service tests again, with the state on a real Redis Cluster of 3 masters and 3 replicas (MANILLE_TEST_CLUSTER=1)"
 	MANILLE_TEST_CLUSTER=1 $(PY) -m pytest -q -p no:cacheprovider tests/service
+
+# The engine, the bots, the command line and the API in process (Flask's test client on the real
+# Redis the fixtures start): every test but those marked `stack` (they start the product's
+# processes, a browser, nginx, a cluster: all of tests/web) or `slow` (pyproject.toml's markers),
+# on every core (pytest-xdist: each process has its own Redis).
+check: $(STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider -n auto -m "not stack and not slow" --ignore=tests/web
 
 # Redis (embedded, AOF under ./var/, unless REDIS_URL is set), an RQ worker and gunicorn on
 # http://127.0.0.1:8000, supervised (service/run_local.py); Ctrl-C stops all three.

@@ -50,7 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
-sys.path.insert(0, str(ROOT / "tests" / "service"))
+sys.path.insert(0, str(ROOT / "tests"))  # the support package
 
 from bench_speed import RAISED_LIMITS, Gunicorn  # noqa: E402
 from service.redis_server import RedisServer, free_port  # noqa: E402
@@ -134,7 +134,7 @@ def main(argv=None) -> int:
     p.add_argument("--board-size", type=int, default=20_000)
     p.add_argument("--in-process", type=int, default=5000, help="requests of each kind in process")
     args = p.parse_args(argv)
-    from test_svc_nginx import NGINX, OPENSSL, certificate, running_nginx, site_config
+    from support.nginx import NGINX, OPENSSL, certificate, running_nginx, site_config
 
     missing = [name for name, path in (("wrk", WRK), ("nginx", NGINX), ("openssl", OPENSSL)) if not path]
     if missing:

@@ -26,11 +26,11 @@ import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "service"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from service.redis_server import free_port  # noqa: E402
 from service.run_local import Launcher  # noqa: E402
-from svc_helpers import SlowClients, timed_get  # noqa: E402
+from support.svc_helpers import SlowClients, timed_get  # noqa: E402
 
 ENDPOINTS = ("/api/v1/health/live", "/api/v1/challenges/today")
 

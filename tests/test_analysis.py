@@ -39,7 +39,7 @@ from service.replay.deal import Deal
 from service.replay.rules import legal_mask
 from service.replay.state import DealLog
 
-from scripted import plays_legal
+from support.scripted import plays_legal
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPERT = get_bot("expert-1")

@@ -50,7 +50,7 @@ import random  # noqa: E402
 
 from service.replay import GameState, bot_move, cards_of  # noqa: E402
 
-from scripted import plays_legal  # noqa: E402
+from support.scripted import plays_legal  # noqa: E402
 
 
 def _history_legal(log, hands_at_start: list[int]) -> bool:
@@ -95,7 +95,8 @@ def _alternative_world(state: GameState, seat: int, rnd: random.Random) -> GameS
     return None
 
 
-@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1", "expert-2", "expert-3", "expert-4", "expert-5", "expert-6"])
+@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1", "expert-2",
+                                    *(pytest.param(b, marks=pytest.mark.slow) for b in ("expert-3", "expert-4", "expert-5", "expert-6"))])
 def test_honest_by_construction(bot_id):
     """Deal the unseen cards differently among the other seats, consistently with what the bot has
     seen, at many decision points: the bot's card never changes."""
@@ -132,7 +133,8 @@ def test_bots_import_only_the_engine_types():
                     assert alias.name.split(".")[0] in {"itertools", "math", "__future__"}, (path.name, alias.name)
 
 
-@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1", "expert-2", "expert-3", "expert-4", "expert-5", "expert-6"])
+@pytest.mark.parametrize("bot_id", ["greedy-1", "expert-1", "expert-2",
+                                    *(pytest.param(b, marks=pytest.mark.slow) for b in ("expert-3", "expert-4", "expert-5", "expert-6"))])
 def test_same_observation_same_stream_same_card(bot_id):
     from service.replay import decision_stream
 

@@ -6,7 +6,7 @@ import pytest
 
 from bots import get_bot
 from bots.knowledge import Knowledge
-from scripted import trick_of
+from support.scripted import trick_of
 from service.replay import (DECK, MANILLEN, MUETTE, PARLEE, Card, HashStream, Observation, Trick, legal_mask,
                             mask_of, parse_cards)
 from service.replay.rules import NO_TRUMP

@@ -16,7 +16,8 @@ from bots.searching import SETTINGS, SearchingBot
 from bots.inference import MissOrder, PlayModel, inferred_worlds, past_plays
 from bots.knowledge import Knowledge
 from bots.worlds import Constraints
-from scripted import trick_of
+from support.positions import decisions as _decisions
+from support.scripted import trick_of
 from service.replay import (Card, GameState, HashStream, Observation, decision_stream, legal_mask, mask_of,
                             parse_cards, player_cards, simulate)
 
@@ -60,17 +61,6 @@ def test_a_small_lead_makes_the_ten_and_ace_together_in_the_leaders_hand_rarer()
     for w in inferred:  # every inferred deal is still a consistent one
         assert w[0] == obs.hand_mask and not (w[1] | w[2] | w[3]) & obs.hand_mask
         assert (w[1] | w[2] | w[3]).bit_count() == 23 and w[2] >> Card.parse("JH").id & 1
-
-
-def _decisions(seeds: list[bytes], deals: int = 1 << 30):
-    """Each decision of each seed's game, of its first ``deals`` deals: the game, the observation
-    of the seat to play and its decision stream's arguments.  The caller plays a card into the
-    game before asking for the next."""
-    for seed in seeds:
-        state = GameState(seed)
-        while not state.is_over and state.deal_index < deals:
-            obs = state.observation(state.trick.next_seat)
-            yield state, obs, (seed, obs.deal_index, obs.seat, len(obs.tricks))
 
 
 def test_the_true_deal_always_explains_expert_1s_own_cards():
@@ -132,6 +122,7 @@ FROZEN3_SEED = hashlib.sha256(b"expert-3 frozen").digest()
 FROZEN3 = "a0501f60b2813c610bfcaeb794ccc5862f317c340d93f1b3d1fb940e8f09b570"
 
 
+@pytest.mark.slow
 def test_expert_3_is_frozen_and_deterministic():
     first = _record_digest_in_a_fresh_process("expert-3", FROZEN3_SEED)
     assert first == _record_digest_in_a_fresh_process("expert-3", FROZEN3_SEED) == FROZEN3
@@ -142,6 +133,7 @@ FROZEN4_SEED = hashlib.sha256(b"expert-4 frozen").digest()
 FROZEN4 = "71fd5c5b50b4a78ea731df82f3b642e4bded3b53c449df11010b53a626ed348c"
 
 
+@pytest.mark.slow
 def test_expert_4_is_frozen_and_deterministic_with_its_own_row():
     bot = get_bot("expert-4")
     assert isinstance(bot, SearchingBot) and bot.id == "expert-4"
@@ -156,6 +148,7 @@ FROZEN5_SEED = hashlib.sha256(b"expert-5 frozen").digest()
 FROZEN5 = "82e54177e299da31e6b1310e56361ce7e086dad4d9c984fc27ed9d081836813a"
 
 
+@pytest.mark.slow
 def test_expert_5_is_frozen_and_deterministic_with_its_own_row():
     bot = get_bot("expert-5")
     assert isinstance(bot, SearchingBot) and bot.id == "expert-5"
@@ -170,6 +163,7 @@ FROZEN6_SEED = hashlib.sha256(b"expert-6 frozen").digest()
 FROZEN6 = "540e289778147acd4614d3c004b0852d7df8d0b5d06bb75ebc1e8a88da39953f"
 
 
+@pytest.mark.slow
 def test_expert_6_is_frozen_and_deterministic_with_its_own_row():
     bot = get_bot("expert-6")
     assert isinstance(bot, SearchingBot) and bot.id == "expert-6"

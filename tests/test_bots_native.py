@@ -18,7 +18,7 @@ from cli import tournament
 from service.replay import GameState, bot_move
 from bots import get_bidder, get_bot
 
-from test_bots_oracle import random_position
+from support.positions import random_position
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -140,6 +140,7 @@ def _model_positions(rules: str, games: int, worlds: int):
             bot_move(state, expert, bidder)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["muette-1", "parlee-1", "manillen-1"])
 def test_the_compiled_model_plays_expert_1s_rules_of_thumb_card_in_every_candidate_deal(rules):
     """``model.c`` gives the card ``ExpertBot.rule_card`` gives over ``Knowledge.holding`` (None
@@ -174,7 +175,7 @@ def test_the_inference_reads_the_same_deals_compiled_or_not():
     whether the compiled model counts the misses or the Python one does (with its memo)."""
     from bots.inference import PlayModel, inferred_worlds
     from service.replay import HashStream, decision_stream
-    from test_bots_expert2 import _decisions
+    from support.positions import decisions as _decisions
     bot, expert = get_bot("expert-5"), get_bot("expert-1")
     compiled = PlayModel(expert, b"test")
     python = PlayModel(expert, b"test")

@@ -19,6 +19,7 @@ from service.replay import (DECK, Card, GameState, Trick, bot_move, decision_str
 from service.replay.cards import CARD_POINTS
 from service.replay.record import build_record
 from service.replay.rules import legal_facing
+from support.positions import random_position
 
 RANDOM = get_bot("random-1")
 EXPERT = get_bot("expert-1")
@@ -63,24 +64,6 @@ def brute_values(hands: list[int], trick: Trick) -> dict[Card, int]:
             hands[seat] ^= 1 << c
             out[DECK[c]] = team0 if seat % 2 == 0 else total - team0
     return out
-
-
-def random_position(rng: random.Random, tricks: int, in_trick: int) -> tuple[list[int], Trick]:
-    """A random layout: ``tricks`` cards for each seat, a random trump and leader, then
-    ``in_trick`` random legal cards of the trick in progress."""
-    deck = list(range(32))
-    rng.shuffle(deck)
-    hands = [0, 0, 0, 0]
-    for i in range(4 * tricks):
-        hands[i % 4] |= 1 << deck[i]
-    trick = Trick(rng.randrange(4), rng.randrange(4))
-    for _ in range(in_trick):
-        seat = trick.next_seat
-        legal = legal_mask(hands[seat], trick, seat)
-        c = rng.choice([c for c in range(32) if legal >> c & 1])
-        hands[seat] ^= 1 << c
-        trick = trick.play(DECK[c])
-    return hands, trick
 
 
 def _check_exact(hands, trick, solver=None):

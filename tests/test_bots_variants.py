@@ -10,7 +10,7 @@ import pytest
 from bots import get_bidder, get_bot
 from bots.knowledge import Knowledge
 from bots.solver import Solver
-from scripted import trick_of
+from support.scripted import trick_of
 from service.replay import (MANILLEN, MUETTE, PARLEE, Call, Card, Contract, HashStream, Observation, Trick,
                             legal_mask, mask_of, parse_cards, play_game)
 from service.replay.rules import SUIT_MASKS, legal_facing, trump_forced

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 
 import pytest
-from rq import SimpleWorker
 
 from service.app import create_app
 from service.botcache import forget as forget_decisions
@@ -42,7 +41,7 @@ class TestCluster(RedisCluster):
         kwargs.setdefault("target_nodes", RedisCluster.PRIMARIES)
         return super().keys(pattern, **kwargs)
 
-from svc_helpers import SECRET, TEST_BOTS  # noqa: E402  (tests/service is on sys.path)
+from support.svc_helpers import SECRET, TEST_BOTS, burst_worker  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -126,7 +125,5 @@ def run_worker(rclient, queue_conn):
     def work():
         import worker.jobs
         worker.jobs._settings = None
-        conn = queue_conn
-        from rq import Queue
-        SimpleWorker([Queue(q, connection=conn) for q in (QUEUE_NAME, BOARDS_QUEUE)], connection=conn).work(burst=True)
+        burst_worker((QUEUE_NAME, BOARDS_QUEUE), queue_conn).work(burst=True)
     return work

@@ -11,12 +11,13 @@ from datetime import date, datetime, timedelta
 from freezegun import freeze_time
 
 import pytest
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from service.analysis import CHECK_QUEUE, FREE_KEEP_SECONDS, KEEP_SECONDS, POSITIONS_MARGIN_SECONDS, QUEUE, Analyses
 from service.store import raw_client, shard_of
 
-from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, err, headers, play_game, queue_of
+from support.svc_helpers import (LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, burst_worker, err, headers, play_game,
+                                 queue_of)
 
 
 def _post(client):
@@ -38,10 +39,10 @@ def _analysis_worker(rclient, queue=QUEUE):
     import worker.jobs
     worker.jobs._settings = None
     conn = queue_of(rclient)
-    return SimpleWorker([Queue(queue, connection=conn)], connection=conn)
+    return burst_worker([queue], conn)
 
 
-def test_a_free_game_is_analysed_with_progress_and_answered_from_the_cache(client, rclient):
+def test_a_free_game_is_analysed_with_progress_and_answered_from_the_cache(app, client, rclient):
     run, token = _finished_free_game(client)
     url = f"/api/v1/runs/{run['run_id']}/analysis"
     r = client.post(url, headers=headers(token))

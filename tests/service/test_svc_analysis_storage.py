@@ -10,7 +10,6 @@ import random
 from datetime import date
 
 import pytest
-from rq import Queue, SimpleWorker
 
 from analysis import analyse, decision_keys, game_plays, game_record, replay_record
 from bots import get_bot
@@ -22,7 +21,7 @@ from service.replay import GameState, bot_move
 from service.store import raw_client
 from service.store.compact import unpack_game
 
-from svc_helpers import SECRET, TEST_BOTS, headers, play_game, queue_of
+from support.svc_helpers import SECRET, TEST_BOTS, burst_worker, headers, play_game, queue_of
 
 SEED = bytes.fromhex("5eed" * 16)
 
@@ -179,7 +178,7 @@ def test_rq_keeps_nothing_of_an_analysis_that_succeeded(client, rclient):
     conn = queue_of(rclient)
     import worker.jobs
     worker.jobs._settings = None
-    SimpleWorker([Queue(QUEUE, connection=conn)], connection=conn).work(burst=True)
+    burst_worker([QUEUE], conn).work(burst=True)
     assert client.get(f"/api/v1/analyses/{aid}").get_json()["status"] == "finished"
     assert not conn.keys("rq:results:*") and not conn.keys("rq:job:analysis-*")
     assert not conn.zcard("rq:finished:analysis")

@@ -14,8 +14,9 @@ import requests
 
 from service.config import QUEUE_NAME
 
-from svc_helpers import OPS, OPS_TOKENS, flush_state, live_service
-from test_svc_ops import FLAGS
+from support.svc_helpers import FLAGS, OPS, OPS_TOKENS, flush_state, live_service
+
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
 
 
 

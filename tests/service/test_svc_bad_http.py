@@ -16,7 +16,9 @@ import requests
 
 from service.config import QUEUE_NAME
 
-from svc_helpers import live_service
+from support.svc_helpers import live_service
+
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from svc_helpers import SECRET, err, headers, snapshot
+from support.svc_helpers import SECRET, err, headers, snapshot
 
 
 @pytest.fixture
@@ -265,6 +265,7 @@ JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() |
                            inner, max_size=4), max_leaves=10)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(path=st.sampled_from(POSTS),
        body=st.binary(max_size=64) | JSONISH.map(lambda v: json.dumps(v).encode()),

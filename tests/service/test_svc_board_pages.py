@@ -5,13 +5,14 @@ that long."""
 
 from __future__ import annotations
 
-import time
-from datetime import date
+from datetime import date, datetime, timezone
+
+from freezegun import freeze_time
 
 from service.app import create_app
 from service.leaderboard import EPOCH, Leaderboard, day_board
 
-from svc_helpers import SECRET, TEST_BOTS
+from support.svc_helpers import SECRET, TEST_BOTS
 
 DAY = date(2026, 11, 30)
 
@@ -51,6 +52,8 @@ def test_a_wipe_that_restores_the_same_size_and_sequence_is_not_taken_for_the_sa
 
 
 def test_with_a_max_age_a_page_is_answered_unchecked_that_long(redis_server, rclient, monkeypatch):
+    """The process's clock is driven (freezegun: the monotonic one too), so "within the max age"
+    holds however slowly the requests run."""
     monkeypatch.setenv("MANILLE_BOARD_MAX_AGE", "0.5")
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
                       "MANILLE_BOTS": TEST_BOTS})
@@ -58,12 +61,14 @@ def test_with_a_max_age_a_page_is_answered_unchecked_that_long(redis_server, rcl
     lb = Leaderboard(rclient)
     lb.record_many(DAY, scores(3))
     path = f"/api/v1/leaderboards/days/{DAY}?limit=2"
-    first = client.get(path).get_json()
-    lb.record(DAY, "p7", "Seven", 1070, "s-p7")
-    assert client.get(path).get_json() == first  # within the max age: not even looked at
-    assert client.get(f"/api/v1/leaderboards/days/{DAY}?limit=3").get_json()["total"] == 4  # another page
-    time.sleep(0.55)
-    again = client.get(path).get_json()
+    with freeze_time(datetime(2026, 12, 2, 9, 0, tzinfo=timezone.utc)) as clock:
+        first = client.get(path).get_json()
+        lb.record(DAY, "p7", "Seven", 1070, "s-p7")
+        clock.tick(0.49)
+        assert client.get(path).get_json() == first  # within the max age: not even looked at
+        assert client.get(f"/api/v1/leaderboards/days/{DAY}?limit=3").get_json()["total"] == 4  # another page
+        clock.tick(0.02)
+        again = client.get(path).get_json()
     assert again["total"] == 4 and again["entries"][0]["nickname"] == "Seven"
     assert app.extensions["manille"].leaderboard.max_age == 0.5
 

@@ -12,7 +12,7 @@ from service.botcache import CachedBot, DecisionCache, cached, forget
 from service.replay import dumps, player_cards, simulate, verify
 from service.store import connect
 
-from svc_helpers import SECRET, headers, play_game
+from support.svc_helpers import SECRET, headers, play_game
 
 EXPERT2 = get_bot("expert-2")
 

@@ -23,7 +23,9 @@ from service.redis_server import LocalCluster, RedisServer
 from service.runs import Runs, unpack_actions
 from service.store import DAY_SHARDS, connect_cluster, day_scope, key_for
 
-from svc_helpers import LIMITS_OFF, ROOT, live_service
+from support.svc_helpers import LIMITS_OFF, ROOT, live_service
+
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
 
 PLAYERS = 8
 

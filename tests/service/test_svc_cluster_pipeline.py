@@ -15,6 +15,8 @@ import redis
 from service.redis_server import LocalCluster
 from service.store import connect_cluster, evalsha_on, key_for, pipelined, run_replicated, run_replicated_each
 
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
+
 COUNT = "return redis.call('INCRBY', KEYS[1], ARGV[1])"
 
 

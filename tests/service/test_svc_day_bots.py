@@ -19,7 +19,7 @@ from service.config import DEFAULT_BOTS, Settings
 from service.replay import dumps, player_cards, verify
 from service.seeds import daily_seed
 
-from svc_helpers import SECRET, err, headers, play_game, snapshot
+from support.svc_helpers import SECRET, err, headers, play_game, snapshot
 
 # Europe/Brussels in December is UTC+1.
 DAY = "2026-12-02"
@@ -124,7 +124,7 @@ def test_free_play_at_each_strength_plays_to_the_end_and_verifies(bots, default_
     from rq import Queue, SimpleWorker
 
     from service.analysis import QUEUE as ANALYSIS_QUEUE
-    from svc_helpers import queue_of
+    from support.svc_helpers import queue_of
 
     with freeze_time(ON_DAY):
         client = _app(redis_server.url).test_client()

@@ -13,7 +13,7 @@ from service.runs import Runs, run_day, run_shard
 from service.store import DAY_SHARDS, EVERY_SHARD, day_scope, key_for, shard_of
 from service.submissions import SUB_ID_RE, Submissions, new_submission_id
 
-from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, headers, play_game
+from support.svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, headers, play_game
 
 
 

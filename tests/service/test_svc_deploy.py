@@ -20,7 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.analysis import CHECK_QUEUE, QUEUE as ANALYSIS_QUEUE
 from service.config import Settings
 
-from svc_helpers import ROOT
+from support.svc_helpers import ROOT
 
 DEPLOY = ROOT / "deploy"
 SOURCES = [ROOT / "service" / "config.py", ROOT / "service" / "seeds" / "__init__.py",
@@ -139,6 +139,7 @@ def test_the_image_installs_the_package_and_runs_the_same_gunicorn_config():
     assert '"/app/deploy/gunicorn.conf.py"' in text
 
 
+@pytest.mark.stack
 def test_a_gunicorn_worker_freezes_what_it_loaded_against_the_garbage_collector(tmp_path):
     """post_worker_init: the app loaded, the objects alive then go out of the collector's reach."""
     code = ("import gc, runpy, sys\n"
@@ -167,6 +168,7 @@ def test_the_systemd_units_restart_and_are_hardened():
     assert "/opt/manille/deploy/gunicorn.conf.py" in (DEPLOY / "systemd" / "manille-web.service").read_text()
 
 
+@pytest.mark.stack
 @pytest.mark.skipif(SYSTEMD is None, reason="no systemd-analyze")
 def test_systemd_verifies_the_units(tmp_path):
     """The units with this checkout's paths in place of /opt/manille's: systemd reports unknown

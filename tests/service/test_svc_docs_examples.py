@@ -13,7 +13,7 @@ import sys
 import pytest
 import requests
 
-from svc_helpers import ROOT, flush_state, live_service
+from support.svc_helpers import ROOT, flush_state, live_service
 
 API_DOC = ROOT / "docs" / "api.md"
 BASE_LINE = "BASE=http://127.0.0.1:8000/api/v1"
@@ -37,6 +37,7 @@ def test_the_block_is_found_and_starts_with_base():
 
 @pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq") and shutil.which("bash")),
                     reason="the example needs bash, curl and jq")
+@pytest.mark.stack
 def test_the_curl_session_of_docs_api_runs_as_written(redis_server, tmp_path):
     block = curl_session()
     flush_state(redis_server.url)
@@ -77,6 +78,7 @@ def etag_example() -> str:
 
 @pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq") and shutil.which("bash")),
                     reason="the example needs bash, curl and jq")
+@pytest.mark.stack
 def test_the_etag_example_of_docs_api_runs_as_written(redis_server, tmp_path):
     """The headers it greps are there, and the board asked again with its ETag is a 304."""
     block = etag_example()

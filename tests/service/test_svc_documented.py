@@ -10,7 +10,7 @@ from service.api.schemas import BoardPageSchema, RunSchema
 from service.leaderboard import Leaderboard
 from service.players import pid_of
 
-from svc_helpers import headers
+from support.svc_helpers import headers
 
 
 def dumped_unchanged(schema, body: dict) -> None:

@@ -16,7 +16,7 @@ from service.app import create_app
 from service.duels import KEEP_SECONDS, MAX_FRIENDS, key as duel_key
 from service.players import pid_of
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, snapshot
+from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, snapshot
 
 NOON = "2026-12-02 11:00:00"  # UTC: 2026-12-02 is open in Brussels, 2026-11-28 long closed
 ARCHIVE_DAY = "2026-11-28"

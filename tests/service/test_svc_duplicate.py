@@ -18,7 +18,7 @@ from service.store import shard_of
 from service.submissions import Submissions
 from service.verification import verify_submission as _verify
 
-from svc_helpers import headers
+from support.svc_helpers import headers
 
 DAY = date(2026, 12, 2)
 OPEN = "2026-12-02T11:00:00+00:00"     # noon in Brussels: the day is open
@@ -146,7 +146,7 @@ def _deal_points(run: dict) -> list[int]:
 @pytest.fixture
 def many(redis_server, rclient):
     from service.app import create_app
-    from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
+    from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
                       "MANILLE_BOTS": TEST_BOTS, **LIMITS_OFF})
     return app.test_client()
@@ -234,7 +234,7 @@ def test_held_disqualified_restored_and_rebuilt_games(many, run_worker, rclient)
 
 def test_disqualify_and_restore_over_the_ops_api_move_the_field_and_the_matchpoints(redis_server, rclient, run_worker):
     from service.app import create_app
-    from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
+    from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
     token = "ops-token-for-the-duplicate-tests"
     ops = {"Authorization": f"Bearer {token}"}
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,

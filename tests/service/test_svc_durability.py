@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import time
 
-from rq import Queue, SimpleWorker
+import pytest
 
 from service.app import create_app
 from service.config import QUEUE_NAME
 from service.redis_server import RedisServer
 from service.store import connect, raw_client
 
-from svc_helpers import SECRET, TEST_BOTS, headers, play_game
+from support.svc_helpers import SECRET, TEST_BOTS, burst_worker, headers, play_game
+
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
 
 
 def test_accepted_plays_and_submissions_survive_a_redis_crash(tmp_path):
@@ -51,7 +53,7 @@ def test_accepted_plays_and_submissions_survive_a_redis_crash(tmp_path):
         assert client.get(accepted["status_url"]).get_json()["status"] == "queued"
 
         conn = raw_client(connect(server.url))
-        assert SimpleWorker([Queue(QUEUE_NAME, connection=conn)], connection=conn).work(burst=True)
+        assert burst_worker([QUEUE_NAME], conn).work(burst=True)
         sub = client.get(accepted["status_url"]).get_json()
         assert sub["status"] == "verified" and sub["score"] == finished["result"]["rank_score"]
     finally:

@@ -13,8 +13,10 @@ from service.config import QUEUE_NAME
 from service.replay import verify
 from service.seeds import DayClock, daily_seed
 
-from svc_helpers import BIN, SECRET, TEST_BOTS, headers, play_game, flush_state
-from svc_helpers import live_service as svc_live_service
+from support.svc_helpers import BIN, SECRET, TEST_BOTS, headers, play_game, flush_state
+from support.svc_helpers import live_service as svc_live_service
+
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
 
 @pytest.fixture(scope="module")
 def live_service(redis_server, tmp_path_factory):

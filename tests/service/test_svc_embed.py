@@ -14,7 +14,7 @@ from freezegun import freeze_time
 from service.app import create_app
 from service.leaderboard import Leaderboard
 
-from svc_helpers import SECRET, TEST_BOTS
+from support.svc_helpers import SECRET, TEST_BOTS
 
 DAY = date(2026, 12, 2)
 OPEN = "2026-12-02T11:00:00+00:00"     # noon in Brussels

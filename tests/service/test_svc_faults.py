@@ -32,7 +32,7 @@ from service.store.compact import unpack_times
 from service.submissions import PENDING, Submissions
 from worker.__main__ import SweepingSimpleWorker
 
-from svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, flush_state, headers, live_service, play_game, queue_of, state_client
+from support.svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, flush_state, headers, live_service, play_game, queue_of, state_client
 
 BASE_ENV = {"MANILLE_OPS_TOKENS": OPS_TOKENS}
 
@@ -291,6 +291,7 @@ def stop_all(procs) -> None:
 SLOW_FIRST = {"MANILLE_FLAG_ORACLE_FROM_TRICK": "1", "MANILLE_NATIVE": "0"}
 
 
+@pytest.mark.stack
 def test_a_work_horse_killed_mid_job_is_retried_and_once_out_of_retries_shows_delayed(own_redis, tmp_path):
     """``python -m worker --fork``: a work horse per job; the worker outlives it."""
     rclient, conn = state_client(own_redis.url), raw_client(connect(own_redis.url))
@@ -336,6 +337,7 @@ def test_a_work_horse_killed_mid_job_is_retried_and_once_out_of_retries_shows_de
         assert status == 200 and health["failed"] == 0 and health["pending"] == 0
 
 
+@pytest.mark.stack
 def test_a_worker_killed_mid_job_has_it_run_again_by_the_next_worker_and_once_out_of_retries_delayed(
         own_redis, tmp_path):
     """The default worker runs a job in its own process: killed in the middle of one, it takes the
@@ -374,6 +376,7 @@ def test_a_worker_killed_mid_job_has_it_run_again_by_the_next_worker_and_once_ou
             stop_all(workers)
 
 
+@pytest.mark.stack
 def test_a_forking_worker_killed_outright_mid_job_leaves_the_job_to_rqs_cleanup_and_another_worker(
         own_redis, tmp_path):
     """``--fork``: the worker and its work horse both killed.  A next worker leaves the job alone
@@ -406,6 +409,7 @@ def test_a_forking_worker_killed_outright_mid_job_leaves_the_job_to_rqs_cleanup_
             stop_all([second])
 
 
+@pytest.mark.stack
 def test_a_job_past_its_timeout_is_stopped_in_the_worker_which_goes_on(own_redis, tmp_path):
     """No fork, yet a job's timeout holds: RQ's death penalty (SIGALRM) interrupts it in the
     worker's own process, fails it, and the worker takes the next job."""
@@ -422,6 +426,7 @@ def test_a_job_past_its_timeout_is_stopped_in_the_worker_which_goes_on(own_redis
     assert after.get_status() == "finished" and after.return_value() not in (None, os.getpid())
 
 
+@pytest.mark.stack
 def test_an_idle_worker_killed_with_kill_9_strands_no_job(own_redis, tmp_path):
     """Its RQ scheduler dies with it (PR_SET_PDEATHSIG): alive, it would hold the worker's Redis
     connection, still blocked in BLMOVE, and take the next job into a socket nobody reads."""
@@ -456,6 +461,7 @@ def wait_for_child(parent: int) -> int:
 
 # -- Redis stopped and restarted; Redis paused ----------------------------------------------------
 
+@pytest.mark.stack
 @pytest.mark.single_redis  # the one Redis's own faults; a cluster's: test_svc_cluster.py
 def test_redis_stopped_and_restarted_loses_nothing_and_counts_nothing_twice(own_redis, tmp_path):
     rclient = connect(own_redis.url)
@@ -491,6 +497,7 @@ def test_redis_stopped_and_restarted_loses_nothing_and_counts_nothing_twice(own_
         assert ready(api)[0] == 200
 
 
+@pytest.mark.stack
 @pytest.mark.single_redis  # the one Redis's own faults; a cluster's: test_svc_cluster.py
 def test_redis_paused_around_a_play_and_a_submission(own_redis, tmp_path):
     rclient = connect(own_redis.url)

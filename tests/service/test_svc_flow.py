@@ -10,7 +10,7 @@ from service.submissions.codec import unpack_cards
 from service.seeds import daily_seed
 from service.submissions import Submissions
 
-from svc_helpers import SECRET, TEST_BOTS, headers, play_game, queue_of
+from support.svc_helpers import SECRET, TEST_BOTS, headers, play_game, queue_of
 
 
 def _post(client):

@@ -334,7 +334,7 @@ def test_the_closed_days_say_how_many_played_and_where_the_caller_stands(client,
     from freezegun import freeze_time
 
     from service.players import pid_of
-    from svc_helpers import err, headers
+    from support.svc_helpers import err, headers
 
     run = client.post("/api/v1/runs", json={"kind": "random"}).get_json()
     token, me = run["player_token"], pid_of(run["player_token"])

@@ -22,7 +22,7 @@ from service.leagues import MAX_LEAGUES, MAX_MEMBERS, SETTLE_MS, Leagues, league
 from service.players import pid_of
 from service.store import shard_of
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, snapshot
+from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, snapshot
 
 DAY = date(2026, 12, 2)  # a Wednesday of ISO week 49
 NOON = "2026-12-02 11:00:00"  # UTC: the day is open in Brussels
@@ -204,6 +204,7 @@ def test_names_follow_the_rules_and_are_text(client):
         "league_name_too_long")
 
 
+@pytest.mark.slow  # 500 joins, each a real request
 def test_at_most_20_leagues_a_player_and_500_members_a_league(client, rclient, clock):
     ada = new_player(client, "Ada")
     leagues = [create(client, ada, name=f"L{i}").get_json() for i in range(MAX_LEAGUES)]

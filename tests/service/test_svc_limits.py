@@ -20,7 +20,7 @@ from service.errors import TooManyRequests
 from service.limits import Gate, Limits, parse
 from service.runs import Runs, unpack_actions
 
-from svc_helpers import SECRET, TEST_BOTS, headers
+from support.svc_helpers import SECRET, TEST_BOTS, headers
 
 
 @pytest.fixture(autouse=True)
@@ -100,7 +100,7 @@ def test_forwarded_addresses_count_only_behind_trusted_proxies(redis_server):
 
 def rclient_ip(redis_server, run_id):
     from service.runs import Runs, unpack_actions
-    from svc_helpers import state_client
+    from support.svc_helpers import state_client
     return state_client(redis_server.url).hget(Runs.key(run_id), "ip")
 
 
@@ -414,7 +414,7 @@ def test_every_per_address_limit_counts_an_ipv6_client_by_its_64(redis_server, r
 def gunicorn(redis_server, tmp_path_factory):
     """gunicorn (two gevent processes) with limits of 6 on ranked runs, submissions and analyses
     per address; and an app on the same Redis with no limits, to prepare games."""
-    from svc_helpers import LIMITS_OFF, flush_state, live_service
+    from support.svc_helpers import LIMITS_OFF, flush_state, live_service
 
     flush_state(redis_server.url)
     logs = tmp_path_factory.mktemp("gunicorn")
@@ -446,12 +446,14 @@ def _together(base: str, requests_: list[tuple[str, dict | None, dict]]) -> list
     return statuses
 
 
+@pytest.mark.stack
 def test_thirty_ranked_runs_opened_at_once_from_one_address_meet_a_limit_of_six(gunicorn):
     base, _ = gunicorn
     statuses = _together(base, [("/api/v1/runs", {}, {})] * 30)
     assert statuses.count(201) == 6 and statuses.count(429) == 24, statuses
 
 
+@pytest.mark.stack
 def test_thirty_submissions_at_once_from_one_address_meet_a_limit_of_six(gunicorn):
     base, prepare = gunicorn
     games = []
@@ -463,6 +465,7 @@ def test_thirty_submissions_at_once_from_one_address_meet_a_limit_of_six(gunicor
     assert statuses.count(202) == 6 and statuses.count(429) == 24, statuses
 
 
+@pytest.mark.stack
 def test_thirty_analyses_asked_at_once_from_one_address_meet_a_limit_of_six(gunicorn):
     base, prepare = gunicorn
     games = []

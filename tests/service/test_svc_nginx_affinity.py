@@ -19,10 +19,10 @@ import requests
 
 from service.redis_server import free_port
 
-from svc_helpers import BIN, LIMITS_OFF, ROOT, SECRET, TEST_BOTS, headers, play_game, wait_up
-from test_svc_nginx import NGINX, certificate, running_nginx, site_config
+from support.svc_helpers import BIN, LIMITS_OFF, ROOT, SECRET, TEST_BOTS, headers, play_game, wait_up
+from support.nginx import NGINX, certificate, running_nginx, site_config
 
-pytestmark = pytest.mark.skipif(NGINX is None, reason="no nginx (Debian: apt-get install nginx)")
+pytestmark = [pytest.mark.stack, pytest.mark.skipif(NGINX is None, reason="no nginx (Debian: apt-get install nginx)")]
 
 PROCESSES = 3
 GAMES = 6

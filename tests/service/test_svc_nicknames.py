@@ -17,7 +17,7 @@ from service.errors import Conflict
 from service.players import NICKNAME_CLAIMS, NICKNAME_OWNERS, Players, pid_of
 from service.players import nickname as nn
 
-from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, err, headers, play_game, snapshot
+from support.svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, err, headers, play_game, snapshot
 
 INTERNATIONAL = ["Zoë", "José", "Łukasz", "Ἀχιλλεύς", "Дмитрий", "山田太郎", "やまだ", "김민준", "عمر",
                  "O'Brien", "Jean-Luc", "Tarō 山田", "Nguyễn Văn An", "अनुष्का शर्मा", "👍🏽 Bob"]

@@ -19,8 +19,8 @@ from service.seeds import DayClock, daily_seed
 from service.runs import Runs
 from service.telemetry.logs import REDACTED, Redactor
 
-from svc_helpers import SECRET, headers, play_game, queue_of, flush_state, state_client
-from svc_helpers import live_service as svc_live_service
+from support.svc_helpers import SECRET, headers, play_game, queue_of, flush_state, state_client
+from support.svc_helpers import live_service as svc_live_service
 
 METRICS_TOKEN = "metrics-token-for-tests-0123456789"
 OPS_TOKEN = "ops-token-for-tests-0123456789abcdef"
@@ -165,6 +165,7 @@ def wait_verdict(base, url, token) -> str:
     raise AssertionError("no verdict in 60 s")
 
 
+@pytest.mark.stack
 def test_metrics_sum_every_process_and_count_the_workers_verdicts(live):
     base, _logs, rclient = live
     before = scrape(base)
@@ -209,6 +210,7 @@ def test_metrics_sum_every_process_and_count_the_workers_verdicts(live):
                                    (("method", "POST"), ("route", PLAYS_ROUTE)))]
 
 
+@pytest.mark.stack
 def test_metrics_need_the_token(live):
     base, _logs, _r = live
     for hdrs in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": METRICS_TOKEN}):
@@ -217,6 +219,7 @@ def test_metrics_need_the_token(live):
         assert "manille_" not in r.text
 
 
+@pytest.mark.stack
 def test_request_ids_are_echoed_and_logged_and_no_secret_reaches_a_log(live):
     base, logs, _r = live
     day = DayClock("Europe/Brussels").today()

@@ -16,12 +16,7 @@ from service.config import Settings
 from service.verification import verify_submission as _verify
 from service.leaderboard import ALL_TIME, Leaderboard, day_board
 
-from svc_helpers import OPS, OPS_OTHER, OPS_TOKENS, SECRET, TEST_BOTS, headers
-
-#: Smaller than the defaults (scripts/flag_rates.py measures those), so that a search fits in the
-#: shortest game of any day: 8 decisions in the 120 days from 2026-12-01 with the test secret.
-FLAGS = {"MANILLE_FLAG_EXPLORED_POINTS": "5", "MANILLE_FLAG_EXPLORED_DEPTH": "3"}
-
+from support.svc_helpers import FLAGS, OPS, OPS_OTHER, OPS_TOKENS, SECRET, TEST_BOTS, headers
 
 @pytest.fixture
 def ops_client(redis_server, rclient, monkeypatch):
@@ -274,6 +269,7 @@ def _manille(*args, env):
                           text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
 
 
+@pytest.mark.stack
 def test_the_ops_command_line(ops_client, run_worker, redis_server, monkeypatch):
     import json
     client = ops_client

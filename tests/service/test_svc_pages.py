@@ -132,7 +132,7 @@ def test_error_pages_are_the_sites_own_in_the_readers_language(client, rclient, 
     """404, 405 and 500 outside the API: the site's layout and style sheet, the reader's language,
     the policy headers; the status kept (a 405 with its Allow)."""
     from service.app import create_app
-    from svc_helpers import LIMITS_OFF
+    from support.svc_helpers import LIMITS_OFF
 
     cases = [(client.get("/no-such-page?lang=fr"), 404, "fr", "Cette page n'existe pas"),
              (client.get("/archive/not-a-date?lang=nl"), 404, "nl", "Deze pagina bestaat niet"),

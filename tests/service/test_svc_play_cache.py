@@ -11,7 +11,7 @@ from service.replay import GameState
 from service.runs import Runs
 from service.runs.cache import GameCache
 
-from svc_helpers import SECRET, TEST_BOTS, headers
+from support.svc_helpers import SECRET, TEST_BOTS, headers
 
 
 def make_app(redis_server, **config):

@@ -11,7 +11,7 @@ import worker.jobs
 from service.leaderboard import ALL_TIME, Leaderboard, day_board
 from service.store import month_id, shard_of, week_id
 
-from svc_helpers import headers, play_game
+from support.svc_helpers import headers, play_game
 
 
 def _post(client):

@@ -9,7 +9,7 @@ from freezegun import freeze_time
 
 from service.seeds import daily_seed
 
-from svc_helpers import SECRET, headers
+from support.svc_helpers import SECRET, headers
 
 # Europe/Brussels in December is UTC+1: local midnight starting 2026-12-03 is 23:00 UTC.
 BEFORE_MIDNIGHT = "2026-12-02T22:50:00+00:00"   # 23:50 local, day 2026-12-02

@@ -21,7 +21,7 @@ from service.config import Settings
 from service.ops import Ops
 from service.seeds import SecretScheduleError, ShortSecretError, commitment, daily_seed
 
-from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, headers
+from support.svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, headers
 
 NEW = "rotated-secret-0123456789abcdef-0123"
 OLD_A, OLD_B, OLD_C = ("older-secret-a-0123456789abcdef-0123", "older-secret-b-0123456789abcdef-0123",
@@ -93,6 +93,7 @@ def test_a_rotation_from_tomorrow_keeps_every_committed_day_and_changes_the_days
         assert settings.seed(d) == daily_seed(NEW.encode(), d) != daily_seed(SECRET.encode(), d)
 
 
+@pytest.mark.stack
 def test_a_game_verified_before_the_rotation_reverifies_after_it_and_a_bare_new_secret_is_refused(
         rclient, redis_server, run_worker):
     client = create_app(config(REDIS_URL=redis_server.url)).test_client()
@@ -129,6 +130,7 @@ def test_a_game_verified_before_the_rotation_reverifies_after_it_and_a_bare_new_
     assert run("-m", "worker", "--burst", env=env).returncode == 0
 
 
+@pytest.mark.stack
 def test_a_run_in_play_across_the_rotation_verifies_in_a_worker_process(rclient, redis_server):
     before = create_app(config(REDIS_URL=redis_server.url)).test_client()
     half = play_out(before, before.post("/api/v1/runs", json={}).get_json(), stop_after=10)
@@ -187,6 +189,7 @@ def test_days_opened_before_commitments_were_stored_are_not_held_against_a_rotat
     ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": f"{OLD_A}\n{OLD_B}"}, "MANILLE_SECRET_PREVIOUS line 2"),
     ({"MANILLE_SECRET_SINCE": "2030-01-01", "MANILLE_SECRET_PREVIOUS": NEW}, "nothing would rotate"),
 ])
+@pytest.mark.stack
 def test_inconsistent_rotations_are_refused_by_every_process(redis_server, rclient, env, message):
     with pytest.raises(SecretScheduleError, match=message.replace("(", r"\(")):
         create_app(config(REDIS_URL=redis_server.url, MANILLE_SECRET=NEW, **env))
@@ -207,6 +210,7 @@ SHORT = "s" * 31
     ({"MANILLE_OPS_TOKENS": f"tess {OLD_A}\nomar {SHORT}"}, "MANILLE_OPS_TOKENS line 2 (the token of omar) is 31 bytes"),
     ({"MANILLE_OPS_TOKEN": SHORT}, "MANILLE_OPS_TOKEN is 31 bytes long"),
 ])
+@pytest.mark.stack
 def test_every_process_refuses_a_secret_or_token_under_32_bytes_naming_it(redis_server, rclient, env, message):
     """A published seed lets anyone test guesses of the secret offline, and a token is a password:
     the web app, the worker and the command line refuse one under 32 bytes at start, saying where
@@ -237,6 +241,7 @@ def test_no_secret_is_in_the_settings_repr():
     assert "redis_url='redis://:***@10.0.0.5:6379/0'" in text and "OpsTokens(operators=['tess'])" in text
 
 
+@pytest.mark.stack
 def test_manille_seed_follows_the_schedule(tmp_path, redis_server):
     since = date(2031, 3, 1)
     previous = tmp_path / "previous"  # the _FILE form: every line

@@ -22,7 +22,7 @@ from service.run_local import STOP_SECONDS, WORKER_RESTARTS
 from service.store import connect, raw_client
 from service.submissions import Submissions
 
-from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
+from support.svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 
@@ -168,6 +168,7 @@ def verified_game(base: str, nickname: str, log: Path | None = None) -> tuple[st
     return accepted["submission_id"], sub["score"]
 
 
+@pytest.mark.stack
 def test_a_worker_killed_with_kill_9_is_started_again_and_verification_goes_on(launch):
     run = launch()
     first = run.worker()
@@ -184,6 +185,7 @@ def test_a_worker_killed_with_kill_9_is_started_again_and_verification_goes_on(l
     assert_all_gone(everything)
 
 
+@pytest.mark.stack
 def test_a_worker_killed_in_the_middle_of_a_job_is_started_again_and_runs_it_again(launch):
     """The worker runs jobs in its own process: killed mid-job it takes the job with it; the one
     make run starts in its place runs it again as it starts (``python -m worker``)."""
@@ -215,6 +217,7 @@ def test_a_worker_killed_in_the_middle_of_a_job_is_started_again_and_runs_it_aga
     assert f"job {sub_id} was running when worker manille-" in run.output()
 
 
+@pytest.mark.stack
 def test_redis_dying_stops_everything_loudly_with_a_failure(launch):
     run = launch()
     run.worker()
@@ -227,6 +230,7 @@ def test_redis_dying_stops_everything_loudly_with_a_failure(launch):
     assert_all_gone(everything)
 
 
+@pytest.mark.stack
 def test_an_external_redis_that_stops_answering_stops_make_run(launch, tmp_path):
     server = RedisServer(tmp_path / "external", aof=True).start()
     try:
@@ -244,6 +248,7 @@ def test_an_external_redis_that_stops_answering_stops_make_run(launch, tmp_path)
         server.stop()
 
 
+@pytest.mark.stack
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_a_signal_to_make_stops_the_whole_group(launch, sig):
     """GNU make passes SIGTERM on to the launcher; killed with -9 it passes nothing, and the
@@ -258,6 +263,7 @@ def test_a_signal_to_make_stops_the_whole_group(launch, sig):
     assert "manille: stopped" in run.output()
 
 
+@pytest.mark.stack
 def test_a_launcher_killed_with_kill_9_takes_its_children_with_it(launch):
     run = launch()
     run.worker()
@@ -268,6 +274,7 @@ def test_a_launcher_killed_with_kill_9_takes_its_children_with_it(launch):
     assert_all_gone(everything, timeout=30)
 
 
+@pytest.mark.stack
 def test_a_worker_that_keeps_dying_makes_it_give_up(launch):
     run = launch()
     killed = set()
@@ -283,6 +290,7 @@ def test_a_worker_that_keeps_dying_makes_it_give_up(launch):
     assert "giving up, stopping everything" in run.output()
 
 
+@pytest.mark.stack
 def test_a_local_cluster_holds_the_state_and_stops_with_the_launcher(launch):
     """``MANILLE_LOCAL_CLUSTER=1 make run``: six cluster nodes beside the embedded Redis; a game
     played, submitted and verified lives on the cluster, the queue on the embedded Redis; a

@@ -17,7 +17,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
 import service.runs as runs_module
 from service.app import create_app
 
-from svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
+from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
 
 
 def error_envelope(ctx, response, case):
@@ -51,6 +51,7 @@ def new_token(app) -> str:
     return app.test_client().post("/api/v1/runs", json={"kind": "random"}).get_json()["player_token"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_api_matches_its_openapi_document(app, mode):
     token = new_token(app)
@@ -90,6 +91,7 @@ def test_document_links_chain_a_game(app):
     assert run["status"] == "finished" and run["result"] is not None
 
 
+@pytest.mark.slow
 def test_stateful_chains_follow_the_links(app, monkeypatch):
     """Random walks along the links (open a run, play its legal cards, submit, follow the
     submission), with valid and invalid requests mixed in, one player per scenario."""

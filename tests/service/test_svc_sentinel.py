@@ -11,14 +11,15 @@ import time
 
 import pytest
 import redis
-from rq import Queue, SimpleWorker
 
 from service.app import create_app
 from service.config import QUEUE_NAME
 from service.redis_server import RedisServer, SentinelServer
 from service.store import raw_client
 
-from svc_helpers import ROOT, SECRET, TEST_BOTS, headers, play_game
+from support.svc_helpers import ROOT, SECRET, TEST_BOTS, burst_worker, headers, play_game
+
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
 
 SERVICE = "manille"
 
@@ -120,7 +121,7 @@ def test_the_service_finds_the_master_through_sentinel_and_keeps_working_after_a
         # A worker in this process, on a client made from the settings, sees the same master.
         settings = app.extensions["manille"].settings
         conn = raw_client(settings.redis())
-        SimpleWorker([Queue(QUEUE_NAME, connection=conn)], connection=conn).work(burst=True)
+        burst_worker([QUEUE_NAME], conn).work(burst=True)
         assert int(conn.connection_pool.get_master_address()[1]) == replica.port
     finally:
         # An RQ worker stopped while idle in its blocking dequeue right after a failover may not

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import redis
 from redis.crc import key_slot
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from service.app import Services, create_app
 from service.analysis import QUEUE as ANALYSIS_QUEUE
@@ -25,7 +25,7 @@ from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.redis_server import ClusterNode, free_cluster_port
 from service.store import raw_client, script_needs, script_source, shard_of
 
-from svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, headers, play_game
+from support.svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, burst_worker, headers, play_game
 
 LUA = list((ROOT / "service").rglob("*.lua"))
 SHARED = {need for p in LUA for need in script_needs(p)}  # put in front of the scripts that need them
@@ -116,7 +116,7 @@ def spied(redis_server, rclient):
     def work():
         import worker.jobs
         worker.jobs._settings = None
-        SimpleWorker([Queue(q, connection=conn) for q in (QUEUE_NAME, BOARDS_QUEUE)], connection=conn).work(burst=True)
+        burst_worker((QUEUE_NAME, BOARDS_QUEUE), conn).work(burst=True)
 
     yield app.test_client(), work, recorder, spy
     recorder.plain.close()
@@ -166,7 +166,7 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     assert client.get(f"/api/v1/duels/{duel['duel_id']}", headers=headers(first)).get_json()["players"] == 2
     status, asked = post(f"/api/v1/runs/{free['run_id']}/analysis", {}, headers(token))  # a place in the queue
     assert status == 202, asked
-    SimpleWorker([Queue(ANALYSIS_QUEUE, connection=conn)], connection=conn).work(burst=True)  # taken, computed
+    burst_worker([ANALYSIS_QUEUE], conn).work(burst=True)  # taken, computed
     today = date.fromisoformat(client.get("/api/v1/challenges/today").get_json()["date"])
     past = (today - timedelta(days=3)).isoformat()
     status, archive = post("/api/v1/runs", {"date": past}, headers(token))

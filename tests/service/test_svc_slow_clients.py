@@ -13,7 +13,9 @@ import requests
 
 from service.config import QUEUE_NAME
 
-from svc_helpers import SlowClients, headers, live_service, timed_get
+from support.svc_helpers import SlowClients, headers, live_service, timed_get
+
+pytestmark = pytest.mark.stack  # starts the product's processes (pyproject.toml's markers)
 
 
 @pytest.fixture(scope="module")

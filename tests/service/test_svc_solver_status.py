@@ -12,8 +12,8 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from svc_helpers import ROOT, flush_state
-from svc_helpers import live_service as svc_live_service
+from support.svc_helpers import ROOT, flush_state
+from support.svc_helpers import live_service as svc_live_service
 
 METRICS_TOKEN = "metrics-token-for-tests-0123456789"
 

@@ -26,7 +26,7 @@ from service.submissions import AGENTS, Submissions
 from service.store import compact
 from service.submissions import codec
 
-from svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, headers, play_game, queue_of
+from support.svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, headers, play_game, queue_of
 
 DAY = date(2026, 12, 2)
 # Europe/Brussels in December is UTC+1: the day closes at 23:00 UTC, its seed is public at 23:30.

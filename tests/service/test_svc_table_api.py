@@ -12,7 +12,7 @@ from service.replay import Card, GameState, verify
 from service.replay.record import player_cards
 from service.replay.rules import broken_obligation
 
-from svc_helpers import TEST_BOTS, headers
+from support.svc_helpers import TEST_BOTS, headers
 
 
 def _open(client, token=None, **body):
@@ -75,7 +75,7 @@ def test_random_with_a_date_or_an_unknown_kind_is_refused_and_stores_nothing(cli
 def _day_seed(day: str) -> str:
     """The open day's seed, derived here as the server does (the API never shows it)."""
     from service.seeds import daily_seed
-    from svc_helpers import SECRET
+    from support.svc_helpers import SECRET
     return daily_seed(SECRET.encode(), date.fromisoformat(day)).hex()
 
 

@@ -16,7 +16,7 @@ from service.replay import player_cards
 from service.runs import Runs, unpack_actions
 from service.store.compact import ALPHABET, CALLS
 
-from svc_helpers import SECRET, TEST_BOTS, err, headers, live_service, snapshot
+from support.svc_helpers import SECRET, TEST_BOTS, err, headers, live_service, snapshot
 
 
 def open_run(client, body: dict, token: str | None = None) -> dict:
@@ -186,6 +186,7 @@ def base(redis_server, tmp_path_factory):
         yield url
 
 
+@pytest.mark.stack
 @pytest.mark.parametrize("rules, target", [("parlee-1", 51), ("parlee-1", None), ("manillen-1", None)])
 def test_a_whole_variant_game_over_http_to_its_verified_record(base, rules, target):
     s = requests.Session()

@@ -20,7 +20,7 @@ from service.seeds import daily_seed
 from service.store import key_for
 from worker.__main__ import SweepingSimpleWorker
 
-from svc_helpers import SECRET, headers
+from support.svc_helpers import SECRET, headers
 
 # Europe/Brussels in December is UTC+1.  2026-12-02 under the tests' secret: a first deal of about
 # a hundred searched decisions, for a quick warm.

@@ -12,7 +12,7 @@ from rq import Queue
 from service.config import QUEUE_NAME
 from worker.__main__ import SweepingSimpleWorker, SweepingWorker
 
-from svc_helpers import queue_of
+from support.svc_helpers import queue_of
 
 
 def test_unsubscribing_a_worker_never_waits_for_its_pub_sub_thread(rclient):

@@ -3,10 +3,11 @@ Chromium through Playwright, as a new visitor would use it.
 
 - ``site``: the base URL of the stack, one per session (Redis flushed when it starts); ``live``:
   the stack itself (its Redis, for a test that sets up what no page can, such as a past day's game).
-- ``browser``: Debian's Chromium (``/usr/bin/chromium`` or ``$MANILLE_CHROMIUM``).  Absent: the
-  whole directory is skipped, except when ``$CI`` is set: then every test fails, loudly.
-- ``visitor(**context_options)``: a new page in a fresh browser context (no cookie, no storage);
-  ``page`` is one of them at desktop size.  Every such page is watched: a console error, an
+- ``browser``: Debian's Chromium (``/usr/bin/chromium`` or ``$MANILLE_CHROMIUM``).  Absent, or
+  Debian's ``faketime`` absent (the stack's fixed day): the whole directory is skipped, except when
+  ``$CI`` is set: then every test fails, loudly.
+- ``visitor(**context_options)``: a new page in a fresh browser context (no cookie, no storage),
+  its Date on the stack's clock (``LiveStack.browser_clock``); ``page`` is one of them at desktop size.  Every such page is watched: a console error, an
   uncaught exception, a failed request or an answer with status >= 400 fails the test.
 - ``shot(page, name)``: a screenshot saved under tests/web/artifacts/.
 """
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from live_stack import CHROMIUM_ARGS, DESKTOP, LiveStack, chromium_available, chromium_path
+from support.live_stack import CHROMIUM_ARGS, DESKTOP, LiveStack, chromium_available, chromium_path, faketime_path
 
 HERE = Path(__file__).resolve().parent
 ARTIFACTS = HERE / "artifacts"
@@ -38,9 +39,13 @@ def _in_this_dir(item) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    if chromium_available() or os.environ.get("CI"):
-        return  # with $CI set and no browser, the ``browser`` fixture fails every test instead
-    skip = pytest.mark.skip(reason=f"{NO_CHROMIUM}: browser tests skipped ({chromium_path()} absent)")
+    for item in items:
+        if _in_this_dir(item):
+            item.add_marker(pytest.mark.stack)  # every browser test runs the whole product
+    if (chromium_available() and faketime_path()) or os.environ.get("CI"):
+        return  # with $CI set, the ``browser`` or ``live`` fixture fails every test instead
+    missing = NO_CHROMIUM if not chromium_available() else "no faketime (Debian: apt-get install faketime)"
+    skip = pytest.mark.skip(reason=f"{missing}: browser tests skipped")
     for item in items:
         if _in_this_dir(item):
             item.add_marker(skip)
@@ -155,16 +160,17 @@ _WATCHES = pytest.StashKey[list]()
 
 
 @pytest.fixture
-def visitor(browser, site, request):
+def visitor(browser, live, request):
     """``visitor(**context_options) -> page``: a new visitor (fresh context) on the site."""
     contexts = []
     watches: list[PageWatch] = []
     request.node.stash[_WATCHES] = watches
 
     def new(**options):
-        opts = {"base_url": site, "viewport": DESKTOP, "locale": "en-GB", **options}
+        opts = {"base_url": live.base, "viewport": DESKTOP, "locale": "en-GB", **options}
         ctx = browser.new_context(**opts)
         ctx.set_default_timeout(15_000)
+        ctx.add_init_script(live.browser_clock())
         contexts.append(ctx)
         page = ctx.new_page()
         page.watch = PageWatch(page, f"page {len(watches) + 1}")

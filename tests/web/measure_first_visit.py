@@ -20,12 +20,12 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the support package
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from live_stack import CHROMIUM_ARGS, LiveStack, chromium_available, chromium_path  # noqa: E402
-from web_helpers import PLAY_TODAY, Game, enabled_cards, nickname_box, play_game, watch_play_requests  # noqa: E402
+from support.live_stack import CHROMIUM_ARGS, LiveStack, chromium_available, chromium_path  # noqa: E402
+from support.web_helpers import PLAY_TODAY, Game, enabled_cards, nickname_box, play_game, watch_play_requests  # noqa: E402
 
 #: Records when an enabled card first shows in the hand (before any page script runs).
 FIRST_CARD_JS = """

@@ -26,12 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the support package
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from live_stack import CHROMIUM_ARGS, DESKTOP, LiveStack, chromium_available, chromium_path  # noqa: E402
-from web_helpers import Game, play_one, watch_play_requests  # noqa: E402
+from support.live_stack import CHROMIUM_ARGS, DESKTOP, LiveStack, chromium_available, chromium_path  # noqa: E402
+from support.web_helpers import Game, play_one, watch_play_requests  # noqa: E402
 
 from service.config import DEFAULT_BOTS  # noqa: E402
 

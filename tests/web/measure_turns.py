@@ -25,12 +25,12 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the support package
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from live_stack import CHROMIUM_ARGS, ROOT, LiveStack, chromium_available, chromium_path  # noqa: E402
-from web_helpers import enabled_cards, hand_state  # noqa: E402
+from support.live_stack import CHROMIUM_ARGS, ROOT, LiveStack, chromium_available, chromium_path  # noqa: E402
+from support.web_helpers import enabled_cards, hand_state  # noqa: E402
 
 #: Times each click on a playable card of the hand until the hand has a playable card again,
 #: whatever the page's own code (the same probe for both trees).

@@ -9,7 +9,7 @@ import uuid
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from web_helpers import api_play_ranked_game, axe_serious, enabled_cards, nickname_box, open_ranked, play_game
+from support.web_helpers import api_play_ranked_game, axe_serious, enabled_cards, nickname_box, open_ranked, play_game
 
 AXE = Axe()
 

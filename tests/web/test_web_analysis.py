@@ -16,12 +16,10 @@ import requests
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from closed_day import play_closed_day, settings_of
-from live_stack import BOTS, PHONE
-from web_helpers import api_play_ranked_game, card_name_en, is_run_answer, play_game
+from support.closed_day import play_closed_day
+from support.live_stack import BOTS, PHONE
+from support.web_helpers import ANALYSIS_MS, ASK, api_play_ranked_game, card_name_en, finish_free_game
 
-ANALYSIS_MS = 120_000  # a whole game takes ~10 s on this machine; a busy one may take far longer
-ASK = {"en": "Analyse this game", "fr": "Analyser cette partie"}
 MARKS = {"en": ["forced", "best", "good", "inaccuracy", "mistake", "blunder"],
          "fr": ["forcée", "meilleure", "bonne", "imprécision", "erreur", "gaffe"]}
 
@@ -37,15 +35,6 @@ def _decimal(x: float, lang: str) -> str:
     away from zero (Python's format rounds 18.25 to 18.2, the page to 18.3)."""
     text = str(Decimal(repr(x)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
     return text.replace(".", ",") if lang == "fr" else text
-
-
-def _finish_free_game(page, lang: str):
-    """A free game played to its end at the instant speed; returns the end screen's button."""
-    with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST"):
-        page.goto(f"/free?lang={lang}&speed=instant")
-    ask = page.locator("#end").get_by_role("button", name=ASK[lang])
-    play_game(page, "mouse", ask)
-    return ask
 
 
 def _ask_and_watch(page, ask) -> tuple[dict, list]:
@@ -141,7 +130,7 @@ def _target(doc: dict) -> int:
 
 
 def test_a_free_game_is_analysed_and_its_costliest_card_reached_by_keyboard(page, shot):
-    ask = _finish_free_game(page, "en")
+    ask = finish_free_game(page, "en")
     doc, seen = _ask_and_watch(page, ask)
     assert len(seen) >= 2, f"the progress never moved: {seen}"
     assert any(re.search(r"\d+ of \d+ decisions", text) for _, _, text in seen) or len(seen) >= 3, seen
@@ -219,7 +208,7 @@ def test_a_free_game_is_analysed_and_its_costliest_card_reached_by_keyboard(page
 
 def test_the_analysis_in_french_on_a_phone(visitor, shot):
     page = visitor(viewport=PHONE, has_touch=True, is_mobile=True)
-    ask = _finish_free_game(page, "fr")
+    ask = finish_free_game(page, "fr")
     doc, _ = _ask_and_watch(page, ask)
     view = page.locator("#analysis")
     expect(view.get_by_role("heading", name="Analyse, carte par carte")).to_be_visible()
@@ -257,7 +246,7 @@ def test_a_ranked_game_of_the_open_day_offers_no_analysis_but_says_when(visitor,
 def _a_closed_days_verified_game(live) -> dict:
     """A ranked game of the day before yesterday (a closed day: yesterday is still closing for half
     an hour after midnight, its seed not yet public), verified by the stack's worker."""
-    day = settings_of(live).today() - timedelta(days=2)
+    day = live.today() - timedelta(days=2)
     return play_closed_day(live, day, [BOTS])[0]
 
 

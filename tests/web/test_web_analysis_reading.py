@@ -10,8 +10,8 @@ import re
 
 from playwright.sync_api import expect
 
-from live_stack import PHONE
-from test_web_analysis import ANALYSIS_MS, _finish_free_game
+from support.live_stack import PHONE
+from support.web_helpers import ANALYSIS_MS, finish_free_game
 
 #: Every text and bar of the plot (its boxes on the screen), and which bars have a value.
 PLOT_BOXES_JS = """(svg) => {
@@ -94,7 +94,7 @@ def _in_view(page, locator) -> bool:
 
 def test_the_analysis_on_a_phone_opens_on_its_summary_and_a_tap_keeps_the_page(visitor, shot):
     page = visitor(viewport=PHONE, has_touch=True, is_mobile=True, locale="fr-BE")
-    ask = _finish_free_game(page, "fr")
+    ask = finish_free_game(page, "fr")
     ask.tap()
     view = page.locator("#analysis")
     expect(view.locator(".an-main")).to_be_visible(timeout=ANALYSIS_MS)

@@ -11,8 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from test_web_auction import NAMING, WORDS, call_group, deal_until, is_new_run, new_game, open_free
-from web_helpers import is_plays_answer, is_run_answer
+from support.auction import NAMING, WORDS, call_group, deal_until, is_new_run, new_game, open_free
+from support.web_helpers import is_plays_answer, is_run_answer
 
 SIZES = [(360, 740), (390, 844), (430, 932)]
 

@@ -15,18 +15,16 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from live_stack import BOTS, PHONE, SECRET, TZ
+from support.live_stack import PHONE
 
 
 @pytest.fixture(scope="module")
 def days(live):
-    from service.config import Settings
     from service.leaderboard import Leaderboard
     from service.players import Players
     from service.store import connect
 
-    settings = Settings.from_env({"MANILLE_SECRET": SECRET, "MANILLE_TZ": TZ, "MANILLE_BOTS": BOTS,
-                                  "REDIS_URL": live.redis.url})
+    settings = live.settings()
     client = connect(live.redis.url)
     today = settings.today()
     crowded, lone, others, empty = (today - timedelta(days=n) for n in (20, 21, 22, 23))

@@ -27,10 +27,10 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from closed_day import build_matchpoints, play_closed_day, settings_of
-from live_stack import PHONE
+from support.closed_day import build_matchpoints, play_closed_day
+from support.live_stack import PHONE
 from service.store import week_id
-from web_helpers import axe_serious, open_ranked, play_game
+from support.web_helpers import axe_serious, open_ranked, play_game
 
 #: seat 0 of the closed day's games: four players who play differently, so that results differ
 SEAT0_BOTS = ["random-1", "greedy-1", "expert-1", "expert-2"]
@@ -224,7 +224,7 @@ def test_the_open_days_field_is_refused_kindly_to_a_visitor_who_has_not_played(v
 def closed(live):
     """Four verified games of a closed day (five days back: no other test plays it), and the day's
     matchpoint board built as the worker builds it."""
-    day = settings_of(live).today() - timedelta(days=5)
+    day = live.today() - timedelta(days=5)
     games = play_closed_day(live, day, SEAT0_BOTS, prefix="dup")
     build_matchpoints(live, day)
     return {"day": day.isoformat(), "games": games}
@@ -426,7 +426,7 @@ def test_the_boards_by_matchpoints_say_final_or_how_fresh(visitor, live, closed)
 
     # the open day's: provisional, and how fresh, or not computed yet
     page.locator("[data-board=day]").click()
-    today = settings_of(live).today().isoformat()
+    today = live.today().isoformat()
     page.locator("#board-date").fill(today)
     page.locator("#board-date").dispatch_event("change")
     expect(page).to_have_url(re.compile(rf"day={today}"))
@@ -448,7 +448,7 @@ def test_a_long_traveller_is_paged_and_takes_you_to_your_own_result(visitor, liv
     from service.leaderboard import Leaderboard
     from service.store import connect
 
-    day = settings_of(live).today() - timedelta(days=6)
+    day = live.today() - timedelta(days=6)
     me = play_closed_day(live, day, ["greedy-1"], prefix="long")[0]
     own = _get(live.base, f"/submissions/{me['submission_id']}/deals")
     low = min(own["deals"], key=lambda d: d["us"])

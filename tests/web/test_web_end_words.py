@@ -10,8 +10,8 @@ import uuid
 import requests
 from playwright.sync_api import expect
 
-from live_stack import PHONE
-from web_helpers import open_ranked, play_game, submit_nickname_and_wait_rank
+from support.live_stack import PHONE
+from support.web_helpers import open_ranked, play_game, submit_nickname_and_wait_rank
 
 #: The page's own catalogue and words, as the page has them loaded (its language is the page's).
 WORDS_JS = """async ({cases}) => {

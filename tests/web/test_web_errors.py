@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from live_stack import PHONE
+from support.live_stack import PHONE
 
 TITLE = {"en": "This page does not exist", "fr": "Cette page n'existe pas", "nl": "Deze pagina bestaat niet"}
 

@@ -15,11 +15,10 @@ import requests
 from playwright.sync_api import expect
 from rq.job import Job
 
-from live_stack import OPS_TOKEN, SECRET, LiveStack
-from service.config import Settings
+from support.live_stack import OPS_TOKEN, LiveStack
 from service.store import connect, raw_client
 from service.submissions import Submissions
-from web_helpers import nickname_box, open_ranked, play_game, wait_rank
+from support.web_helpers import nickname_box, open_ranked, play_game, wait_rank
 
 DELAYED = "Verification is delayed: it will be retried, and your game is safe."
 
@@ -46,7 +45,7 @@ def test_a_delayed_verification_is_said_plainly_then_the_rank_comes(visitor, sta
 
         client = connect(stack.redis.url)
         Job.fetch(sub_id, connection=raw_client(client)).delete()  # the job is lost
-        assert Submissions(client, Settings.from_env({"MANILLE_SECRET": SECRET})).sweep() == [sub_id]
+        assert Submissions(client, stack.settings()).sweep() == [sub_id]
         expect(page.get_by_role("status").filter(has_text=DELAYED)).to_be_visible()
     finally:
         os.killpg(worker.pid, signal.SIGCONT)

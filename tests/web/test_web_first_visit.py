@@ -10,8 +10,8 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import expect
 
-from live_stack import PHONE
-from web_helpers import (PLAY_TODAY, Game, card_button, enabled_cards, hand_cards, is_run_answer, play_one,
+from support.live_stack import PHONE
+from support.web_helpers import (PLAY_TODAY, Game, card_button, enabled_cards, hand_cards, is_run_answer, play_one,
                          wait_hand_matches, watch_play_requests)
 
 WELCOME = {"en": ("Welcome to Manille", "Try a free game first", "The rules", "One ranked game a day, the same deals"),

@@ -7,7 +7,7 @@ from urllib.parse import urlparse
 import requests
 from playwright.sync_api import expect
 
-from web_helpers import Game, is_run_answer, play_again_button, play_game, wait_hand_matches, watch_play_requests
+from support.web_helpers import Game, is_run_answer, play_again_button, play_game, wait_hand_matches, watch_play_requests
 
 
 def _boards(site: str) -> dict:

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from web_helpers import Game, enabled_cards, is_run_answer, play_one, tab_into_hand, watch_play_requests
+from support.web_helpers import Game, enabled_cards, is_run_answer, play_one, tab_into_hand, watch_play_requests
 
 
 def test_single_key_shortcuts_open_the_dialogs(page, site):

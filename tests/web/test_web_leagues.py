@@ -10,9 +10,9 @@ import uuid
 
 from playwright.sync_api import expect
 
-from live_stack import PHONE
+from support.live_stack import PHONE
 
-from web_helpers import axe_serious, nickname_box, play_game, submit_nickname_and_wait_rank
+from support.web_helpers import axe_serious, nickname_box, play_game, submit_nickname_and_wait_rank
 
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 

@@ -14,8 +14,8 @@ import requests
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from live_stack import OPS_TOKEN, OPS_USER
-from web_helpers import api_play_ranked_game
+from support.live_stack import OPS_TOKEN, OPS_USER
+from support.web_helpers import api_play_ranked_game
 
 AXE = Axe()
 OPS = {"Authorization": f"Bearer {OPS_TOKEN}"}

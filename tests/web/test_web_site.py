@@ -13,8 +13,8 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from live_stack import PHONE
-from web_helpers import (PLAY_TODAY, api_play_ranked_game, enabled_cards, hand, nickname_box, number_text,
+from support.live_stack import PHONE
+from support.web_helpers import (PLAY_TODAY, api_play_ranked_game, enabled_cards, hand, nickname_box, number_text,
                          open_ranked, play_game, submit_nickname_and_wait_rank, wait_rank)
 
 PAGES = ["/", "/free", "/archive", "/leaderboard", "/leagues", "/rules"]

@@ -11,9 +11,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from live_stack import PHONE, LiveStack
+from support.live_stack import PHONE, LiveStack
 from service.config import DEFAULT_BOTS
-from web_helpers import Game, is_run_answer, play_game, watch_play_requests
+from support.web_helpers import Game, is_run_answer, play_game, watch_play_requests
 
 LOCALES = {"en": "en-GB", "fr": "fr-BE", "nl": "nl-BE"}
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from web_helpers import enabled_cards, is_run_answer
+from support.web_helpers import enabled_cards, is_run_answer
 
 #: The distinct rows (tops) of the header's visible links, and the header's own height.
 HEADER_ROWS_JS = """() => {

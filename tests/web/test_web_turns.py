@@ -9,7 +9,7 @@ import time
 import requests
 from playwright.sync_api import expect
 
-from web_helpers import (Game, card_button, enabled_cards, hand_state, is_plays_answer, is_plays_request,
+from support.web_helpers import (Game, card_button, enabled_cards, hand_state, is_plays_answer, is_plays_request,
                          is_run_answer, keyboard_focus, play_one, wait_hand_matches, watch_play_requests)
 
 #: What a reason must talk about, for each obligation code of view.unplayable.

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from web_helpers import (Game, enabled_cards, is_plays_answer, is_run_answer, play_again_button, play_one,
+from support.web_helpers import (Game, enabled_cards, is_plays_answer, is_run_answer, play_again_button, play_one,
                          watch_play_requests)
 
 SEATS = ["You", "West", "North", "East"]

@@ -4,8 +4,6 @@ playable card, play it with the keyboard, the mouse or a tap, until the game-end
 Each play is checked against the server's own answer: once the POST /plays answer arrives, the
 hand on the page must show exactly the answer's ``view.hand``, with exactly ``view.legal``
 enabled (the rest aria-disabled), and every play is sent exactly once.
-
-Not a test module: imported by the tests and by ``measure_first_visit.py``.
 """
 
 from __future__ import annotations
@@ -324,3 +322,16 @@ def api_play_ranked_game(base: str, nickname: str, timeout: float = 60.0) -> dic
         time.sleep(0.1)
     assert sub["status"] == "verified", sub
     return {"token": token, "run": run, "submission": sub}
+
+
+ANALYSIS_MS = 120_000  # a whole game takes ~10 s on this machine; a busy one may take far longer
+ASK = {"en": "Analyse this game", "fr": "Analyser cette partie"}
+
+
+def finish_free_game(page, lang: str):
+    """A free game played to its end at the instant speed; returns the end screen's button."""
+    with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST"):
+        page.goto(f"/free?lang={lang}&speed=instant")
+    ask = page.locator("#end").get_by_role("button", name=ASK[lang])
+    play_game(page, "mouse", ask)
+    return ask

@@ -4,8 +4,6 @@ is.  No page can make one: the day has closed.
 
 Each player's seat 0 is played by a bot of its own choosing (``random-1``, ``greedy-1``,
 ``expert-1``…) against the day's bots, so the games differ deal by deal as people's do.
-
-Not a test module: imported by the tests.
 """
 
 from __future__ import annotations
@@ -18,14 +16,7 @@ from zoneinfo import ZoneInfo
 
 import requests
 
-from live_stack import BOTS, SECRET, TZ
-
-
-def settings_of(live):
-    from service.config import Settings
-
-    return Settings.from_env({"MANILLE_SECRET": SECRET, "MANILLE_TZ": TZ, "MANILLE_BOTS": BOTS,
-                              "REDIS_URL": live.redis.url})
+from support.live_stack import BOTS, TZ
 
 
 def play_closed_day(live, day: date, seat0_bots: list[str], prefix: str = "past") -> list[dict]:
@@ -38,7 +29,7 @@ def play_closed_day(live, day: date, seat0_bots: list[str], prefix: str = "past"
     from service.store import connect
     from service.submissions import Submissions
 
-    settings = settings_of(live)
+    settings = live.settings()
     client = connect(live.redis.url)
     noon = datetime.combine(day, dt_time(12), ZoneInfo(TZ)).astimezone(timezone.utc)
     players, runs, subs = Players(client), Runs(client, settings), Submissions(client, settings)
@@ -77,4 +68,4 @@ def build_matchpoints(live, day: date) -> dict:
     from service import duplicate
     from service.store import connect
 
-    return duplicate.build(settings_of(live), connect(live.redis.url), day)
+    return duplicate.build(live.settings(), connect(live.redis.url), day)

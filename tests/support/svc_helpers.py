@@ -30,6 +30,9 @@ TEST_BOTS = os.environ.get("MANILLE_TEST_BOTS", "expert-1")
 #: App config with every rate limit off, for tests that play more than a person would from one
 #: address (the limits have their own tests).
 LIMITS_OFF = {f"MANILLE_LIMIT_{name.upper()}": "off" for name in DEFAULT_LIMITS}
+#: The 'explored' flag's settings for the ops tests, smaller than the defaults (scripts/flag_rates.py
+#: measures those), so that a search fits in the shortest game of any day: 8 decisions in the 120 days from 2026-12-01 with the test secret.
+FLAGS = {"MANILLE_FLAG_EXPLORED_POINTS": "5", "MANILLE_FLAG_EXPLORED_DEPTH": "3"}
 
 
 def headers(token: str) -> dict:
@@ -221,3 +224,18 @@ def flush_state(url: str) -> None:
     connect(url).flushall()
     if os.environ.get("MANILLE_REDIS_CLUSTER"):
         connect_cluster(os.environ["MANILLE_REDIS_CLUSTER"]).flushall()
+
+
+def burst_worker(queues, connection):
+    """RQ's SimpleWorker over ``queues`` (names), in the test's process: ``.work(burst=True)`` runs
+    what they hold.  Its pub/sub thread wakes every second as the product's workers' does
+    (worker.__main__): with RQ's 60 s, the end of a burst waited up to a minute for it."""
+    from rq import Queue, SimpleWorker
+
+    from worker.__main__ import Sweeping
+
+    class BurstWorker(SimpleWorker):
+        PUBSUB_SLEEP = Sweeping.PUBSUB_SLEEP
+        subscribe = Sweeping.subscribe
+
+    return BurstWorker([Queue(q, connection=connection) for q in queues], connection=connection)
