@@ -88,19 +88,22 @@ def test_tomorrow_is_warmed_while_today_is_played_with_exactly_the_bots_cards(rc
             run = client.post("/api/v1/runs", json={}).get_json()
             assert run["bots"] == DEFAULT_BOTS and run["date"] == TOMORROW.isoformat()
             token = run["player_token"]
+            known = rclient.hlen(cache_key)  # the warm's, and the next deal's searches an earlier line met
             while run["view"]["deal"] == 0 and run["status"] == "playing":
                 legal = run["view"]["legal"]
                 r = client.post(f"/api/v1/runs/{run['run_id']}/plays",
                                 json={"turn": run["turn"], "card": legal[pick % len(legal)]}, headers=headers(token))
                 assert r.status_code == 200, r.get_json()
                 run = r.get_json()
-            assert rclient.hlen(cache_key) == warmed  # nothing computed: every search was there
+                if run["view"]["deal"] == 0:  # (the play that ends the deal has the bots open the next)
+                    assert rclient.hlen(cache_key) == known  # nothing computed: every search was there
         # the second deal was not warmed (MANILLE_WARM_DEALS=1): its searches are computed and kept
+        known = rclient.hlen(cache_key)
         for _ in range(4):
             r = client.post(f"/api/v1/runs/{run['run_id']}/plays",
                             json={"turn": run["turn"], "card": run["view"]["legal"][0]}, headers=headers(token))
             run = r.get_json()
-        assert rclient.hlen(cache_key) > warmed
+        assert rclient.hlen(cache_key) > known
 
         # a warm that did not finish (its claim lapsed) is queued again; its jobs read what is there
         rclient.hset(warm.status_key(seed), f"{DEFAULT_BOTS}:done", 3)
