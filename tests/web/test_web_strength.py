@@ -19,13 +19,13 @@ LOCALES = {"en": "en-GB", "fr": "fr-BE", "nl": "nl-BE"}
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """A stack of its own: the day dealt with the default bot (the suite's plays expert-1); no warm,
-    free play has nothing to warm."""
+def live(tmp_path_factory):
+    """A stack of its own (in place of the session's, for this module's visitors): the day dealt
+    with the default bot (the suite's plays expert-1); no warm, free play has nothing to warm."""
     stack = LiveStack(tmp_path_factory.mktemp("strength-stack"),
                       env={"MANILLE_BOTS": DEFAULT_BOTS, "MANILLE_WARM_DEALS": "0"}).start()
     try:
-        yield stack.base
+        yield stack
     finally:
         stack.stop()
 

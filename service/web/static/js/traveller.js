@@ -53,11 +53,16 @@ export async function showTraveller(box, { day, deal, mine = null, onReplay, off
   const pager = h("nav", { class: "pager", "aria-label": t("travellerPages") });
   const go = (at) => showTraveller(box, { day, deal, mine, onReplay, offset: at, focus: true });
   drawPager(pager, { offset, limit: TRAVELLER_LIMIT, total: page.results }, go);
-  // the reader's own result on another page: one button takes them there
+  // the reader's own result on another page: one button takes them there. The counts place it
+  // among the results with the same card points (ties: earlier verification first), which may
+  // span pages: from inside that block the button goes on to its next page.
   let toMine = null;
   if (mine && mine.us !== null && mine.us !== undefined && !page.entries.some(isMine)) {
     const above = page.counts.slice(mine.us + 1).reduce((a, b) => a + b, 0);
-    const at = Math.floor(above / TRAVELLER_LIMIT) * TRAVELLER_LIMIT;
+    const tied = Math.max(1, page.counts[mine.us] || 0);
+    const first = Math.floor(above / TRAVELLER_LIMIT) * TRAVELLER_LIMIT;
+    const last = Math.floor((above + tied - 1) / TRAVELLER_LIMIT) * TRAVELLER_LIMIT;
+    const at = offset >= first && offset < last ? offset + TRAVELLER_LIMIT : first;
     toMine = h("p", {}, h("button", { type: "button", class: "btn", onclick: () => go(at) }, t("toMyResult")));
   }
   body.removeAttribute("aria-busy");
