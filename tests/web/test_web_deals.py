@@ -405,6 +405,9 @@ def test_the_boards_by_matchpoints_say_final_or_how_fresh(visitor, live, closed)
         if kind == "week":
             period = week_id(date.fromisoformat(day))
         board = _get(live.base, f"/leaderboards/{kind}s/{period}/matchpoints?limit=50", me["token"])
+        # the freshness line is written with the board's page: wait for this board's words
+        expect(view.locator(".mp-fresh")).to_have_text(
+            re.compile(r"^\s*Final" if board["final"] else r"^\s*Provisional: computed "))
         fresh = _plain(view.locator(".mp-fresh").inner_text())
         if board["final"]:
             assert fresh == ("Final: every verified game of the day is counted." if kind == "day" else "Final."), fresh

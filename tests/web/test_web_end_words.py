@@ -15,7 +15,8 @@ from support.web_helpers import open_ranked, play_game, submit_nickname_and_wait
 
 #: The page's own catalogue and words, as the page has them loaded (its language is the page's).
 WORDS_JS = """async ({cases}) => {
-  const { t } = await import('/static/js/i18n.js');
+  const { t, loadCatalogue } = await import('/static/js/i18n.js');
+  await loadCatalogue();  // the page's own call may still be on its way: the same language, loaded once more
   const { standingWords } = await import('/static/js/standing.js');
   return {
     plurals: cases.map(([key, count]) => t(key, { count, seat: 'W', lo: '620', hi: '690', from: '620', to: '630',
