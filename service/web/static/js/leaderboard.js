@@ -236,7 +236,15 @@ export function startLeaderboard(data) {
         writeUrl();
       },
     };
-    await view.draw(boxOf(view), ctx);
+    // busy from the click until this draw is done: the previous board's words stay on show while
+    // a view's module loads, and must not be read as the new board's
+    const box = boxOf(view);
+    box.setAttribute("aria-busy", "true");
+    try {
+      await view.draw(box, ctx);
+    } finally {
+      if (ctx.current()) box.removeAttribute("aria-busy");
+    }
   }
 
   tabs.forEach((b) => b.addEventListener("click", () => change({ kind: b.dataset.board })));
