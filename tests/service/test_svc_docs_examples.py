@@ -4,6 +4,7 @@ block's first line, ``BASE=…``, is replaced by the live service's address, as 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -19,38 +20,46 @@ API_DOC = ROOT / "docs" / "api.md"
 BASE_LINE = "BASE=http://127.0.0.1:8000/api/v1"
 
 
-def curl_session() -> str:
-    """The fenced ``sh`` block under "An example session with curl"."""
-    text = API_DOC.read_text(encoding="utf-8")
-    section = text.split("## An example session with curl", 1)[1]
+def sh_block(heading: str) -> str:
+    """The first fenced ``sh`` block under ``## heading`` of docs/api.md; it must start with BASE."""
+    section = API_DOC.read_text(encoding="utf-8").split(f"## {heading}", 1)[1]
     m = re.search(r"^```sh\n(.*?)^```", section, re.S | re.M)
-    assert m, "docs/api.md: no ```sh block in its example session"
+    assert m, f"docs/api.md: no ```sh block under {heading!r}"
     block = m.group(1)
     assert block.splitlines()[0] == BASE_LINE, "the block's first line must stay the BASE the page tells to change"
     return block
 
 
-def test_the_block_is_found_and_starts_with_base():
-    block = curl_session()
-    assert "curl" in block and "/submissions" in block and "/leaderboards/days/" in block
-
-
-@pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq") and shutil.which("bash")),
-                    reason="the example needs bash, curl and jq")
-@pytest.mark.stack
-def test_the_curl_session_of_docs_api_runs_as_written(redis_server, tmp_path):
-    block = curl_session()
+@contextlib.contextmanager
+def run_block(block: str, redis_server, tmp_path, timeout: float):
+    """Runs ``block`` in bash against a fresh live service (a worker beside it), its BASE made the
+    service's; yields (the service's address, the finished run, its working directory) while the
+    service is still up."""
     flush_state(redis_server.url)
     logs = tmp_path / "logs"
     logs.mkdir()
     work = tmp_path / "shell"
     work.mkdir()
     with live_service(redis_server.url, logs, [sys.executable, "-m", "worker", "--url", redis_server.url]) as base:
-        script = block.replace(BASE_LINE, f"BASE={base}/api/v1", 1)
-        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=work, capture_output=True,
-                              text=True, timeout=240)
+        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block.replace(BASE_LINE, f"BASE={base}/api/v1", 1)],
+                              cwd=work, capture_output=True, text=True, timeout=timeout)
         assert done.returncode == 0, f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
+        yield base, done, work
 
+
+needs_shell = pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq") and shutil.which("bash")),
+                                 reason="the example needs bash, curl and jq")
+
+
+def test_the_block_is_found_and_starts_with_base():
+    block = sh_block("An example session with curl")
+    assert "curl" in block and "/submissions" in block and "/leaderboards/days/" in block
+
+
+@needs_shell
+@pytest.mark.stack
+def test_the_curl_session_of_docs_api_runs_as_written(redis_server, tmp_path):
+    with run_block(sh_block("An example session with curl"), redis_server, tmp_path, timeout=240) as (base, done, work):
         run = json.loads((work / "run.json").read_text())
         assert run["status"] == "finished" and run["result"] is not None
         sub_id = json.loads((work / "sub.json").read_text())["submission_id"]
@@ -68,32 +77,14 @@ def test_the_curl_session_of_docs_api_runs_as_written(redis_server, tmp_path):
         assert board["me"]["nickname"].startswith("curl-") and board["top"][0]["score"] == sub["score"]
 
 
-def etag_example() -> str:
-    """The fenced ``sh`` block under "Reading the boards from a program"."""
-    section = API_DOC.read_text(encoding="utf-8").split("## Reading the boards from a program", 1)[1]
-    m = re.search(r"^```sh\n(.*?)^```", section, re.S | re.M)
-    assert m and m.group(1).splitlines()[0] == BASE_LINE, "docs/api.md: the ETag example must start with BASE"
-    return m.group(1)
-
-
-@pytest.mark.skipif(not (shutil.which("curl") and shutil.which("jq") and shutil.which("bash")),
-                    reason="the example needs bash, curl and jq")
+@needs_shell
 @pytest.mark.stack
 def test_the_etag_example_of_docs_api_runs_as_written(redis_server, tmp_path):
     """The headers it greps are there, and the board asked again with its ETag is a 304."""
-    block = etag_example()
-    flush_state(redis_server.url)
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    work = tmp_path / "shell"
-    work.mkdir()
-    with live_service(redis_server.url, logs, [sys.executable, "-m", "worker", "--url", redis_server.url]) as base:
-        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block.replace(BASE_LINE, f"BASE={base}/api/v1", 1)],
-                              cwd=work, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
-    lines = done.stdout.strip().splitlines()
-    shown = {line.split(":", 1)[0].lower(): line.split(":", 1)[1].strip() for line in lines[:-1]}
-    assert shown["cache-control"].startswith("public, max-age=") and shown["access-control-allow-origin"] == "*"
-    assert re.fullmatch(r'"[0-9a-f]{32}"', shown["etag"]) and shown["vary"] == "X-Player-Token, Authorization"
-    assert lines[-1] == "304"
-    assert json.loads((work / "board.json").read_text())["board"] == "day"
+    with run_block(sh_block("Reading the boards from a program"), redis_server, tmp_path, timeout=60) as (_, done, work):
+        lines = done.stdout.strip().splitlines()
+        shown = {line.split(":", 1)[0].lower(): line.split(":", 1)[1].strip() for line in lines[:-1]}
+        assert shown["cache-control"].startswith("public, max-age=") and shown["access-control-allow-origin"] == "*"
+        assert re.fullmatch(r'"[0-9a-f]{32}"', shown["etag"]) and shown["vary"] == "X-Player-Token, Authorization"
+        assert lines[-1] == "304"
+        assert json.loads((work / "board.json").read_text())["board"] == "day"
