@@ -93,7 +93,7 @@ class LeagueList(MethodView):
         """Create a league: the caller is its owner and first member
 
         ``name``: 1 to 40 characters, no control or invisible character (422 ``league_name_empty``,
-        ``_too_long``, ``_control``, ``_invisible``, ``_unassigned``).  The answer's ``invite`` is
+        ``_too_long``, ``_control``, ``_invisible``, ``_unassigned``, ``_mark_first``).  The answer's ``invite`` is
         the code of the link ``/leagues/join/{invite}``.  409 ``too_many_leagues`` (20 a player);
         counts towards ``leagues_per_token`` and ``leagues_per_address`` (429).  Without a token, one
         is issued and returned once as ``player_token``."""

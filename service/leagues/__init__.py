@@ -62,7 +62,7 @@ SETTLE_MS = 60_000
 
 class LeagueNameError(Unprocessable):
     """A league name refused by the rules (``league_name_empty``, ``_too_long``, ``_control``,
-    ``_invisible``, ``_unassigned``)."""
+    ``_invisible``, ``_unassigned``, ``_mark_first``)."""
 
 
 def parse_name(text: str) -> str:

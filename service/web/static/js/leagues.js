@@ -13,6 +13,7 @@ const REFUSALS = {
   league_name_empty: "leagueNameEmpty", league_name_too_long: "leagueNameTooLong",
   league_name_control: "leagueNameControl", league_name_invisible: "leagueNameInvisible",
   league_name_unassigned: "leagueNameUnassigned", nickname_required: "nickRequired",
+  league_name_mark_first: "leagueNameMarkFirst", nickname_mark_first: "nickMarkFirst",
   nickname_empty: "nickEmpty", nickname_too_long: "nickTooLong", nickname_control: "nickControl",
   nickname_invisible: "nickInvisible", nickname_unassigned: "nickUnassigned",
   nickname_mixed_script: "nickMixedScript", nickname_taken: "nicknameTaken",
