@@ -15,8 +15,8 @@ nothing.
 or Teredo address counts as the IPv4 it carries), or an IPv6 /64, which one subscriber holds whole
 and may draw any of 2^64 addresses from; the proxy counts its own bounds the same way
 (``deploy/nginx.conf``).  An ISP gives a customer a /56 or a /48, so a per-address limit also
-counts the /64's /56 at 4 times its amounts and its /48 at 8 times (``WIDER_PREFIXES``): one /48
-is at most 8 clients' worth, not 65,536.
+counts the /64's /56 at its amounts and its /48 at twice them (``WIDER_PREFIXES``): one /48 is at
+most two clients' worth, not 65,536.
 
 ``ranked_runs``       ranked runs of an open day opened from one client address.  Each player has
                       one, so this is how many players one address may bring in a day.

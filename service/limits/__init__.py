@@ -64,9 +64,10 @@ def parse(text: str) -> tuple[Window, ...]:
 IPV6_PREFIX = 64
 #: The wider IPv6 prefixes a per-address limit also counts, each with its windows' amounts times
 #: the factor: an ISP hands one customer a /56 or a /48 (RFC 6177), 256 or 65,536 /64s to pick from,
-#: so a /64's windows alone would let one customer act as thousands of clients.  The factors leave
-#: room for a few subscribers behind one /48 (a school, an office), no more.
-WIDER_PREFIXES = ((56, 4), (48, 8))
+#: so a /64's windows alone would let one customer act as thousands of clients.  A /56 is one
+#: household, as a /64 is; a /48, a site, has room for two (scripts/bench_attacker.py prints what
+#: one /48 can then add to Redis in a day: docs/performance.md).
+WIDER_PREFIXES = ((56, 1), (48, 2))
 
 
 @functools.lru_cache(maxsize=65536)

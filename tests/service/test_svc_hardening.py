@@ -61,19 +61,19 @@ def open_run(client, forwarded):
                        environ_base={"REMOTE_ADDR": "127.0.0.1"})
 
 
-def test_a_48_is_a_few_clients_not_65536(redis_server, rclient):
-    """Ranked runs at 2 an hour a /64: a /56 opens 4 times that (8) whatever the number of its /64s,
-    a /48 8 times (16) whatever the number of its /56s; each answer says where it leaves the
+def test_a_48_is_two_clients_not_65536(redis_server, rclient):
+    """Ranked runs at 3 an hour a /64: a /56 opens as many (3) whatever the number of its /64s, a
+    /48 twice that (6) whatever the number of its /56s; each answer says where it leaves the
     fullest window, and another /48 is another client."""
-    client = make_client(redis_server, MANILLE_TRUSTED_PROXIES=1, MANILLE_LIMIT_RANKED_RUNS="2 per hour")
-    codes = [open_run(client, f"2001:db8:10:{n:x}::1").status_code for n in range(12)]  # 12 /64s of one /56
-    assert codes == [201] * 8 + [429] * 4
+    client = make_client(redis_server, MANILLE_TRUSTED_PROXIES=1, MANILLE_LIMIT_RANKED_RUNS="3 per hour")
+    codes = [open_run(client, f"2001:db8:10:{n:x}::1").status_code for n in range(6)]  # 6 /64s of one /56
+    assert codes == [201] * 3 + [429] * 3
     r = open_run(client, "2001:db8:10:ff::1")
     assert r.status_code == 429 and r.get_json()["limit"] == "ranked_runs" and int(r.headers["Retry-After"]) > 0
-    codes = [open_run(client, f"2001:db8:10:{n << 8:x}::1").status_code for n in range(1, 12)]  # other /56s of the /48
-    assert codes == [201] * 8 + [429] * 3
+    codes = [open_run(client, f"2001:db8:10:{n << 8:x}::1").status_code for n in range(1, 7)]  # other /56s of the /48
+    assert codes == [201] * 3 + [429] * 3
     ok = open_run(client, "2001:db8:11::1")  # another /48
-    assert ok.status_code == 201 and ok.headers["RateLimit-Limit"] == "2" and ok.headers["RateLimit-Remaining"] == "1"
+    assert ok.status_code == 201 and ok.headers["RateLimit-Limit"] == "3" and ok.headers["RateLimit-Remaining"] == "2"
 
 
 def test_6to4_and_teredo_count_as_the_ipv4_they_carry(redis_server, rclient):

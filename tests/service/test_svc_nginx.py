@@ -446,7 +446,8 @@ def test_an_ipv6_client_rotating_through_its_64_is_one_client_for_the_proxy_and_
     """Twenty-five connections from twenty-five addresses of one /64, each holding a request whose
     body has not come yet: nginx keeps twenty in progress (its per-client bound) and refuses the
     other five at once, 429 in the envelope; the twenty then reach the app, whose limit of one
-    ranked run an hour is the /64's: one run, nineteen 429s.  Another /64 is another client."""
+    ranked run an hour is the /64's: one run, nineteen 429s.  Another /56 of the /48 (which has room
+    for two: ``service.limits.WIDER_PREFIXES``) is another client."""
     tmp = proxy[3]
     ns_tmp = tmp / "ipv6"
     ns_tmp.mkdir(exist_ok=True)
@@ -488,7 +489,7 @@ def test_an_ipv6_client_rotating_through_its_64_is_one_client_for_the_proxy_and_
             for s in held:
                 s.sendall(b"{}")
             passed = [answer(s) for s in held]
-            with connect_from("2001:db8:6:65::1", port, tls) as other:  # the next /64
+            with connect_from("2001:db8:6:165::1", port, tls) as other:  # a /64 of the next /56
                 other.sendall(head + b"{}")
                 elsewhere = answer(other)
             for s in socks:
