@@ -14,9 +14,9 @@ nothing.
 "Address" is the client's network (``service.limits.client_network``): an IPv4 address (a 6to4
 or Teredo address counts as the IPv4 it carries), or an IPv6 /64, which one subscriber holds whole
 and may draw any of 2^64 addresses from; the proxy counts its own bounds the same way
-(``deploy/nginx.conf``).  An ISP gives a customer a /56 or a /48, so a per-address limit also
-counts the /64's /56 at its amounts and its /48 at twice them (``WIDER_PREFIXES``): one /48 is at
-most two clients' worth, not 65,536.
+(``deploy/nginx.conf``).  An ISP gives a customer a /56 or a /48, so a per-address limit counts
+an IPv6 client's /64 in its /56 at the limit's amounts (a /56 is one household, as a /64 is) and
+in its /48 at twice them (``WIDER_PREFIXES``): one /48 is two clients' worth, not 65,536.
 
 ``ranked_runs``       ranked runs of an open day opened from one client address.  Each player has
                       one, so this is how many players one address may bring in a day.
@@ -88,7 +88,7 @@ import redis
 from flask import g, request
 
 from service.errors import ServiceError, Unavailable
-from service.limits import Gate, client_network, now_ms, parse, scaled, wider_networks
+from service.limits import Gate, client_network, counted_networks, now_ms, parse, scaled
 
 from .common import services
 
@@ -106,13 +106,14 @@ def client_address() -> str:
 
 
 def _counted(configured: dict, name: str, subject: str):
-    """(name, subject, windows) of a limit and, for a per-address one, of the wider networks it also
-    counts in (``service.limits.wider_networks``: an IPv6 /64's /56 and /48, their amounts scaled)."""
+    """(name, subject, windows) of a limit; a per-address one's for each network it counts the
+    client in (``service.limits.counted_networks``: an IPv6 /64's /56 and /48, amounts scaled)."""
     windows = parse(configured.get(name) or "")
-    yield name, subject, windows
-    if name in ADDRESS_LIMITS:
-        for network, factor in wider_networks(subject):
-            yield name, network, scaled(windows, factor)
+    if name not in ADDRESS_LIMITS:
+        yield name, subject, windows
+        return
+    for network, factor in counted_networks(subject):
+        yield name, network, scaled(windows, factor)
 
 
 def gate(*limits: tuple[str, str]) -> Gate:

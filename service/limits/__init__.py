@@ -62,11 +62,12 @@ def parse(text: str) -> tuple[Window, ...]:
 #: The prefix of an IPv6 client that counts as one client: a /64 is one subscriber's (RFC 6177,
 #: SLAAC), who can pick any of its 2^64 addresses at will.
 IPV6_PREFIX = 64
-#: The wider IPv6 prefixes a per-address limit also counts, each with its windows' amounts times
-#: the factor: an ISP hands one customer a /56 or a /48 (RFC 6177), 256 or 65,536 /64s to pick from,
-#: so a /64's windows alone would let one customer act as thousands of clients.  A /56 is one
-#: household, as a /64 is; a /48, a site, has room for two (scripts/bench_attacker.py prints what
-#: one /48 can then add to Redis in a day: docs/performance.md).
+#: The IPv6 prefixes a per-address limit counts an IPv6 client's /64 in, each with its windows'
+#: amounts times the factor: an ISP hands one customer a /56 or a /48 (RFC 6177), 256 or 65,536
+#: /64s to pick from, so a /64's windows alone would let one customer act as thousands of clients.
+#: A /56 is one household, as a /64 is (its windows hold the /64's: no key of the /64's own, so
+#: that a client drawing a new /64 for each request makes no new window); a /48, a site, has room
+#: for two (scripts/bench_attacker.py prints what one /48 can then add to Redis in a day).
 WIDER_PREFIXES = ((56, 1), (48, 2))
 
 
@@ -91,15 +92,15 @@ def client_network(address: str) -> str:
 
 
 @functools.lru_cache(maxsize=65536)
-def wider_networks(network: str) -> tuple[tuple[str, int], ...]:
-    """The wider networks a ``client_network`` also counts in, each with its factor
-    (``WIDER_PREFIXES``): for an IPv6 /64 its /56 and its /48; nothing for an IPv4 address."""
+def counted_networks(network: str) -> tuple[tuple[str, int], ...]:
+    """The networks a per-address limit counts a ``client_network`` in, each with its factor: an
+    IPv6 /64's /56 and /48 (``WIDER_PREFIXES``); anything else (an IPv4 address) itself, once."""
     try:
         net = ipaddress.ip_network(network)
     except ValueError:
-        return ()
+        return ((network, 1),)
     if net.version != 6 or net.prefixlen != IPV6_PREFIX:
-        return ()
+        return ((network, 1),)
     return tuple((str(net.supernet(new_prefix=prefix)), factor) for prefix, factor in WIDER_PREFIXES)
 
 
@@ -257,4 +258,4 @@ class Limits:
 
 
 __all__ = ["Gate", "IPV6_PREFIX", "Limits", "Quota", "WIDER_PREFIXES", "Window", "client_network", "duration", "now_ms",
-           "parse", "scaled", "wider_networks"]
+           "counted_networks", "parse", "scaled"]
