@@ -61,9 +61,7 @@ def _member_name(pid: str, body: dict, new_player: bool) -> tuple[str | None, bo
     held, pending = players.holders(name)
     if (held | pending) - {pid}:
         raise players.taken(name)
-    raise Conflict(f"the nickname {name!r} is not yours yet: a name becomes a player's when a game they submitted "
-                   "under it is verified (join without one: the league shows your name once you hold one)",
-                   code="nickname_not_held")
+    raise players.not_held(name)
 
 
 def _answer(view, new_token: str | None, status: int = 200):

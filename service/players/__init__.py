@@ -178,6 +178,12 @@ class Players:
 
 
     @staticmethod
+    def not_held(name: str) -> Conflict:
+        return Conflict(f"the nickname {name!r} is not yours yet: a name becomes a player's when a game they "
+                        "submitted under it is verified (join without one: your leagues show it once it is yours)",
+                        code="nickname_not_held")
+
+    @staticmethod
     def taken(name: str) -> Conflict:
         return Conflict(f"the nickname {name!r} is taken (it is, or looks like, another player's)",
                         code="nickname_taken")
