@@ -75,6 +75,9 @@
 ``MANILLE_CLOSED_MAX_AGE``  seconds a cache may keep a public answer about a closed day (its boards,
                      field, travellers, records: ``Cache-Control: public, max-age``; default 300);
                      an open day's are kept ``MANILLE_BOARD_MAX_AGE`` (``service.freshness``)
+``MANILLE_PUBLIC_URL``  the site's canonical base URL (https://manille.example): the absolute links of
+                     pages other sites show (``/embed/board``); unset: links relative to the page,
+                     never the request's Host header
 
 Every secret and token is at least 32 bytes (``service.seeds.MIN_SECRET_BYTES``): a shorter one
 stops the process at start, naming the variable.  No secret is in a ``repr``.
@@ -87,6 +90,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
+from urllib.parse import urlsplit
 
 from service.flags import FlagSettings
 from service.seeds import (DEFAULT_GRACE_SECONDS, DayClock, SecretSchedule, previous_from_env, require_length,
@@ -238,6 +242,20 @@ def limits_from_env(environ) -> dict[str, str]:
     return limits
 
 
+def public_url_from_env(text: str | None) -> str:
+    """``MANILLE_PUBLIC_URL``: the site's canonical base URL (``https://manille.example``, a path
+    allowed), without its final slash; "" when unset.  ValueError for anything but an http(s) URL
+    with a host and no query, fragment or credentials."""
+    url = (text or "").strip()
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment \
+            or "@" in parts.netloc or any(c.isspace() or c in "<>\"'" for c in url):
+        raise ValueError(f"MANILLE_PUBLIC_URL must be an http(s) URL such as https://manille.example, not {url!r}")
+    return url.rstrip("/")
+
+
 def redacted_url(url: str) -> str:
     """``url`` with its password, if any, shown as ``***``."""
     return re.sub(r"^([a-z+]+://[^:@/]*:)[^@/]+@", r"\1***@", url)
@@ -280,6 +298,7 @@ class Settings:
     analysis_queue_max: int = DEFAULT_ANALYSIS_QUEUE_MAX
     player_keep_days: int = DEFAULT_PLAYER_KEEP_DAYS
     warm_deals: int = DEFAULT_WARM_DEALS
+    public_url: str = ""
     clock: DayClock = field(init=False)
     secrets: SecretSchedule = field(init=False)
     operators: OpsTokens = field(init=False)
@@ -373,6 +392,7 @@ class Settings:
             "analysis_queue_max": int(environ.get("MANILLE_ANALYSIS_QUEUE_MAX") or DEFAULT_ANALYSIS_QUEUE_MAX),
             "player_keep_days": int(environ.get("MANILLE_PLAYER_KEEP_DAYS") or DEFAULT_PLAYER_KEEP_DAYS),
             "warm_deals": int(environ.get("MANILLE_WARM_DEALS") or DEFAULT_WARM_DEALS),
+            "public_url": public_url_from_env(environ.get("MANILLE_PUBLIC_URL")),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

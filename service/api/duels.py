@@ -39,7 +39,8 @@ _DUEL_LINKS = dict(GetDuel=link("get", "/duels/{duel_id}", "the duel and its res
 
 
 def _nickname(pid: str) -> str | None:
-    return services().players.profile(pid).get("nickname") or None
+    """The name a duel shows for ``pid``: one they hold (a name only claimed is no one's yet)."""
+    return services().players.held_name(pid)
 
 
 def record_finished(run: dict, state) -> bool:

@@ -11,9 +11,12 @@ windows must have room, else 429 ``too_many_requests`` in the JSON envelope with
 requests that succeed count: a refused one (limited, or invalid for any other reason) counts
 nothing.
 
-"Address" is the client's network (``service.limits.client_network``): an IPv4 address, or an
-IPv6 /64, which one subscriber holds whole and may draw any of 2^64 addresses from; the proxy
-counts its own bounds the same way (``deploy/nginx.conf``).
+"Address" is the client's network (``service.limits.client_network``): an IPv4 address (a 6to4
+or Teredo address counts as the IPv4 it carries), or an IPv6 /64, which one subscriber holds whole
+and may draw any of 2^64 addresses from; the proxy counts its own bounds the same way
+(``deploy/nginx.conf``).  An ISP gives a customer a /56 or a /48, so a per-address limit counts
+an IPv6 client's /64 in its /56 at the limit's amounts (a /56 is one household, as a /64 is) and
+in its /48 at twice them (``WIDER_PREFIXES``): one /48 is two clients' worth, not 65,536.
 
 ``ranked_runs``       ranked runs of an open day opened from one client address.  Each player has
                       one, so this is how many players one address may bring in a day.
@@ -85,9 +88,14 @@ import redis
 from flask import g, request
 
 from service.errors import ServiceError, Unavailable
-from service.limits import Gate, client_network, now_ms, parse
+from service.limits import Gate, client_network, counted_networks, now_ms, parse, scaled
 
 from .common import services
+
+
+#: The limits whose subject is ``client_address()``: each also counts the wider networks around it.
+ADDRESS_LIMITS = frozenset({"ranked_runs", "runs_per_address", "plays_per_address", "submissions_per_address",
+                            "analyses_per_address", "leagues_per_address"})
 
 
 def client_address() -> str:
@@ -97,11 +105,22 @@ def client_address() -> str:
     return client_network(request.remote_addr or "unknown")
 
 
+def _counted(configured: dict, name: str, subject: str):
+    """(name, subject, windows) of a limit; a per-address one's for each network it counts the
+    client in (``service.limits.counted_networks``: an IPv6 /64's /56 and /48, amounts scaled)."""
+    windows = parse(configured.get(name) or "")
+    if name not in ADDRESS_LIMITS:
+        yield name, subject, windows
+        return
+    for network, factor in counted_networks(subject):
+        yield name, network, scaled(windows, factor)
+
+
 def gate(*limits: tuple[str, str]) -> Gate:
     """The configured windows of each (limit name, subject); a limit turned off has none.  The
     request's answer reports where it leaves them (its RateLimit headers)."""
     configured = services().settings.limits
-    made = Gate((name, subject, parse(configured.get(name) or "")) for name, subject in limits)
+    made = Gate(counted for name, subject in limits for counted in _counted(configured, name, subject))
     g.rate_gate = made
     return made
 

@@ -17,8 +17,9 @@ class Me(MethodView):
     @blp.response(200, PlayerSchema)
     @blp.doc(security=[{"playerToken": []}])
     def get(self):
-        """The caller's nickname, streak (days in a row with a verified score, up to today or
-        yesterday) and today's ranked run, if any"""
+        """The caller's nickname (the last claimed while its claim stands, else the one held; null
+        for none), streak (days in a row with a verified score, up to today or yesterday) and
+        today's ranked run, if any"""
         s = services()
         pid = current_pid()
         today = s.settings.today()
@@ -27,5 +28,5 @@ class Me(MethodView):
         if run_id:
             run = s.runs.load(run_id, pid)
             today_json.update(run_id=run_id, status=run["status"], submission_id=run.get("submission") or None)
-        return {"player": pid, "nickname": s.players.profile(pid).get("nickname") or None,
+        return {"player": pid, "nickname": s.players.name_of(pid),
                 "streak": s.leaderboard.streak(pid, today), "today": today_json}

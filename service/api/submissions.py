@@ -57,8 +57,7 @@ class SubmissionList(MethodView):
 
             sub_id, created = s.submissions.submit(body["run_id"], pid, claim, **client_info())
             if created:
-                admission.keep()
-                s.leagues.member_renamed(pid, nickname)  # the name every league of the player shows
+                admission.keep()  # its leagues show the name once the game is verified (service.verification)
         status = s.submissions.get(sub_id)["status"]
         return {"submission_id": sub_id, "status_url": status_url(sub_id), "status": status}
 

@@ -7,11 +7,17 @@ the league's own slot without an index of codes; a new invite replaces the secre
 code stops working at once.
 
 Keys (``store.key_for``), each league under its own hash tag ``{league:<id>}``, so that every
-script of a league touches one slot: ``league`` (name, owner, invite secret, created_at),
-``members`` (pid -> when joined, ms: the owner's heir is the earliest), ``member_names`` (pid -> the
-nickname the league shows, kept current as the player takes a new one: ``member_renamed``; the
-same pids as ``members``, written and deleted with them, so a board reads the names alone) and
-``removed`` (pids the owner removed, who may not join again under the current invite).  Each
+script of a league touches one slot: ``league`` (name, owner, invite secret, created_at, the salt
+of its members' handles), ``members`` (pid -> when joined, ms: the owner's heir is the earliest),
+``member_names`` (pid -> the nickname the league shows, "" for none; the same pids as ``members``,
+written and deleted with them, so a board reads the names alone) and ``removed`` (pids the owner
+removed, who may not join again under the current invite).  A name shown is one its member holds
+(a verified game of theirs was submitted under it: ``Players.held_name``), written when they join
+and again whenever they come to hold a new one (``member_renamed``); a name only claimed is never
+shown, so no one is listed under a name that is, or may become, another player's.  Members are
+named by a handle (``member_handle``), never by a name two of them may show alike.  A league's
+keys live ``IDLE_SECONDS`` after a member last opened, read or changed it; the last member to
+leave deletes them at once.  Each
 player's leagues are a sorted set in the player's slot (``{player:<pid>}``, scored by when each
 place was taken): a join first takes a place there (``reserve.lua``: at most ``MAX_LEAGUES``, two
 joins at once cannot both pass), then joins in the league's slot, and gives the place back if the
@@ -25,11 +31,12 @@ a score lands, so a score held, disqualified or rebuilt leaves the league's boar
 leaves the public ones.  A board read is two round trips whatever the league's size: the
 league's members (its slot), then their entries and public ranks on the public board (one script
 in the board's slot: ``Leaderboard.entries_of``).  Members are known to each other by nickname
-only: no answer carries another member's token or pid.
+and handle only: no answer carries another member's token or pid.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import time
@@ -58,11 +65,18 @@ LEAGUE_KINDS = ("league", "members", "member_names", "removed")
 #: A place in a player's leagues whose league does not have them is a join under way this long
 #: after it was taken, and left behind by one that never finished after that.
 SETTLE_MS = 60_000
+#: A league no member has opened, read a board of or changed for this long is gone, keys and all
+#: (a league made and forgotten, or whose members' tokens were never used again); so is a
+#: player's list of leagues they have not read or added to.  Every such use keeps it this long.
+IDLE_SECONDS = 90 * 86400
+#: A member's handle: how the owner names whom to remove (a nickname two members may show alike,
+#: or none); hex digits of a hash of the league's salt and the member, no clue to the player.
+HANDLE_RE = re.compile(r"[0-9a-f]{16}")
 
 
 class LeagueNameError(Unprocessable):
     """A league name refused by the rules (``league_name_empty``, ``_too_long``, ``_control``,
-    ``_invisible``, ``_unassigned``)."""
+    ``_invisible``, ``_unassigned``, ``_mark_first``)."""
 
 
 def parse_name(text: str) -> str:
@@ -139,10 +153,11 @@ class Leagues:
 
     def _read(self, league_id: str) -> tuple[dict, list[tuple[str, float]], dict]:
         """The league's fields, its members (pid, when joined) in the order they joined and their
-        names: one round trip in its slot."""
-        league, members, names, _removed = league_keys(league_id)
-        head, joined, shown = pipelined(self.r, lambda pipe: [
-            pipe.hgetall(league), pipe.zrange(members, 0, -1, withscores=True), pipe.hgetall(names)])
+        names: one round trip in its slot, which keeps the league ``IDLE_SECONDS`` more."""
+        keys = league_keys(league_id)
+        head, joined, shown, *_kept = pipelined(self.r, lambda pipe: [
+            pipe.hgetall(keys[0]), pipe.zrange(keys[1], 0, -1, withscores=True), pipe.hgetall(keys[2]),
+            *[pipe.expire(k, IDLE_SECONDS) for k in keys]])
         return head, joined, shown
 
     def view(self, league_id: str, pid: str) -> "LeagueView":
@@ -156,11 +171,13 @@ class Leagues:
         """The league as a board needs it (its name, its members and their names: one round trip,
         the names alone carrying the members), for its member ``pid``; the unknown league's
         NotFound for anyone else.  The members are in no particular order."""
-        league, _members, names, _removed = league_keys(check_id(league_id))
-        name, shown = pipelined(self.r, lambda pipe: [pipe.hget(league, "name"), pipe.hgetall(names)])
+        keys = league_keys(check_id(league_id))
+        (name, salt), shown, *_kept = pipelined(self.r, lambda pipe: [
+            pipe.hmget(keys[0], ["name", "salt"]), pipe.hgetall(keys[2]),
+            *[pipe.expire(k, IDLE_SECONDS) for k in keys]])
         if name is None or pid not in shown:
             raise unknown_league()
-        return LeagueView(league_id, {"name": name}, list(shown), shown, pid)
+        return LeagueView(league_id, {"name": name, "salt": salt or ""}, list(shown), shown, pid)
 
     def peek(self, invite: str, pid: str | None) -> dict:
         """What an invite shows before joining: the league's name, how many members, whether
@@ -180,7 +197,9 @@ class Leagues:
         """The leagues ``pid`` is a member of, in the order joined: id, name, members, owner.  Ids
         in the player's set of a league that is gone or does not have them are dropped from it once
         older than ``SETTLE_MS``."""
-        taken = dict(self.r.zrange(player_leagues_key(pid), 0, -1, withscores=True))
+        listed, _kept = pipelined(self.r, lambda pipe: [
+            pipe.zrange(player_leagues_key(pid), 0, -1, withscores=True), pipe.expire(player_leagues_key(pid), IDLE_SECONDS)])
+        taken = dict(listed)
         ids = sorted(taken)
         if not ids:
             return []
@@ -213,7 +232,8 @@ class Leagues:
         """A place in the player's leagues (``reserve.lua``); Conflict ``too_many_leagues`` when
         they are in ``MAX_LEAGUES`` already (counted after dropping what is stale)."""
         for attempt in range(2):
-            took = self._run(self._reserve, [player_leagues_key(pid)], [league_id, MAX_LEAGUES, int(time.time() * 1000)])
+            took = self._run(self._reserve, [player_leagues_key(pid)],
+                             [league_id, MAX_LEAGUES, int(time.time() * 1000), IDLE_SECONDS])
             if took:
                 return int(took)
             if attempt == 0:
@@ -229,9 +249,9 @@ class Leagues:
     def _give_back(self, pid: str, league_id: str) -> None:
         self.r.zrem(player_leagues_key(pid), league_id)
 
-    def create(self, pid: str, name: str, nickname: str, now: datetime) -> "LeagueView":
+    def create(self, pid: str, name: str, nickname: str | None, now: datetime) -> "LeagueView":
         """A new league named ``name`` (parsed: ``parse_name``) with ``pid`` as owner and member
-        under ``nickname``; Conflict ``too_many_leagues``."""
+        shown as ``nickname`` (a name they hold) or without one; Conflict ``too_many_leagues``."""
         for _attempt in range(5):
             league_id = secrets.token_urlsafe(12)
             if not ID_RE.fullmatch(league_id):  # pragma: no cover - token_urlsafe(12) is 16 such characters
@@ -239,20 +259,21 @@ class Leagues:
             self._take_place(pid, league_id)
             created = self._run(self._create, league_keys(league_id)[:3],
                                 [name, pid, secrets.token_urlsafe(16), now.isoformat(), int(now.timestamp() * 1000),
-                                 nickname])
+                                 nickname or "", secrets.token_hex(8), IDLE_SECONDS])
             if created:
                 return self.view(league_id, pid)
             self._give_back(pid, league_id)  # pragma: no cover - an id drawn twice in 96 bits
         raise RuntimeError("no free league id after 5 draws")  # pragma: no cover
 
-    def join(self, invite: str, pid: str, nickname: str, now: datetime) -> tuple["LeagueView", bool]:
-        """``pid`` joins the league of ``invite`` under ``nickname``; (the league, joined now).
-        The same player again is answered as a member (False).  NotFound ``unknown_league``,
-        Conflict ``league_full``, ``too_many_leagues``."""
+    def join(self, invite: str, pid: str, nickname: str | None, now: datetime) -> tuple["LeagueView", bool]:
+        """``pid`` joins the league of ``invite`` shown as ``nickname`` (a name they hold) or without
+        one; (the league, joined now).  The same player again is answered as a member (False), its
+        name unchanged (``member_renamed`` changes it).  NotFound ``unknown_league``, Conflict
+        ``league_full``, ``too_many_leagues``."""
         league_id, secret = split_invite(invite)
         self._take_place(pid, league_id)
         status = self._run(self._join, league_keys(league_id),
-                           [secret, pid, nickname, int(now.timestamp() * 1000), MAX_MEMBERS])
+                           [secret, pid, nickname or "", int(now.timestamp() * 1000), MAX_MEMBERS, IDLE_SECONDS])
         if status in ("joined", "member"):
             return self.view(league_id, pid), status == "joined"
         self._give_back(pid, league_id)  # not a member: whatever the set held of it was stale
@@ -265,7 +286,7 @@ class Leagues:
     def leave(self, league_id: str, pid: str) -> dict:
         """``pid`` leaves the league: {"deleted": True} if it was the last member, else the new
         owner's pid when the owner left (None otherwise)."""
-        status, *rest = self._run(self._leave, league_keys(check_id(league_id)), [pid, pid])
+        status, *rest = self._run(self._leave, league_keys(check_id(league_id)), [pid, pid, IDLE_SECONDS])
         if status == "unknown":
             raise unknown_league()
         self._give_back(pid, league_id)
@@ -273,18 +294,18 @@ class Leagues:
 
     def remove_member(self, league_id: str, pid: str, member_pid: str) -> "LeagueView":
         """The owner ``pid`` removes ``member_pid`` (who may not join again under this invite)."""
-        status, *_rest = self._run(self._leave, league_keys(check_id(league_id)), [pid, member_pid])
+        status, *_rest = self._run(self._leave, league_keys(check_id(league_id)), [pid, member_pid, IDLE_SECONDS])
         if status == "unknown":
             raise unknown_league()
         if status == "not_owner":
             raise not_owner()
         if status == "no_member":
-            raise NotFound("no member of this league has that nickname", code="unknown_member")
+            raise unknown_member()
         self._give_back(member_pid, league_id)
         return self.view(league_id, pid)
 
     def _manage(self, league_id: str, pid: str, op: str, value: str = "") -> list:
-        status, *rest = self._run(self._owner_only, league_keys(check_id(league_id)), [pid, op, value])
+        status, *rest = self._run(self._owner_only, league_keys(check_id(league_id)), [pid, op, value, IDLE_SECONDS])
         if status == "unknown":
             raise unknown_league()
         if status == "not_owner":
@@ -305,8 +326,8 @@ class Leagues:
         pipelined(self.r, lambda pipe: [pipe.zrem(player_leagues_key(m), league_id) for m in members])
 
     def member_renamed(self, pid: str, nickname: str) -> None:
-        """The player took ``nickname``: every league they are in shows it (one script a league,
-        in one round trip)."""
+        """The player came to hold ``nickname`` (a verified game) or chose it among the names they
+        hold: every league they are in shows it (one script a league, in one round trip)."""
         ids = self.r.zrange(player_leagues_key(pid), 0, -1)
         if ids:
             run_replicated_each(self.r, [(self._member_name, league_keys(i)[1:3], [pid, nickname]) for i in sorted(ids)],
@@ -316,6 +337,17 @@ class Leagues:
 def too_many_leagues() -> Conflict:
     return Conflict(f"a player may be in at most {MAX_LEAGUES} leagues: leave one first", code="too_many_leagues",
                     limit=MAX_LEAGUES)
+
+
+def unknown_member() -> NotFound:
+    return NotFound("no member of this league has that handle (a member is named by the roster's `member`, "
+                    "not by nickname: two members may show alike, or show none)", code="unknown_member")
+
+
+def member_handle(salt: str, pid: str) -> str:
+    """A member's handle in a league (``HANDLE_RE``): the same for the same player and league,
+    another in another league, no clue to the player."""
+    return hashlib.sha256(f"{salt}|{pid}".encode()).hexdigest()[:16]
 
 
 def league_full() -> Conflict:
@@ -337,25 +369,26 @@ class LeagueView:
     def owner(self) -> str:
         return self.head.get("owner", "")
 
-    def name_of(self, pid: str) -> str:
-        return self.names.get(pid) or ""
+    def name_of(self, pid: str) -> str | None:
+        """The name the league shows for member ``pid`` (one they hold), or None: listed without one."""
+        return self.names.get(pid) or None
 
-    def member_by_nickname(self, nickname: str) -> str | None:
-        """The member shown as ``nickname`` (or a look-alike of it: the same claim keys), if any."""
-        wanted = set(nicknames.keys(nicknames.normalise(nickname)))
-        for pid in self.members:
-            shown = self.names.get(pid)
-            if shown is not None and (shown == nickname or wanted & set(nicknames.keys(shown))):
-                return pid
-        return None
+    def handle(self, pid: str) -> str:
+        return member_handle(self.head.get("salt") or self.id, pid)  # leagues made before salts: their id
+
+    def member_by_handle(self, handle: str) -> str | None:
+        """The member whose handle is ``handle``, if any."""
+        if not HANDLE_RE.fullmatch(handle):
+            return None
+        return next((pid for pid in self.members if secrets.compare_digest(self.handle(pid), handle)), None)
 
     def to_json(self) -> dict:
         invite = invite_of(self.id, self.head.get("invite", ""))
         return {"league_id": self.id, "name": self.head.get("name", ""), "invite": invite,
                 "invite_url": JOIN_PATH + invite, "members": len(self.members), "owner": self.owner == self.pid,
                 "created_at": self.head.get("created_at", ""),
-                "roster": [{"nickname": self.name_of(p), "owner": p == self.owner, "me": p == self.pid}
-                           for p in self.members]}
+                "roster": [{"member": self.handle(p), "nickname": self.name_of(p), "owner": p == self.owner,
+                            "me": p == self.pid} for p in self.members]}
 
     def board(self, board, found: dict) -> dict:
         """The league's board of ``board`` from its members' entries on the public one (``found``:
@@ -366,7 +399,7 @@ class LeagueView:
         for i, (pid, e) in enumerate(on):
             if e["value"] != prev:
                 rank, prev = i + 1, e["value"]
-            entry = {"rank": rank, "nickname": self.name_of(pid)}
+            entry = {"rank": rank, "member": self.handle(pid), "nickname": self.name_of(pid)}
             if board.kind == "day":
                 entry["score"] = e["value"]
             else:
@@ -374,12 +407,12 @@ class LeagueView:
             entry.update(public_rank=e["public_rank"], me=pid == self.pid)
             entries.append(entry)
         absent = sorted((self.name_of(p) for p in self.members if p not in found["entries"]),
-                        key=lambda n: (nicknames.fold(n), n))
+                        key=lambda n: (n is None, nicknames.fold(n or ""), n or ""))
         return {"league_id": self.id, "name": self.head.get("name", ""), "board": board.kind, "period": board.id,
                 "members": len(self.members), "public_total": found["total"], "entries": entries,
                 "not_played": absent}
 
 
-__all__ = ["INVITE_RE", "JOIN_PATH", "LeagueNameError", "LeagueView", "Leagues", "MAX_LEAGUES", "MAX_MEMBERS", "SETTLE_MS",
-           "league_full", "league_keys", "not_owner", "parse_name", "player_leagues_key", "split_invite",
-           "too_many_leagues", "unknown_league"]
+__all__ = ["HANDLE_RE", "IDLE_SECONDS", "INVITE_RE", "JOIN_PATH", "LeagueNameError", "LeagueView", "Leagues", "MAX_LEAGUES",
+           "MAX_MEMBERS", "SETTLE_MS", "league_full", "league_keys", "member_handle", "not_owner", "parse_name",
+           "player_leagues_key", "split_invite", "too_many_leagues", "unknown_league", "unknown_member"]

@@ -2,8 +2,10 @@
 -- and members removed under it may join with the new one), delete it.
 -- KEYS 1 league  2 members  3 members' names  4 removed under the current invite
 -- ARGV 1 the caller's pid  2 'rename', 'invite' or 'delete'  3 the new name or secret
+--      4 how long the league is kept idle (s)
 -- Returns {'unknown'} (the caller is no member), {'not_owner'}, {'done'}, or for a deletion
 -- {'deleted', every member's pid…} (their lists of leagues are the caller's to update).
+-- needs: keep.lua
 local caller, op = ARGV[1], ARGV[2]
 if not redis.call('ZSCORE', KEYS[2], caller) then
   return {'unknown'}
@@ -23,4 +25,5 @@ elseif op == 'delete' then
 else
   return redis.error_reply('unknown operation ' .. op)
 end
+keep(KEYS, ARGV[4])
 return {'done'}

@@ -62,13 +62,20 @@ def parse(text: str) -> tuple[Window, ...]:
 #: The prefix of an IPv6 client that counts as one client: a /64 is one subscriber's (RFC 6177,
 #: SLAAC), who can pick any of its 2^64 addresses at will.
 IPV6_PREFIX = 64
+#: The IPv6 prefixes a per-address limit counts an IPv6 client's /64 in, each with its windows'
+#: amounts times the factor: an ISP hands one customer a /56 or a /48 (RFC 6177), 256 or 65,536
+#: /64s to pick from, so a /64's windows alone would let one customer act as thousands of clients.
+#: A /56 is one household, as a /64 is (its windows hold the /64's: no key of the /64's own, so
+#: that a client drawing a new /64 for each request makes no new window); a /48, a site, has room
+#: for two (scripts/bench_attacker.py prints what one /48 can then add to Redis in a day).
+WIDER_PREFIXES = ((56, 1), (48, 2))
 
 
 @functools.lru_cache(maxsize=65536)
 def client_network(address: str) -> str:
     """What the per-address limits and indexes count as one client: an IPv4 address itself (an
-    IPv4-mapped IPv6 address as its IPv4), an IPv6 address its /64 (``2001:db8:1:2::/64``);
-    anything else (no address, a Unix socket) as it is."""
+    IPv4-mapped, 6to4 or Teredo IPv6 address as the IPv4 client it carries), an IPv6 address its
+    /64 (``2001:db8:1:2::/64``); anything else (no address, a Unix socket) as it is."""
     try:
         ip = ipaddress.ip_address(address.split("%", 1)[0])  # a zone (fe80::1%eth0) is no part of the network
     except ValueError:
@@ -76,8 +83,30 @@ def client_network(address: str) -> str:
     if ip.version == 6:
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
+        if ip.sixtofour is not None:  # 2002:AABB:CCDD::/48 is the whole of IPv4 AA.BB.CC.DD's 6to4
+            return str(ip.sixtofour)
+        if ip.teredo is not None:  # (server, client): the client's IPv4 is who sent it
+            return str(ip.teredo[1])
         return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
     return str(ip)
+
+
+@functools.lru_cache(maxsize=65536)
+def counted_networks(network: str) -> tuple[tuple[str, int], ...]:
+    """The networks a per-address limit counts a ``client_network`` in, each with its factor: an
+    IPv6 /64's /56 and /48 (``WIDER_PREFIXES``); anything else (an IPv4 address) itself, once."""
+    try:
+        net = ipaddress.ip_network(network)
+    except ValueError:
+        return ((network, 1),)
+    if net.version != 6 or net.prefixlen != IPV6_PREFIX:
+        return ((network, 1),)
+    return tuple((str(net.supernet(new_prefix=prefix)), factor) for prefix, factor in WIDER_PREFIXES)
+
+
+def scaled(windows: tuple["Window", ...], factor: int) -> tuple["Window", ...]:
+    """``windows`` with each amount times ``factor``."""
+    return tuple(Window(w.amount * factor, w.seconds) for w in windows)
 
 
 def duration(seconds: int) -> str:
@@ -228,4 +257,5 @@ class Limits:
             gate.origin.given_back = True
 
 
-__all__ = ["Gate", "IPV6_PREFIX", "Limits", "Quota", "Window", "client_network", "duration", "now_ms", "parse"]
+__all__ = ["Gate", "IPV6_PREFIX", "Limits", "Quota", "WIDER_PREFIXES", "Window", "client_network", "duration", "now_ms",
+           "counted_networks", "parse", "scaled"]

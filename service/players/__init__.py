@@ -8,7 +8,9 @@ for good once they submit a game.
 
 A nickname is held by a player once a game submitted under it is verified; until then the claim
 is pending (one per player, released after ``CLAIM_SECONDS`` if its game is never verified), and
-a name held or pending is taken for everyone else.
+a name held or pending is taken for everyone else.  Only a submission claims a name, and only a
+verified game makes one the player's: what others are shown of a player (leagues, duels) is the
+name they hold (``held_name``), never one merely claimed.
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ class Players:
         answer = self._claim(keys=[NICKNAME_OWNERS, *NICKNAME_CLAIMS],
                              args=[pid, ms, ms - CLAIM_SECONDS * 1000, *nicknames.keys(name)])
         if isinstance(answer, str):
-            raise self._taken(name)
+            raise self.taken(name)
         with self.r.pipeline(transaction=False) as pipe:
             pipe.hset(self._key(pid), "nickname", name)
             pipe.persist(self._key(pid))
@@ -133,13 +135,56 @@ class Players:
 
     def confirm_nickname(self, pid: str, nickname: str, *, valid: bool) -> int:
         """The verdict on a game ``pid`` submitted as ``nickname``: a ``valid`` one holds the name
-        for good, one not valid releases its claim; returns how many keys ``pid`` holds anew."""
-        return self._confirm(keys=[NICKNAME_OWNERS, *NICKNAME_CLAIMS],
+        for good (and makes it the player's ``held`` name, the one leagues and duels show, if no
+        one else came to hold it meanwhile), one not valid releases its claim; returns how many
+        keys ``pid`` holds anew."""
+        held = self._confirm(keys=[NICKNAME_OWNERS, *NICKNAME_CLAIMS],
                              args=[pid, "hold" if valid else "release", *nicknames.keys(nickname)])
+        if valid and self.holds(pid, nickname):
+            self.r.hset(self._key(pid), "held", nickname)
+        return held
+
+    def holders(self, nickname: str) -> tuple[set, set]:
+        """(the pids holding, the pids claiming) one of the claim keys of ``nickname`` (normalised)."""
+        keys = nicknames.keys(nickname)
+        held, pending = pipelined(self.r, lambda pipe: [pipe.hmget(NICKNAME_OWNERS, keys),
+                                                        pipe.hmget(NICKNAME_CLAIMS[0], keys)])
+        return {p for p in held if p}, {p for p in pending if p}
+
+    def holds(self, pid: str, nickname: str) -> bool:
+        """Whether ``pid`` holds every claim key of ``nickname`` (normalised): a verified game of
+        theirs was submitted under it, or under a look-alike of it."""
+        return set(self.r.hmget(NICKNAME_OWNERS, nicknames.keys(nickname))) == {pid}
+
+    def held_name(self, pid: str) -> str | None:
+        """The name ``pid``'s last verified game made theirs (what leagues and duels show), else
+        None: a name only claimed, or lapsed, is not the player's.  A player whose name was held
+        before ``held`` was kept has it found from their last claimed name."""
+        held, last = self.r.hmget(self._key(pid), ["held", "nickname"])
+        for name in dict.fromkeys(n for n in (held, last) if n):
+            if self.holds(pid, name):
+                return name
+        return None
+
+    def name_of(self, pid: str) -> str | None:
+        """The player's own name as they are shown it: the last one claimed while the claim stands
+        (held, or pending on a game not yet verified), else the one they hold, else None."""
+        last = self.r.hget(self._key(pid), "nickname")
+        if last:
+            held, pending = self.holders(last)
+            if held | pending == {pid}:
+                return last
+        return self.held_name(pid)
 
 
     @staticmethod
-    def _taken(name: str) -> Conflict:
+    def not_held(name: str) -> Conflict:
+        return Conflict(f"the nickname {name!r} is not yours yet: a name becomes a player's when a game they "
+                        "submitted under it is verified (join without one: your leagues show it once it is yours)",
+                        code="nickname_not_held")
+
+    @staticmethod
+    def taken(name: str) -> Conflict:
         return Conflict(f"the nickname {name!r} is taken (it is, or looks like, another player's)",
                         code="nickname_taken")
 

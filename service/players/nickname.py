@@ -62,7 +62,10 @@ _SPOOF.setRestrictionLevel(icu.URestrictionLevel.HIGHLY_RESTRICTIVE)
 
 #: Every refusal's code (422), as README lists them; ``nickname_taken`` (409) is the claim's.
 CODES = ("nickname_empty", "nickname_too_long", "nickname_control", "nickname_invisible",
-         "nickname_unassigned", "nickname_mixed_script")
+         "nickname_unassigned", "nickname_mixed_script", "nickname_mark_first")
+#: Combining marks (Mn, Me): drawn over the character before them, so never a name's first (alone,
+#: one draws over whatever the page shows before the name).
+_MARKS = {_C.NON_SPACING_MARK, _C.ENCLOSING_MARK}
 
 
 class NicknameError(Unprocessable):
@@ -115,11 +118,15 @@ def _refuse_character(ch: str, what: str, prefix: str, error: type) -> None:
 def check_text(name: str, *, what: str, prefix: str, error: type, max_clusters: int, max_code_points: int) -> int:
     """What every name shown to others must be (a nickname, a league's name): ``name`` (normalised)
     not empty, at most ``max_code_points`` and ``max_clusters`` grapheme clusters, no control,
-    invisible or unassigned character, no accent repeated or drawn over a letter's own dot.
-    Raises ``error`` with the code ``<prefix>_empty``, ``_too_long``, ``_control``,
-    ``_invisible`` or ``_unassigned``; returns ICU's spoof checks of it (for the script rules)."""
+    invisible or unassigned character, no accent repeated or drawn over a letter's own dot, not
+    beginning with a combining mark (Mn, Me; so not one alone either).  Raises ``error`` with the
+    code ``<prefix>_empty``, ``_too_long``, ``_control``, ``_invisible``, ``_unassigned`` or
+    ``_mark_first``; returns ICU's spoof checks of it (for the script rules)."""
     if not name:
         raise error(f"{what} has at least one visible character", code=f"{prefix}_empty")
+    if icu.Char.charType(name[0]) in _MARKS:
+        raise error(f"{what} may not begin with a combining mark ({_codepoint(name[0])}): it is drawn over "
+                    f"whatever comes before the name", code=f"{prefix}_mark_first", character=_codepoint(name[0]))
     if len(name) > max_code_points:
         raise error(f"{what} has at most {max_code_points} code points", code=f"{prefix}_too_long",
                     limit=max_code_points)

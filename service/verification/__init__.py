@@ -21,6 +21,7 @@ from service.botcache import cached
 from service.challenges import Challenges
 from service.config import Settings
 from service.leaderboard import BoardsRebuilding, Leaderboard
+from service.leagues import Leagues
 from service.players import Players
 from service.replay import SubmissionRejected, simulate, verify
 from service.runs import Runs
@@ -30,6 +31,15 @@ from service.submissions import Submissions
 
 #: The worker's lines: under the jobs' name, as the worker's log is read.
 log = logging.getLogger("worker.jobs")
+
+
+def _holds(settings: Settings, client, pid: str, nickname: str) -> None:
+    """A valid game holds its name for good, and every league of its player shows it from then on
+    (a name only claimed is shown nowhere: ``Players.held_name``)."""
+    players = Players(client)
+    players.confirm_nickname(pid, nickname, valid=True)
+    if players.holds(pid, nickname):
+        Leagues(client, wait_ms=settings.redis_wait_ms).member_renamed(pid, nickname)
 
 
 def verify_submission(settings: Settings, client, submission_id: str, *, rebuilding: bool = False) -> dict:
@@ -56,7 +66,7 @@ def verify_submission(settings: Settings, client, submission_id: str, *, rebuild
     # Flags are computed once, when first verified, and kept: runs opened later change nothing.
     flags = json.loads(sub["flags"]) if sub.get("flags") else _flags(settings, client, sub, record, boards)
     Runs(client, settings).retire_path(sub["run_id"], cards, submission_id)
-    Players(client).confirm_nickname(sub["pid"], sub["nickname"], valid=True)  # a valid game holds its name
+    _holds(settings, client, sub["pid"], sub["nickname"])
     decision = sub.get("ops_decision", "")
     if decision == "disqualified" or (decision != "restored" and suspicion.held(flags, settings.flags)):
         status = "disqualified" if decision == "disqualified" else "held"

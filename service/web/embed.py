@@ -117,8 +117,15 @@ def board():
     page = s.leaderboard.page(board, 0, limit)
     resp = current_app.make_response(render_template(
         "embed_board.html", board=board, entries=page["entries"], total=page["total"],
-        heading=_heading(board, today), play=request.host_url, error=None))
+        heading=_heading(board, today), play=play_url(s.settings), error=None))
     return _headers(resp, Freshness(s.settings).board(board))
+
+
+def play_url(settings) -> str:
+    """Where the page's links lead: ``MANILLE_PUBLIC_URL``'s home, else the home of whoever served
+    the page (a relative link: a framed page's links resolve against its own URL).  Never the
+    request's Host header, which anyone sends as they like into a page caches keep."""
+    return settings.public_url + "/" if settings.public_url else "/"
 
 
 def _headers(resp, max_age: int | None):

@@ -56,7 +56,7 @@ def test_the_days_top_drawn_whole_with_nothing_to_run(client):
     assert "form-action 'none'" in csp and "base-uri 'none'" in csp
     assert "Set-Cookie" not in r.headers
     links = re.findall(r'<a href="([^"]+)" target="_blank" rel="noopener">', html)
-    assert links == ["http://localhost/", "http://localhost/"]  # the site, in a new tab
+    assert links == ["/", "/"]  # the site that served it (MANILLE_PUBLIC_URL: its own), in a new tab
     assert r.headers["Cache-Control"] == "public, max-age=1"  # an open day: as its board
 
 

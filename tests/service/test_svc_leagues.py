@@ -8,6 +8,7 @@ leaving them as it leaves the public board."""
 
 from __future__ import annotations
 
+import re
 import threading
 from datetime import date
 
@@ -41,11 +42,19 @@ def clock():
 
 
 def new_player(client, nickname: str | None = None) -> str:
-    """A token, with a nickname claimed when one is given (as a submission or a league would)."""
+    """A token, holding a nickname when one is given (as a submission under it, then its verified
+    game, would make it)."""
     token = client.post("/api/v1/runs", json={"kind": "random"}).get_json()["player_token"]
     if nickname:
-        client.application.extensions["manille"].players.claim_nickname(pid_of(token), nickname)
+        hold(client, token, nickname)
     return token
+
+
+def hold(client, token: str, nickname: str) -> None:
+    """``token``'s player holds ``nickname``: claimed by a submission, its game verified."""
+    players = client.application.extensions["manille"].players
+    name = players.claim_nickname(pid_of(token), nickname)
+    players.confirm_nickname(pid_of(token), name, valid=True)
 
 
 def create(client, token, name="Famille", **body):
@@ -58,28 +67,29 @@ def join(client, token, invite, **body):
 
 
 def test_a_league_from_creation_to_deletion(client, rclient):
-    ada = new_player(client)
+    ada = new_player(client, "Ada")
     r = create(client, ada, name="  Les   Dupont <b>&</b> ", nickname="Ada")
     assert r.status_code == 201, r.get_json()
     league = r.get_json()
     assert league["name"] == "Les Dupont <b>&</b>"  # normalised, kept as text
     assert league["owner"] is True and league["members"] == 1
-    assert league["roster"] == [{"nickname": "Ada", "owner": True, "me": True}]
+    assert league["roster"] == [{"member": league["roster"][0]["member"], "nickname": "Ada", "owner": True, "me": True}]
     assert league["invite_url"] == f"/leagues/join/{league['invite']}"
     lid, invite = league["league_id"], league["invite"]
     # the invite's secret: 128 bits of token_urlsafe beside the id
     assert invite.startswith(lid) and len(invite) - len(lid) == 22
-    # the creator's nickname is the player's now
     assert client.get("/api/v1/players/me", headers=headers(ada)).get_json()["nickname"] == "Ada"
 
-    # a friend arrives with the link and no token: a nickname is needed, and nothing is stored without it
+    # a friend arrives with the link and no token: a name they do not hold yet is refused, and
+    # nothing is stored; without one they join, listed without a name until a game of theirs is verified
     before = snapshot(rclient)
-    err(join(client, None, invite), 422, "nickname_required")
+    err(join(client, None, invite, nickname="Bob"), 409, "nickname_not_held")
     assert snapshot(rclient) == before
-    r = join(client, None, invite, nickname="Bob")
+    r = join(client, None, invite)
     assert r.status_code == 200, r.get_json()
     bob = r.get_json()["player_token"]
     assert r.get_json()["owner"] is False and r.get_json()["members"] == 2
+    assert [m["nickname"] for m in r.get_json()["roster"]] == ["Ada", None]
     # joining again is the same answer, and changes nothing
     before = snapshot(rclient)
     again = join(client, bob, invite)
@@ -95,7 +105,8 @@ def test_a_league_from_creation_to_deletion(client, rclient):
     err(client.patch(f"/api/v1/leagues/{lid}", json={"name": "Nope"}, headers=headers(bob)), 403, "not_league_owner")
     err(client.post(f"/api/v1/leagues/{lid}/invite", headers=headers(bob)), 403, "not_league_owner")
     err(client.delete(f"/api/v1/leagues/{lid}", headers=headers(bob)), 403, "not_league_owner")
-    err(client.delete(f"/api/v1/leagues/{lid}/members/Ada", headers=headers(bob)), 403, "not_league_owner")
+    handle = {m["nickname"]: m["member"] for m in league["roster"]}
+    err(client.delete(f"/api/v1/leagues/{lid}/members/{handle['Ada']}", headers=headers(bob)), 403, "not_league_owner")
     renamed = client.patch(f"/api/v1/leagues/{lid}", json={"name": "Dupont"}, headers=headers(ada))
     assert renamed.status_code == 200 and renamed.get_json()["name"] == "Dupont"
     assert client.get(f"/api/v1/leagues/{lid}", headers=headers(bob)).get_json()["name"] == "Dupont"
@@ -108,11 +119,12 @@ def test_a_league_from_creation_to_deletion(client, rclient):
     err(client.get(f"/api/v1/leagues/invites/{invite}"), 404, "unknown_league")
     assert join(client, cyd, fresh).status_code == 200
 
-    # the owner removes a member (by nickname, any case): 404 to them from then on, even with the link
-    err(client.delete(f"/api/v1/leagues/{lid}/members/Nobody", headers=headers(ada)), 404, "unknown_member")
-    err(client.delete(f"/api/v1/leagues/{lid}/members/Ada", headers=headers(ada)), 409, "cannot_remove_self")
-    after = client.delete(f"/api/v1/leagues/{lid}/members/cyd", headers=headers(ada))
-    assert after.status_code == 200 and [m["nickname"] for m in after.get_json()["roster"]] == ["Ada", "Bob"]
+    # the owner removes a member (by handle): 404 to them from then on, even with the link
+    handle = {m["nickname"]: m["member"] for m in client.get(f"/api/v1/leagues/{lid}", headers=headers(ada)).get_json()["roster"]}
+    err(client.delete(f"/api/v1/leagues/{lid}/members/{'0' * 16}", headers=headers(ada)), 404, "unknown_member")
+    err(client.delete(f"/api/v1/leagues/{lid}/members/{handle['Ada']}", headers=headers(ada)), 409, "cannot_remove_self")
+    after = client.delete(f"/api/v1/leagues/{lid}/members/{handle['Cyd']}", headers=headers(ada))
+    assert after.status_code == 200 and [m["nickname"] for m in after.get_json()["roster"]] == ["Ada", None]
     err(client.get(f"/api/v1/leagues/{lid}", headers=headers(cyd)), 404, "unknown_league")
     err(client.get(f"/api/v1/leagues/{lid}/leaderboards/days/{DAY}", headers=headers(cyd)), 404, "unknown_league")
     err(join(client, cyd, fresh), 404, "unknown_league")
@@ -147,20 +159,34 @@ def test_an_owner_who_leaves_hands_it_on_and_the_last_member_deletes_it(client, 
     err(join(client, ada, league["invite"]), 404, "unknown_league")
 
 
-def test_a_member_is_removed_by_any_nickname_a_player_may_have(client):
-    """The nickname is the path's last part, percent-encoded: a slash, a space, accents, a script."""
+def test_a_member_is_removed_by_handle_whatever_their_name(client):
+    """The owner names a member by the roster's handle: members without a name, and a nickname of
+    any script, are removed alike; a nickname (an old client's) is a 404 that says what to send."""
     from urllib.parse import quote
 
     ada = new_player(client, "Ada")
     league = create(client, ada).get_json()
-    names = ["AC/DC", "Zoë B", "Дмитрий", "山田太郎", "O'Brien?#"]
+    names = ["AC/DC", "Zoë B", "Дмитрий", "山田太郎", "O'Brien?#", None, None]
     for name in names:
-        assert join(client, None, league["invite"], nickname=name).status_code == 200
-    for name in names:
-        r = client.delete(f"/api/v1/leagues/{league['league_id']}/members/{quote(name, safe='')}", headers=headers(ada))
-        assert r.status_code == 200, (name, r.get_json())
-        assert name not in [m["nickname"] for m in r.get_json()["roster"]]
+        assert join(client, new_player(client, name), league["invite"]).status_code == 200
+    roster = client.get(f"/api/v1/leagues/{league['league_id']}", headers=headers(ada)).get_json()["roster"]
+    assert [m["nickname"] for m in roster] == ["Ada", *names]
+    handles = [m["member"] for m in roster]
+    assert len(set(handles)) == len(handles) and all(re.fullmatch(r"[0-9a-f]{16}", h) for h in handles)
+    for name in ("Ada", "AC/DC", "Zoë B"):  # an old client's nickname: a clear 404, nothing removed
+        body = err(client.delete(f"/api/v1/leagues/{league['league_id']}/members/{quote(name, safe='')}",
+                                 headers=headers(ada)), 404, "unknown_member")
+        assert "handle" in body["message"]
+    err(client.delete(f"/api/v1/leagues/{league['league_id']}/members/{handles[0]}", headers=headers(ada)),
+        409, "cannot_remove_self")
+    for handle in handles[1:]:
+        r = client.delete(f"/api/v1/leagues/{league['league_id']}/members/{handle}", headers=headers(ada))
+        assert r.status_code == 200, r.get_json()
+        assert handle not in [m["member"] for m in r.get_json()["roster"]]
     assert [m["nickname"] for m in r.get_json()["roster"]] == ["Ada"]
+    # the same player has another handle in another league
+    other = create(client, ada, name="Other").get_json()
+    assert other["roster"][0]["member"] != handles[0]
 
 
 def test_nobody_but_a_member_sees_a_league(client):
@@ -228,7 +254,7 @@ def test_at_most_20_leagues_a_player_and_500_members_a_league(client, rclient, c
     # 500 members, each joining by the link for real; the 501st is told it is full, and nothing changes
     league = create(client, bob, name="Big").get_json()
     for i in range(MAX_MEMBERS - 1):
-        r = join(client, None, league["invite"], nickname=f"m{i:03d}")
+        r = join(client, None, league["invite"])  # a new player, listed without a name
         assert r.status_code == 200, r.get_json()
     assert client.get(f"/api/v1/leagues/{league['league_id']}", headers=headers(bob)).get_json()["members"] == MAX_MEMBERS
     late = new_player(client, "Late")
@@ -304,15 +330,15 @@ def test_creating_and_joining_are_rate_limited_as_runs_are(redis_server, rclient
     # a join answered as a member already counts nothing and is never refused
     assert join(client, ada, first["invite"]).status_code == 200
     # joining counts per token and per address: two new players, then the address is full
-    assert join(client, None, first["invite"], nickname="Bob").status_code == 200
-    assert join(client, None, first["invite"], nickname="Cyd").status_code == 200
-    limited = join(client, None, first["invite"], nickname="Dan")
+    assert join(client, None, first["invite"]).status_code == 200
+    assert join(client, None, first["invite"]).status_code == 200
+    limited = join(client, None, first["invite"])
     assert err(limited, 429, "too_many_requests")["limit"] == "leagues_per_address"
     assert "Retry-After" in limited.headers
     assert client.get(f"/api/v1/leagues/{first['league_id']}", headers=headers(ada)).get_json()["members"] == 3
     # another address is another household
-    assert join(client, None, first["invite"], nickname="Dan").status_code == 429
-    other = client.post("/api/v1/leagues/join", json={"invite": first["invite"], "nickname": "Dan"},
+    assert join(client, None, first["invite"]).status_code == 429
+    other = client.post("/api/v1/leagues/join", json={"invite": first["invite"]},
                         environ_base={"REMOTE_ADDR": "10.9.9.9"})
     assert other.status_code == 200
 
@@ -350,7 +376,7 @@ def test_the_leagues_boards_are_the_public_boards_of_its_members(client, rclient
     assert day["entries"][0]["public_rank"] == day["entries"][1]["public_rank"]  # shared, as on the public board
     assert day["not_played"] == ["Dan"]
     # the day's board tells no more than the public board: no player id, no game
-    assert all(set(e) == {"rank", "nickname", "score", "public_rank", "me"} for e in day["entries"])
+    assert all(set(e) == {"rank", "member", "nickname", "score", "public_rank", "me"} for e in day["entries"])
 
     week = client.get(f"/api/v1/leagues/{lid}/leaderboards/weeks/2026-W49", headers=headers(bob)).get_json()
     assert [(e["nickname"], e["sum"], e["days"]) for e in week["entries"]] == [
@@ -385,7 +411,7 @@ def test_a_rebuild_of_the_boards_leaves_every_league_as_it_was(client, rclient):
     lb = Leaderboard(rclient)
     ada = new_player(client, "Ada")
     league = create(client, ada).get_json()
-    assert join(client, None, league["invite"], nickname="Bob").status_code == 200
+    assert join(client, new_player(client, "Bob"), league["invite"]).status_code == 200
     record(lb, DAY, pid_of(ada), "Ada", 1100, 1)
     kept = {k: v for k, v in snapshot(rclient).items() if "{league:" in k or ":leagues" in k}
     assert len(kept) >= 4
@@ -400,7 +426,8 @@ def test_no_answer_to_a_member_carries_another_members_token_or_id(client, rclie
     ada = new_player(client, "Ada")
     league = create(client, ada).get_json()
     lid = league["league_id"]
-    bob = join(client, None, league["invite"], nickname="Bob").get_json()["player_token"]
+    bob = new_player(client, "Bob")
+    assert join(client, bob, league["invite"]).status_code == 200
     lb = Leaderboard(rclient)
     record(lb, DAY, pid_of(ada), "Ada", 1100, 1)
     answers = [join(client, bob, league["invite"]).get_data(as_text=True)]
@@ -416,29 +443,37 @@ def test_no_answer_to_a_member_carries_another_members_token_or_id(client, rclie
 
 
 def test_a_members_new_nickname_is_shown_in_every_league(client, run_worker):
+    """A league shows the name a member holds: none until a game of theirs is verified (a name
+    only claimed by a submission is shown nowhere), then that name in every league of theirs."""
     ada = new_player(client, "Ada")
     one, two = create(client, ada, name="One").get_json(), create(client, ada, name="Two").get_json()
     r = client.post("/api/v1/runs", json={})
     bob = r.get_json()["player_token"]
     for league in (one, two):
-        assert join(client, bob, league["invite"], nickname="Bob").status_code == 200
+        err(join(client, bob, league["invite"], nickname="Bob"), 409, "nickname_not_held")
+        assert join(client, bob, league["invite"]).status_code == 200
     run = r.get_json()
     while run["status"] != "finished":
         run = client.post(f"/api/v1/runs/{run['run_id']}/plays", json={"turn": run["turn"], "card": run["view"]["legal"][0]},
                           headers=headers(bob)).get_json()
     assert client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": "Robert"},
                        headers=headers(bob)).status_code == 202
+    seen = client.get(f"/api/v1/leagues/{one['league_id']}", headers=headers(ada)).get_json()
+    assert [m["nickname"] for m in seen["roster"]] == ["Ada", None]  # claimed, not yet theirs
+    assert client.get("/api/v1/players/me", headers=headers(bob)).get_json()["nickname"] == "Robert"  # their own view
     run_worker()
     for league in (one, two):
         seen = client.get(f"/api/v1/leagues/{league['league_id']}", headers=headers(ada)).get_json()
         assert [m["nickname"] for m in seen["roster"]] == ["Ada", "Robert"]
     board = client.get(f"/api/v1/leagues/{one['league_id']}/leaderboards/days/{DAY}", headers=headers(ada)).get_json()
     assert [e["nickname"] for e in board["entries"]] == ["Robert"] and board["not_played"] == ["Ada"]
-    # joining with a nickname changes it everywhere too
+    # joining with another name of theirs shows it everywhere; a look-alike of another's is taken
+    hold(client, bob, "Bobby")
     assert join(client, bob, two["invite"], nickname="Bobby").status_code == 200
     assert [m["nickname"] for m in client.get(f"/api/v1/leagues/{one['league_id']}",
                                               headers=headers(ada)).get_json()["roster"]] == ["Ada", "Bobby"]
     err(join(client, ada, two["invite"], nickname="bobby"), 409, "nickname_taken")
+    err(join(client, ada, two["invite"], nickname="Rob"), 409, "nickname_not_held")
 
 
 class Trips:
@@ -491,9 +526,9 @@ def test_a_board_read_is_two_round_trips_whatever_the_leagues_size(redis_server,
     owner_small, owner_big = new_player(client, "Small"), new_player(client, "Big")
     small, big = create(client, owner_small, name="small").get_json(), create(client, owner_big, name="big").get_json()
     for i in range(2):
-        assert join(client, None, small["invite"], nickname=f"s{i}").status_code == 200
+        assert join(client, None, small["invite"]).status_code == 200
     for i in range(199):
-        r = join(client, None, big["invite"], nickname=f"b{i:03d}")
+        r = join(client, None, big["invite"])
         assert r.status_code == 200
         if i % 2:
             record(lb, DAY, pid_of(r.get_json()["player_token"]), f"b{i:03d}", 1000 + i, i)
@@ -506,6 +541,7 @@ def test_a_board_read_is_two_round_trips_whatever_the_leagues_size(redis_server,
         counts[league["name"]] = len(trips.trips)
         slots = {key_slot(k.encode()) for trip in trips.trips for k in trip}
         assert slots == {key_slot(f"league:{league['league_id']}".encode()), key_slot(b"boards:day:2026-12-02")}
-        assert [len(trip) for trip in trips.trips] == [2, 1]  # the league and its names; one script on the board
+        # the league and its names (each key's lifetime renewed beside them); one script on the board
+        assert [len(trip) for trip in trips.trips] == [6, 1]
     assert counts == {"small": 2, "big": 2}
     assert len(body["entries"]) == 99 and len(body["not_played"]) == 101

@@ -369,7 +369,9 @@ def test_an_ipv6_client_rotating_through_its_64_meets_the_documented_ranked_runs
     codes = [open_run(client, addr="127.0.0.1", forwarded=a).status_code for a in _addresses_of("2001:db8:5:6", 300)]
     assert codes[:documented] == [201] * documented and set(codes[documented:]) == {429}
     assert_limited(open_run(client, addr="127.0.0.1", forwarded="2001:db8:5:6:ffff::1"), "ranked_runs")
-    assert open_run(client, addr="127.0.0.1", forwarded="2001:db8:5:7::1").status_code == 201  # the next /64
+    # the next /64 is of the same /56 (one household: service.limits.WIDER_PREFIXES); another /48's is another client
+    assert_limited(open_run(client, addr="127.0.0.1", forwarded="2001:db8:5:7::1"), "ranked_runs")
+    assert open_run(client, addr="127.0.0.1", forwarded="2001:db8:6:7::1").status_code == 201
     for _ in range(documented):
         assert open_run(client, addr="127.0.0.1", forwarded="192.0.2.44").status_code == 201
     assert_limited(open_run(client, addr="127.0.0.1", forwarded="::ffff:192.0.2.44"), "ranked_runs")

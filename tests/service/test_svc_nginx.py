@@ -446,7 +446,8 @@ def test_an_ipv6_client_rotating_through_its_64_is_one_client_for_the_proxy_and_
     """Twenty-five connections from twenty-five addresses of one /64, each holding a request whose
     body has not come yet: nginx keeps twenty in progress (its per-client bound) and refuses the
     other five at once, 429 in the envelope; the twenty then reach the app, whose limit of one
-    ranked run an hour is the /64's: one run, nineteen 429s.  Another /64 is another client."""
+    ranked run an hour is the /64's: one run, nineteen 429s.  Another /56 of the /48 (which has room
+    for two: ``service.limits.WIDER_PREFIXES``) is another client."""
     tmp = proxy[3]
     ns_tmp = tmp / "ipv6"
     ns_tmp.mkdir(exist_ok=True)
@@ -488,7 +489,7 @@ def test_an_ipv6_client_rotating_through_its_64_is_one_client_for_the_proxy_and_
             for s in held:
                 s.sendall(b"{}")
             passed = [answer(s) for s in held]
-            with connect_from("2001:db8:6:65::1", port, tls) as other:  # the next /64
+            with connect_from("2001:db8:6:165::1", port, tls) as other:  # a /64 of the next /56
                 other.sendall(head + b"{}")
                 elsewhere = answer(other)
             for s in socks:
@@ -502,3 +503,24 @@ def test_an_ipv6_client_rotating_through_its_64_is_one_client_for_the_proxy_and_
     run = next(body for status, body in passed if status == 201)
     assert proxy[2].hget(Runs.key(run["run_id"]), "ip").startswith(net + ":")  # the client's own address
     assert elsewhere[0] == 201, elsewhere
+
+
+def test_no_secret_a_path_carries_reaches_a_log(proxy, tls):
+    """An invite's code and a duel's admit whoever holds them: nginx writes [secret] in their place
+    (the path as routed, so a percent-encoded one too), and the app's own lines never hold them."""
+    port, _, _, tmp, _ = proxy
+    invite = "LgIdLgIdLgIdLgId" + "s3cr3tInv1teS3cr3tInv1"  # an id and a 22-character secret
+    duel = "DuelS3cr3tC0deDuelS3cr"
+    paths = [f"/leagues/join/{invite}", f"/api/v1/leagues/invites/{invite}", f"/duel/{duel}?lang=en",
+             f"/api/v1/duels/{duel}", f"/api/v1/duels/{duel}/results/0123456789abcdef/record",
+             f"/%6Ceagues/join/{invite}", f"/api/v1/duels/{duel[:5]}%{ord(duel[5]):02X}{duel[6:]}"]
+    for path in paths:
+        status, hdrs, _ = call(port, "GET", path, "127.0.0.9", tls=tls)
+        assert status in (200, 401, 404), (path, status)
+    records = _access_lines(tmp)
+    logged = [rec["uri"] for rec in records if "secret" in rec["uri"]]
+    assert "/leagues/join/[secret]" in logged and "/api/v1/leagues/invites/[secret]" in logged
+    assert "/duel/[secret]" in logged and "/api/v1/duels/[secret]/results/0123456789abcdef/record" in logged
+    everything = "".join(f.read_text(errors="replace") for f in (tmp / "logs").iterdir() if f.is_file())
+    for secret in ("s3cr3tInv1teS3cr3tInv1", duel, duel[6:]):
+        assert secret not in everything

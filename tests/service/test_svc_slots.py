@@ -137,8 +137,8 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
         r = client.post(path, json=body, headers=hdrs)
         return r.status_code, r.get_json()
 
-    # a league made before its members play: their submissions name them in it (member_name.lua)
-    status, league = post("/api/v1/leagues", {"name": "Slots", "nickname": "Ada"}, {})
+    # a league made before its members play: their verified games name them in it (member_name.lua)
+    status, league = post("/api/v1/leagues", {"name": "Slots"}, {})
     assert status == 201, league
     first = league["player_token"]
     subs = []
@@ -147,8 +147,7 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
         assert status == 201, run
         token = run.pop("player_token", None) or first
         if n:
-            status, joined = post("/api/v1/leagues/join", {"invite": league["invite"], "nickname": nickname},
-                                  headers(token))
+            status, joined = post("/api/v1/leagues/join", {"invite": league["invite"]}, headers(token))
             assert status == 200, joined
         play_game(post, run, token, pick=lambda legal, n=n: legal[n % len(legal)])
         status, sub = post("/api/v1/submissions", {"run_id": run["run_id"], "nickname": nickname}, headers(token))
@@ -197,7 +196,9 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     owner = headers(first)
     assert client.patch(f"/api/v1/leagues/{lid}", json={"name": "Slots!"}, headers=owner).status_code == 200
     assert client.post(f"/api/v1/leagues/{lid}/invite", headers=owner).status_code == 200
-    assert client.delete(f"/api/v1/leagues/{lid}/members/Bob", headers=owner).status_code == 200
+    roster = client.get(f"/api/v1/leagues/{lid}", headers=owner).get_json()["roster"]
+    bob = next(m["member"] for m in roster if m["nickname"] == "Bob")
+    assert client.delete(f"/api/v1/leagues/{lid}/members/{bob}", headers=owner).status_code == 200
     assert client.post(f"/api/v1/leagues/{lid}/leave", headers=headers(subs[2][1])).status_code == 204
     assert client.delete(f"/api/v1/leagues/{lid}", headers=owner).status_code == 204
     # a deal's traveller (the day is open here, so read as the API will once it has closed)

@@ -53,7 +53,9 @@ def test_two_players_make_a_league_play_the_day_and_see_its_board(visitor, site,
     ada.goto("/leagues?lang=en")
     expect(ada.get_by_text(re.compile("in no league yet", re.I))).to_be_visible()
     ada.get_by_role("textbox", name="Name of the league").fill(league_name)
-    ada.get_by_role("textbox", name="Your name in leagues").fill(ada_name)
+    # no name is asked for: a league shows the nickname of a verified game, none before
+    expect(ada.get_by_text(re.compile("nickname of your first verified game", re.I))).to_be_visible()
+    assert ada.get_by_role("textbox", name=re.compile("your name", re.I)).count() == 0
     ada.get_by_role("button", name="Create the league").click()
     card = ada.locator("details.league-card[open]")
     expect(card.locator(":scope > summary")).to_contain_text(league_name)  # as text, never markup
@@ -72,16 +74,15 @@ def test_two_players_make_a_league_play_the_day_and_see_its_board(visitor, site,
     expect(bob.get_by_text("1 membre")).to_be_visible()
     assert not axe_serious(bob, "invite page, phone, fr")
     invited = bob.get_by_role("region", name=re.compile("invité·e dans la ligue", re.I))
-    # by keyboard alone: Tab to the name, type it, Enter joins
-    tab_to(bob, invited.get_by_role("textbox", name="Votre nom dans les ligues"))
-    bob.keyboard.type(bob_name)
+    # by keyboard alone: Tab to the button, Enter joins
+    tab_to(bob, invited.get_by_role("button", name=re.compile("rejoindre", re.I)))
     bob.keyboard.press("Enter")
     expect(bob.get_by_role("heading", name=re.compile("Vous avez rejoint", re.I))).to_be_visible()
     assert "/leagues/join/" not in bob.url
     mine = bob.locator("details.league-card[open]")
     expect(mine.locator(":scope > summary")).to_contain_text("2 membres")
     mine.get_by_text(re.compile(r"Membres \(2\)")).click()
-    expect(mine.get_by_role("listitem").filter(has_text=ada_name)).to_contain_text("propriétaire")
+    expect(mine.get_by_role("listitem").filter(has_text="propriétaire")).to_contain_text("(pas encore de nom)")
     assert mine.get_by_role("button", name=re.compile("retirer", re.I)).count() == 0  # not the owner
     shot(bob, "leagues-joined-phone-fr")
 

@@ -9,9 +9,10 @@ from service.leagues import MAX_MEMBERS
 
 from .common import StrictSchema
 
-NICKNAME = ("the name the league shows for the caller, claimed as a submission's nickname is (the same rules "
-            "and codes); needed when the caller has no nickname yet (422 nickname_required), else optional: "
-            "it then becomes the caller's nickname, in every league")
+NICKNAME = ("optional: a name the caller holds (a verified game of theirs was submitted under it; the nickname "
+            "rules and codes, 409 nickname_taken for another player's, nickname_not_held for one not theirs yet), "
+            "shown for them in every league of theirs; without it a league shows the name they hold, or none")
+HANDLE = "the member's handle in this league: how DELETE /leagues/{id}/members/{member} names them"
 
 
 class LeagueCreateSchema(StrictSchema):
@@ -32,7 +33,9 @@ class LeagueRenameSchema(StrictSchema):
 
 
 class RosterEntrySchema(ma.Schema):
-    nickname = fields.String(required=True)
+    member = fields.String(required=True, metadata={"description": HANDLE})
+    nickname = fields.String(required=True, allow_none=True, metadata={
+        "description": "a name the member holds, or null: none yet"})
     owner = fields.Boolean(required=True)
     me = fields.Boolean(required=True, metadata={"description": "the caller"})
 
@@ -47,7 +50,7 @@ class LeagueSchema(ma.Schema):
     owner = fields.Boolean(required=True, metadata={"description": "whether the caller owns the league"})
     created_at = fields.String(required=True)
     roster = fields.List(fields.Nested(RosterEntrySchema), required=True, metadata={
-        "description": "the members in the order they joined, by nickname"})
+        "description": "the members in the order they joined, by handle and nickname"})
     player_token = fields.String(metadata={
         "description": "only when the request came without a token: the new player's token, given once"})
 
@@ -74,7 +77,9 @@ class InvitePreviewSchema(ma.Schema):
 
 class LeagueEntrySchema(ma.Schema):
     rank = fields.Integer(required=True, metadata={"description": "within the league, shared by equal values"})
-    nickname = fields.String(required=True)
+    member = fields.String(required=True, metadata={"description": HANDLE})
+    nickname = fields.String(required=True, allow_none=True, metadata={
+        "description": "a name the member holds, or null: none yet"})
     score = fields.Integer(metadata={"description": "a day's board: the rank score"})
     sum = fields.Integer(metadata={"description": "week, month, all time: summed margins (score − 1000)"})
     days = fields.Integer(metadata={"description": "week, month, all time: days played"})
@@ -91,5 +96,6 @@ class LeagueBoardSchema(ma.Schema):
     public_total = fields.Integer(required=True, metadata={"description": "entries on the public board"})
     entries = fields.List(fields.Nested(LeagueEntrySchema), required=True, metadata={
         "description": "the members on the board, in the public board's order"})
-    not_played = fields.List(fields.String(), required=True, metadata={
-        "description": "the members with no counted score on this board (a day's: not played yet), by nickname"})
+    not_played = fields.List(fields.String(allow_none=True), required=True, metadata={
+        "description": "the members with no counted score on this board (a day's: not played yet), by nickname "
+                       "(null for one with none yet, after the others)"})

@@ -17,7 +17,7 @@ class SubmissionCreateSchema(StrictSchema):
         "description": "1-24 characters (grapheme clusters) of one script, nothing invisible; NFKC, "
                        "trimmed, inner spaces made one; claimed for this player's token. Refusals "
                        "(422): nickname_empty, nickname_too_long, nickname_control, nickname_invisible, "
-                       "nickname_unassigned, nickname_mixed_script; 409 nickname_taken (it is, or looks "
+                       "nickname_unassigned, nickname_mixed_script, nickname_mark_first; 409 nickname_taken (it is, or looks "
                        "like, another player's)"})
 
 

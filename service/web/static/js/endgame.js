@@ -156,6 +156,7 @@ const NICK_ERRORS = {
   nickname_empty: "nickEmpty", nickname_too_long: "nickTooLong", nickname_control: "nickControl",
   nickname_invisible: "nickInvisible", nickname_unassigned: "nickUnassigned",
   nickname_mixed_script: "nickMixedScript", nickname_taken: "nicknameTaken",
+  nickname_mark_first: "nickMarkFirst",
 };
 
 function nicknameForm(box, run, game) {

@@ -71,7 +71,7 @@ export async function leagueBoard(state, path, boxes, stale) {
   if (stale()) return true;
   const absent = board.not_played.length ? h("p", { class: "not-played" },
     t(board.board === "day" ? "notPlayedYet" : "notPlayedPeriod"), " ",
-    board.not_played.map((name, i) => [i ? ", " : "", h("span", { class: "nick" }, name)])) : null;
+    board.not_played.map((name, i) => [i ? ", " : "", h("span", { class: "nick" }, name || t("noNameYet"))])) : null;
   fill(boxes.list, leagueTable(board, t("leagueBoardCaption", { name: board.name, period: boxes.title.textContent })),
     absent);
   boxes.list.removeAttribute("aria-busy");

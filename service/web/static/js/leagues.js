@@ -3,16 +3,16 @@
 // The server decides everything (who may see, rename, remove); names are always drawn as text.
 import { api, ApiError, request, token } from "./api.js";
 import { announce, initStatus, setStatus } from "./announcer.js";
-import { fill, h, store } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { linkBox } from "./share.js";
 
-const NICK_KEY = "manille.nickname";
 // The server's refusals, by code, in the page's language.
 const REFUSALS = {
   league_name_empty: "leagueNameEmpty", league_name_too_long: "leagueNameTooLong",
   league_name_control: "leagueNameControl", league_name_invisible: "leagueNameInvisible",
-  league_name_unassigned: "leagueNameUnassigned", nickname_required: "nickRequired",
+  league_name_unassigned: "leagueNameUnassigned", nickname_not_held: "nickNotHeld",
+  league_name_mark_first: "leagueNameMarkFirst", nickname_mark_first: "nickMarkFirst",
   nickname_empty: "nickEmpty", nickname_too_long: "nickTooLong", nickname_control: "nickControl",
   nickname_invisible: "nickInvisible", nickname_unassigned: "nickUnassigned",
   nickname_mixed_script: "nickMixedScript", nickname_taken: "nicknameTaken",
@@ -38,23 +38,14 @@ async function myNickname() {
   }
 }
 
-// A nickname field, shown only when the player has no nickname yet (a league shows its members by it).
-function nicknameField(id, known) {
-  if (known) return { el: null, value: () => undefined };
-  const input = h("input", { type: "text", id, name: "nickname", maxlength: 96, required: true,
-    autocomplete: "nickname", spellcheck: "false", "aria-describedby": `${id}-help` });
-  input.value = store.get(NICK_KEY) || "";
-  return {
-    el: h("p", { class: "field" }, h("label", { for: id }, t("leagueNickname")), input,
-      h("span", { id: `${id}-help`, class: "note" }, t("leagueNicknameHelp"))),
-    value: () => input.value.trim(),
-    input,
-  };
+// A league shows a member by the nickname of their verified game (the server's rule): a player
+// with none yet is told so, rather than asked for a name a league cannot give them.
+function nameNote(known) {
+  return known ? null : h("p", { class: "note" }, t("leagueNoNameYet"));
 }
 
-function keepNickname(nick) {
-  if (nick) store.set(NICK_KEY, nick);
-}
+// How a member is drawn: their nickname, or that they have none yet.
+const shownName = (nickname) => nickname || t("noNameYet");
 
 // A form whose submit sends `send()`; its error line says the server's refusal.
 function form(children, submitLabel, send, { primary = true } = {}) {
@@ -111,17 +102,12 @@ class LeaguesPage {
   drawCreate() {
     const name = h("input", { type: "text", id: "new-league-name", name: "name", maxlength: 200, required: true,
       autocomplete: "off", "aria-describedby": "new-league-help" });
-    const nick = nicknameField("new-league-nick", this.nickname);
     fill(this.createBox, form([
       h("p", { class: "field" }, h("label", { for: "new-league-name" }, t("leagueName")), name,
         h("span", { id: "new-league-help", class: "note" }, t("leagueNameHelp"))),
-      nick.el,
+      nameNote(this.nickname),
     ], t("createLeague"), async () => {
-      const body = { name: name.value };
-      if (nick.value() !== undefined) body.nickname = nick.value();
-      const league = await api.post("/leagues", body);
-      keepNickname(body.nickname);
-      if (body.nickname) this.nickname = body.nickname;
+      const league = await api.post("/leagues", { name: name.value });
       name.value = "";
       this.drawCreate();
       this.open = league.league_id;
@@ -154,13 +140,8 @@ class LeaguesPage {
       fill(box, title, size, h("p", { class: "error" }, t("leagueFull")));
       return;
     }
-    const nick = nicknameField("join-nick", this.nickname);
-    fill(box, title, size, form([nick.el], t("joinLeague"), async () => {
-      const body = { invite: this.invite };
-      if (nick.value() !== undefined) body.nickname = nick.value();
-      const league = await api.post("/leagues/join", body);
-      keepNickname(body.nickname);
-      if (body.nickname) this.nickname = body.nickname;
+    fill(box, title, size, form([nameNote(this.nickname)], t("joinLeague"), async () => {
+      const league = await api.post("/leagues/join", { invite: this.invite });
       history.replaceState(null, "", `/leagues?league=${encodeURIComponent(league.league_id)}`);
       this.invite = "";
       fill(box, h("h2", { id: "league-invite-title", tabindex: "-1" }, t("joined", { name: league.name })),
@@ -252,13 +233,15 @@ class LeaguesPage {
 
   roster(league, redraw) {
     const rows = league.roster.map((m) => {
-      const who = [h("span", { class: "nick" }, m.nickname || "—")];
+      const nick = shownName(m.nickname);
+      const who = [h("span", { class: "nick" }, nick)];
       if (m.owner) who.push(" ", h("span", { class: "badge" }, t("ownerBadge")));
       if (m.me) who.push(" ", h("span", { class: "note" }, t("youMark")));
-      const remove = league.owner && !m.me ? action(t("removeMember"), t("removeConfirm", { nick: m.nickname }), async () => {
-        redraw(await request("DELETE", `/leagues/${encodeURIComponent(league.league_id)}/members/${encodeURIComponent(m.nickname)}`));
-        announce(t("memberRemoved", { nick: m.nickname }));
-      }, { class: "btn small", "aria-label": t("removeMemberNamed", { nick: m.nickname }) }) : null;
+      // a member is removed by their handle: two may show one name, or none
+      const remove = league.owner && !m.me ? action(t("removeMember"), t("removeConfirm", { nick }), async () => {
+        redraw(await request("DELETE", `/leagues/${encodeURIComponent(league.league_id)}/members/${encodeURIComponent(m.member)}`));
+        announce(t("memberRemoved", { nick }));
+      }, { class: "btn small", "aria-label": t("removeMemberNamed", { nick }) }) : null;
       return h("li", {}, who, remove ? " " : null, remove);
     });
     return h("details", { class: "roster" }, h("summary", {}, t("membersList", { n: num(league.members) })),
