@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from service.appeals import Appeals, public
+from service.restrictions import Restrictions
+
 from .blueprint import Blueprint
 from .common import current_pid, services
 from .schemas import PlayerSchema
@@ -18,7 +21,7 @@ class Me(MethodView):
     @blp.doc(security=[{"playerToken": []}])
     def get(self):
         """The caller's nickname, streak (days in a row with a verified score, up to today or
-        yesterday) and today's ranked run, if any"""
+        yesterday), today's ranked run, if any, and the restriction ops put on them, if any"""
         s = services()
         pid = current_pid()
         today = s.settings.today()
@@ -28,4 +31,15 @@ class Me(MethodView):
             run = s.runs.load(run_id, pid)
             today_json.update(run_id=run_id, status=run["status"], submission_id=run.get("submission") or None)
         return {"player": pid, "nickname": s.players.profile(pid).get("nickname") or None,
-                "streak": s.leaderboard.streak(pid, today), "today": today_json}
+                "streak": s.leaderboard.streak(pid, today), "today": today_json,
+                "restricted": _restricted(s, pid)}
+
+
+def _restricted(s, pid: str) -> dict | None:
+    """The caller's restriction as they read it (reason, end, their latest appeal), or None."""
+    found = Restrictions(s.redis, s.settings).get(pid)
+    if found is None:
+        return None
+    latest = Appeals(s.redis, s.settings).latest(pid)
+    return {"reason": found["reason"], "until": found["until"],
+            "appeal": public(latest) if latest and latest["kind"] == "restriction" else None}
