@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 
+import marshmallow as ma
+
 from flask import g, request
 from flask.views import MethodView
 
@@ -30,6 +32,9 @@ PREFIX = "/ops"
 blp = Blueprint("ops", __name__, description="Ops: review, flags, actions (bearer: an operator's token, MANILLE_OPS_TOKENS)")
 log = logging.getLogger("service.ops")
 SECURITY = [{"opsToken": []}]
+#: An ops query's parameters: one the route does not know is a 422, never ignored (webargs would
+#: drop it from a query by default), so that a filter mistyped never reads as a filter applied.
+QUERY = {"location": "query", "unknown": ma.RAISE}
 
 
 def ops_user() -> str:
@@ -74,7 +79,7 @@ def _ops() -> Ops:
 
 @blp.route("/days/<string:day>/submissions")
 class DaySubmissions(MethodView):
-    @blp.arguments(OpsSubmissionsQuerySchema, location="query")
+    @blp.arguments(OpsSubmissionsQuerySchema, **QUERY)
     @blp.response(200, OpsSubmissionListSchema)
     @blp.doc(security=SECURITY)
     def get(self, query, day):
@@ -86,7 +91,7 @@ class DaySubmissions(MethodView):
 
 @blp.route("/pending")
 class Pending(MethodView):
-    @blp.arguments(OpsPendingQuerySchema, location="query")
+    @blp.arguments(OpsPendingQuerySchema, **QUERY)
     @blp.response(200, OpsSubmissionListSchema)
     @blp.doc(security=SECURITY)
     def get(self, query):
@@ -224,7 +229,7 @@ class Analyse(MethodView):
 
 @blp.route("/audit")
 class Audit(MethodView):
-    @blp.arguments(AuditQuerySchema, location="query")
+    @blp.arguments(AuditQuerySchema, **QUERY)
     @blp.response(200, AuditSchema)
     @blp.doc(security=SECURITY)
     def get(self, query):

@@ -9,7 +9,7 @@ from service.ops.player import PlayerDesk
 from service.restrictions import Restrictions
 
 from .blueprint import Blueprint
-from .ops import SECURITY, _ops, authenticate, ops_user, require_decider
+from .ops import QUERY, SECURITY, _ops, authenticate, ops_user, require_decider
 from .schemas import AnswerSchema, OpsAppealListSchema, OpsAppealSchema, OpsAppealsQuerySchema
 
 PREFIX = "/ops/appeals"
@@ -28,7 +28,7 @@ def _with_evidence(ops, appeals: list[dict]) -> list[dict]:
 
 @blp.route("")
 class AppealList(MethodView):
-    @blp.arguments(OpsAppealsQuerySchema, location="query")
+    @blp.arguments(OpsAppealsQuerySchema, **QUERY)
     @blp.response(200, OpsAppealListSchema)
     @blp.doc(security=SECURITY)
     def get(self, query):

@@ -7,7 +7,7 @@ from flask.views import MethodView
 from service.reports import Reports
 
 from .blueprint import Blueprint
-from .ops import SECURITY, _ops, authenticate
+from .ops import QUERY, SECURITY, _ops, authenticate
 from .schemas import OpsReportListSchema
 from .schemas.desk import OpsListPageSchema
 
@@ -18,7 +18,7 @@ blp.before_request(authenticate)
 
 @blp.route("")
 class ReportList(MethodView):
-    @blp.arguments(OpsListPageSchema, location="query")
+    @blp.arguments(OpsListPageSchema, **QUERY)
     @blp.response(200, OpsReportListSchema)
     @blp.doc(security=SECURITY)
     def get(self, query):
