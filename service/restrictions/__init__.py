@@ -2,7 +2,7 @@
 every public board (``status`` ``restricted``: verified, not ranked) and their new games are
 verified but not ranked; the player reads why and until when (``GET /players/me``).  Ops put
 and lift it (``service.ops.player``); one with an end lapses then: readers treat it as gone at
-once, and the worker's maintenance lifts it (its games rank again) within a minute or so.
+once, and the workers' maintenance lifts it (its games rank again) at its next pass.
 
 A restriction is a hash in the player's own slot; the index of every restriction by its end
 (``+inf``: none) lives in its own slot, so that the lapse sweep reads one key.
