@@ -26,7 +26,7 @@ export function decisionSection(sub, page) {
   const f = h("form", { class: "decision", "aria-label": "Decision on this submission" },
     h("p", { class: "field" }, h("label", { for: "ops-reason" }, "Reason (required, kept in the audit log)"), reason),
     told ? h("p", { class: "field" }, h("label", { for: "ops-public-reason" },
-      "Reason the player reads, if disqualified (optional)"), told) : null,
+      "What the player is told, if disqualified (optional)"), told) : null,
     h("p", { id: "ops-reason-note", class: "note" },
       canDisqualify ? "Disqualify takes the game off every board. " : "",
       canRestore ? "Restore puts it (back) on the boards." : ""),
