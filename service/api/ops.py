@@ -23,7 +23,7 @@ from service.ops import Ops
 from .blueprint import Blueprint
 from .common import day_from, services
 from .limits import client_address
-from .schemas import (AuditQuerySchema, AuditSchema, DisqualifySchema, JobSchema, OpsListQuerySchema, OpsPendingQuerySchema,
+from .schemas import (AuditQuerySchema, AuditSchema, DisqualifySchema, JobSchema, OpsPendingQuerySchema,
                       OpsSubmissionDetailSchema, OpsSubmissionListSchema, OpsSubmissionsQuerySchema,
                       OpsAnalyseSchema, ReasonSchema, OptionalReasonSchema, RequeueListSchema, RequeueSchema,
                       SeedSchema)

@@ -42,4 +42,6 @@ def _restricted(s, pid: str) -> dict | None:
         return None
     latest = Appeals(s.redis, s.settings).latest(pid)
     return {"reason": found["reason"], "until": found["until"],
-            "appeal": public(latest) if latest and latest["kind"] == "restriction" else None}
+            # an appeal of an earlier restriction is not this one's
+            "appeal": public(latest) if latest and latest["kind"] == "restriction"
+            and latest["at"] >= (found["since"] or "") else None}

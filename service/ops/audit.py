@@ -9,7 +9,6 @@ first.  The log holds ops' actions only (hundreds a day), so a scan is a few rou
 
 from __future__ import annotations
 
-import json
 from datetime import date, datetime, timezone
 
 from service.errors import Unprocessable
@@ -106,7 +105,3 @@ def latest(client, target: str, action: str) -> dict | None:
     """The newest entry of ``action`` on ``target`` (who decided it), or None."""
     got = read(client, target=target, action=action, limit=1)["entries"]
     return got[0] if got else None
-
-
-def details(entry: dict) -> dict:
-    return json.loads(entry["details"]) if entry.get("details") else {}

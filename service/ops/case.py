@@ -2,8 +2,8 @@
 a decision or hand to a colleague: the game in full (its record replayed once its day is
 closed), flags and evidence, the day's runs around it, the player's case (every game, notes,
 addresses, reports, appeals: ``service.ops.player``) and every audit entry on any of it.
-Opening one (an export) is audited (``export``) and keeps the game's runs around it past
-``MANILLE_RUN_KEEP_HOURS``.
+Opening one (an export) is audited (``export``) and keeps the runs around the game (around each
+of the player's games, for a player's) past ``MANILLE_RUN_KEEP_HOURS``.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def case_file(ops, what: str, who: str) -> dict:
     player = desk.view(pid)
     targets = {pid, *(g["submission_id"] for g in player["games"]), *(a["appeal_id"] for a in player["appeals"])}
     if subject["kind"] == "player":
-        subject["runs_around"] = {g["submission_id"]: runs_around(ops, g["submission_id"], keep=False)
+        subject["runs_around"] = {g["submission_id"]: runs_around(ops, g["submission_id"], keep=True)
                                   for g in player["games"]}
     return {**subject, "exported_at": ops.settings.now().isoformat(), "exported_by": who, "player": player,
             "audit": audit_on(ops, targets)}
