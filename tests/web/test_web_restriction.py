@@ -1,15 +1,23 @@
 """A restricted player on the page: the notice says why and until when, in the page's language,
-and the appeal sent from it is shown as waiting for another operator; lifted, the notice goes."""
+and the appeal sent from it is shown as waiting for another operator (axe-core finds nothing
+serious before and after); lifted, the notice goes."""
 
 from __future__ import annotations
 
 import requests
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from support.live_stack import OPS_TOKEN
 from support.web_helpers import hand, open_ranked
 
 OPS = {"Authorization": f"Bearer {OPS_TOKEN}"}
+AXE = Axe()
+
+
+def serious(page) -> list[str]:
+    return [f"{v['id']}: {v['help']}" for v in AXE.run(page).response["violations"]
+            if v.get("impact") in ("serious", "critical")]
 
 
 def test_a_restricted_player_reads_why_and_appeals_from_the_page(page, site):
@@ -27,6 +35,7 @@ def test_a_restricted_player_reads_why_and_appeals_from_the_page(page, site):
         expect(notice).to_contain_text("two accounts played from one device")
         expect(notice).to_contain_text("Until ")
         hand(page).get_by_role("button").first.wait_for()  # the game goes on beside the notice
+        assert serious(page) == []
         send = notice.get_by_role("button", name="Send the appeal")
         send.click()  # nothing written yet: said, and nothing sent
         expect(notice).to_contain_text("Write your appeal first.")
@@ -38,6 +47,7 @@ def test_a_restricted_player_reads_why_and_appeals_from_the_page(page, site):
         expect(send).to_have_count(0)
         mine = requests.get(f"{site}/api/v1/appeals", headers={"X-Player-Token": token}, timeout=10).json()
         assert mine["appeals"][0]["text"] == "One is my daughter's." and mine["appeals"][0]["status"] == "open"
+        assert serious(page) == []
         page.goto("/?lang=fr&speed=instant")
         expect(notice.get_by_role("heading", name="Votre compte est restreint")).to_be_visible()
         expect(notice).to_contain_text("un autre membre de l'équipe y répondra")
