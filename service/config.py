@@ -210,8 +210,8 @@ class OpsTokens:
             parts = line.split()
             if len(parts) not in (2, 3) or not self.NAME.fullmatch(parts[0]) \
                     or (len(parts) == 3 and parts[2] not in self.ROLES):
-                raise ValueError(f"{where} line {n}: \"name token [reviewer|decider]\" expected (a name of "
-                                 "letters, digits and ._-, a space, the token, and a role if not decider)")
+                raise ValueError(f"{where} line {n}: \"name token\" expected, or \"name token role\" (a name "
+                                 "of letters, digits and ._-, a space, the token; role reviewer or decider)")
             name, token = parts[:2]
             self._roles[name] = parts[2] if len(parts) == 3 else "decider"
             require_length(f"{where} line {n} (the token of {name})", token)

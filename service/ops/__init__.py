@@ -24,6 +24,7 @@ from service.store import key_for
 from service.submissions import PENDING_STATUSES, Submissions
 
 from .audit import AUDIT, read as read_audit
+
 #: The statuses of a game that verification found valid: it has a score and a record.
 VALID_GAME = ("verified", "held", "disqualified", "restricted")
 LIST_FIELDS = ("id", "run_id", "pid", "nickname", "date", "status", "score", "flags", "created_at",

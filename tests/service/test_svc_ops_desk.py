@@ -323,3 +323,13 @@ def test_a_case_file_and_the_desk_from_the_command_line(desk, run_worker, rclien
     monkeypatch.setenv("MANILLE_OPS_TOKEN", REVIEWER)
     assert manille(["ops", "lift", pid]) == 2
     assert "decider" in capsys.readouterr().err
+
+
+def test_an_operators_line_names_a_role_or_is_a_decider():
+    from service.config import OpsTokens
+
+    tokens = OpsTokens(TOKENS)
+    assert [tokens.role_of(n) for n in ("tess", "omar", "rita")] == ["decider", "decider", "reviewer"]
+    assert tokens.name_of(REVIEWER) == "rita" and tokens.role_of("nobody") is None
+    with pytest.raises(ValueError, match="line 1: \"name token\" expected, or \"name token role\""):
+        OpsTokens(f"rita {REVIEWER} admin")
