@@ -30,14 +30,17 @@
 ``MANILLE_LIMIT_PLAYS_PER_TOKEN``, ``MANILLE_LIMIT_PLAYS_PER_ADDRESS``,
 ``MANILLE_LIMIT_SUBMISSIONS_PER_TOKEN``, ``MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS``,
 ``MANILLE_LIMIT_ANALYSES_PER_TOKEN``, ``MANILLE_LIMIT_ANALYSES_PER_ADDRESS``,
-``MANILLE_LIMIT_LEAGUES_PER_TOKEN``, ``MANILLE_LIMIT_LEAGUES_PER_ADDRESS``
+``MANILLE_LIMIT_LEAGUES_PER_TOKEN``, ``MANILLE_LIMIT_LEAGUES_PER_ADDRESS``,
+``MANILLE_LIMIT_REPORTS_PER_TOKEN``, ``MANILLE_LIMIT_REPORTS_PER_ADDRESS``,
+``MANILLE_LIMIT_OPS_TOKENS_PER_ADDRESS``
                      rate limits (see ``service.api.limits``), e.g. "12 per hour;30 per day";
                      "off" removes one
 ``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
                      the flags that keep a submission off the boards until ops decide (default explored)
 ``MANILLE_OPS_TOKENS`` the operators and their bearer tokens (the ops API, the ops page,
-                     ``manille ops``): a line each, "name token" (``OpsTokens``), or every line of
-                     the file ``MANILLE_OPS_TOKENS_FILE``; unset: the ops API is closed
+                     ``manille ops``): a line each, "name token [role]" (``OpsTokens``; role
+                     reviewer or decider, the default), or every line of the file
+                     ``MANILLE_OPS_TOKENS_FILE``; unset: the ops API is closed
 ``MANILLE_OPS_TOKEN`` ``manille ops``: the token of the operator running it (one of the above, which
                      names them in the audit log; this and the metrics token may also come from a
                      file: ``…_TOKEN_FILE``)
@@ -143,6 +146,9 @@ DEFAULT_LIMITS = {
     "analyses_per_address": "60 per hour;400 per day",
     "leagues_per_token": "10 per hour;30 per day",
     "leagues_per_address": "60 per hour;300 per day",
+    "reports_per_token": "10 per hour;30 per day",
+    "reports_per_address": "30 per hour;100 per day",
+    "ops_tokens_per_address": "20 per minute",
 }
 
 
@@ -187,25 +193,31 @@ def tokens_from_env(environ, name: str) -> str:
 
 class OpsTokens:
     """The operators and their bearer tokens (``MANILLE_OPS_TOKENS``): a line each, "name token"
-    (blank lines and lines starting with # are skipped), so that the audit log names the person
-    whose token acted (``name@address``).  A name is 1 to 64 of letters, digits and ``._-``; a
+    or "name token role" (blank lines and lines starting with # are skipped), so that the audit log
+    names the person whose token acted (``name@address``).  A ``reviewer`` reads, notes and sees
+    reports; a ``decider`` (a line without a role) also disqualifies, restores, restricts, lifts,
+    rebuilds and answers appeals.  A name is 1 to 64 of letters, digits and ``._-``; a
     token at least ``MIN_SECRET_BYTES`` bytes with no space; names and tokens are unique.
     ValueError (or ShortSecretError) naming the line otherwise.  Its repr names the operators only."""
 
     NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+    ROLES = ("reviewer", "decider")
 
     def __init__(self, text: str = "", where: str = "MANILLE_OPS_TOKENS") -> None:
         self._tokens: list[tuple[str, bytes]] = []
+        self._roles: dict[str, str] = {}
         names, tokens = set(), set()
         for n, raw in enumerate((text or "").splitlines(), start=1):
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
             parts = line.split()
-            if len(parts) != 2 or not self.NAME.fullmatch(parts[0]):
-                raise ValueError(f"{where} line {n}: \"name token\" expected (a name of letters, digits "
-                                 "and ._-, a space, the token)")
-            name, token = parts
+            if len(parts) not in (2, 3) or not self.NAME.fullmatch(parts[0]) \
+                    or (len(parts) == 3 and parts[2] not in self.ROLES):
+                raise ValueError(f"{where} line {n}: \"name token\" expected, or \"name token role\" (a name "
+                                 "of letters, digits and ._-, a space, the token; role reviewer or decider)")
+            name, token = parts[:2]
+            self._roles[name] = parts[2] if len(parts) == 3 else "decider"
             require_length(f"{where} line {n} (the token of {name})", token)
             if name in names or token in tokens:
                 raise ValueError(f"{where} line {n}: {'the name ' + name if name in names else 'the token'} "
@@ -222,6 +234,10 @@ class OpsTokens:
 
     def names(self) -> list[str]:
         return [name for name, _ in self._tokens]
+
+    def role_of(self, name: str) -> str | None:
+        """The operator's role (``reviewer`` or ``decider``), None for no such operator."""
+        return self._roles.get(name)
 
     def name_of(self, token: str) -> str | None:
         """The operator whose token ``token`` is, or None.  Every token is compared, in constant

@@ -45,6 +45,8 @@ from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.challenges import check_commitments
 from service.analysis import JOB as ANALYSIS_JOB, Analyses
 from service.config import QUEUE_NAME, Settings
+from service.ops import Ops
+from service.ops.player import PlayerDesk
 from service.procs import PR_SET_PDEATHSIG, alive, prctl
 
 from service.submissions import JOB, Submissions
@@ -156,6 +158,13 @@ class Sweeping:
             warm.refresh(settings, settings.state_beside(self.connection), queue=self.connection)
         except Exception:  # noqa: BLE001 - the next maintenance looks again; a play computes meanwhile
             log.exception("queueing the warm of the day's decisions failed")
+        try:
+            settings = Settings.from_env()
+            lapsed = PlayerDesk(Ops(settings.state_beside(self.connection), settings)).lapse()
+            if lapsed:
+                log.info("restrictions lapsed (their games rank again): %s", " ".join(lapsed))
+        except Exception:  # noqa: BLE001 - the next maintenance looks again; readers treat it as lapsed meanwhile
+            log.exception("lifting the lapsed restrictions failed")
 
     def fork_work_horse(self, job, queue):
         global _forking_horse

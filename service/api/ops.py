@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import logging
 
+import marshmallow as ma
+
 from flask import g, request
 from flask.views import MethodView
 
 from service.errors import Forbidden, Unauthorized
+from service.limits import Gate, parse
 from service.ops import Ops
 
 from .blueprint import Blueprint
 from .common import day_from, services
-from .schemas import (AuditSchema, JobSchema, OpsListQuerySchema, OpsPendingQuerySchema,
+from .limits import client_address
+from .schemas import (AuditQuerySchema, AuditSchema, DisqualifySchema, JobSchema, OpsPendingQuerySchema,
                       OpsSubmissionDetailSchema, OpsSubmissionListSchema, OpsSubmissionsQuerySchema,
                       OpsAnalyseSchema, ReasonSchema, OptionalReasonSchema, RequeueListSchema, RequeueSchema,
                       SeedSchema)
@@ -28,6 +32,9 @@ PREFIX = "/ops"
 blp = Blueprint("ops", __name__, description="Ops: review, flags, actions (bearer: an operator's token, MANILLE_OPS_TOKENS)")
 log = logging.getLogger("service.ops")
 SECURITY = [{"opsToken": []}]
+#: An ops query's parameters: one the route does not know is a 422, never ignored (webargs would
+#: drop it from a query by default), so that a filter mistyped never reads as a filter applied.
+QUERY = {"location": "query", "unknown": ma.RAISE}
 
 
 def ops_user() -> str:
@@ -36,16 +43,33 @@ def ops_user() -> str:
 
 
 @blp.before_request
-def _authenticate() -> None:
+def authenticate() -> None:
+    """The operator of the request's token (``g.operator``, ``g.role``); 401, 403, or 429 once an
+    address has sent ``ops_tokens_per_address`` wrong tokens (checked before any comparison, so
+    that a guess answered 429 tells nothing).  Every ops blueprint runs it first."""
     auth = request.headers.get("Authorization", "")
     given = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
     if not given:
         log.warning("ops: no token from %s for %s %s", request.remote_addr, request.method, request.path)
         raise Unauthorized("an ops bearer token is required (Authorization: Bearer …)", code="ops_unauthorized")
-    g.operator = services().settings.operators.name_of(given)
+    s = services()
+    wrong = Gate([("ops_tokens_per_address", client_address(),
+                   parse(s.settings.limits.get("ops_tokens_per_address") or ""))])
+    s.limits.check(wrong)
+    g.operator = s.settings.operators.name_of(given)
     if g.operator is None:
         log.warning("ops: wrong token from %s for %s %s", request.remote_addr, request.method, request.path)
+        s.limits.count(wrong)
         raise Forbidden("this token may not use the ops API", code="ops_forbidden")
+    g.role = s.settings.operators.role_of(g.operator)
+
+
+def require_decider() -> None:
+    """403 ``ops_decider_only`` for a reviewer's decision (disqualify, restore, restrict, lift,
+    rebuild, answer an appeal)."""
+    if g.role != "decider":
+        raise Forbidden(f"{g.operator} reviews: this decision is a decider's (MANILLE_OPS_TOKENS)",
+                        code="ops_decider_only")
 
 
 def _ops() -> Ops:
@@ -55,7 +79,7 @@ def _ops() -> Ops:
 
 @blp.route("/days/<string:day>/submissions")
 class DaySubmissions(MethodView):
-    @blp.arguments(OpsSubmissionsQuerySchema, location="query")
+    @blp.arguments(OpsSubmissionsQuerySchema, **QUERY)
     @blp.response(200, OpsSubmissionListSchema)
     @blp.doc(security=SECURITY)
     def get(self, query, day):
@@ -67,7 +91,7 @@ class DaySubmissions(MethodView):
 
 @blp.route("/pending")
 class Pending(MethodView):
-    @blp.arguments(OpsPendingQuerySchema, location="query")
+    @blp.arguments(OpsPendingQuerySchema, **QUERY)
     @blp.response(200, OpsSubmissionListSchema)
     @blp.doc(security=SECURITY)
     def get(self, query):
@@ -119,6 +143,7 @@ class DayRebuild(MethodView):
     @blp.doc(security=SECURITY)
     def post(self, body, day):
         """Queue a rebuild of the day's boards from its verified games; audited"""
+        require_decider()
         parsed = day_from(day).isoformat()
         who = ops_user()
         return _queued(_ops().enqueue("worker.jobs.ops_rebuild_day", parsed, who, body["reason"], who=who,
@@ -158,12 +183,14 @@ class SubmissionHands(MethodView):
 
 @blp.route("/submissions/<string:sub_id>/disqualify")
 class Disqualify(MethodView):
-    @blp.arguments(ReasonSchema)
+    @blp.arguments(DisqualifySchema)
     @blp.response(200, OpsSubmissionDetailSchema)
     @blp.doc(security=SECURITY)
     def post(self, body, sub_id):
-        """Take a game off every board, kept with the reason; audited"""
-        return _ops().disqualify(sub_id, ops_user(), body["reason"])
+        """Take a game off every board, kept with the reason (``public_reason``: what its player
+        reads); audited"""
+        require_decider()
+        return _ops().disqualify(sub_id, ops_user(), body["reason"], body.get("public_reason"))
 
 
 @blp.route("/submissions/<string:sub_id>/restore")
@@ -173,6 +200,7 @@ class Restore(MethodView):
     @blp.doc(security=SECURITY)
     def post(self, body, sub_id):
         """Put a disqualified or held game (back) on the boards; audited"""
+        require_decider()
         return _ops().restore(sub_id, ops_user(), body["reason"])
 
 
@@ -201,9 +229,12 @@ class Analyse(MethodView):
 
 @blp.route("/audit")
 class Audit(MethodView):
-    @blp.arguments(OpsListQuerySchema, location="query")
+    @blp.arguments(AuditQuerySchema, **QUERY)
     @blp.response(200, AuditSchema)
     @blp.doc(security=SECURITY)
     def get(self, query):
-        """The audit log, newest first"""
-        return {"entries": _ops().audit_log(query["limit"])}
+        """The audit log, newest first: ``who`` (an operator's name, or name@address), ``target``,
+        ``action``, ``since`` (a day or an ISO time) filter it; ``next`` is the ``before`` of the
+        page after (null at the end); ``offset`` skips that many entries"""
+        limit = query.pop("limit")
+        return _ops().audit_log(limit, **query)

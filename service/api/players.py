@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from service.appeals import Appeals, public
+from service.restrictions import Restrictions
+
 from .blueprint import Blueprint
 from .common import current_pid, services
 from .schemas import PlayerSchema
@@ -18,8 +21,8 @@ class Me(MethodView):
     @blp.doc(security=[{"playerToken": []}])
     def get(self):
         """The caller's nickname (the last claimed while its claim stands, else the one held; null
-        for none), streak (days in a row with a verified score, up to today or yesterday) and
-        today's ranked run, if any"""
+        for none), streak (days in a row with a verified score, up to today or yesterday),
+        today's ranked run, if any, and the restriction ops put on them, if any"""
         s = services()
         pid = current_pid()
         today = s.settings.today()
@@ -29,4 +32,17 @@ class Me(MethodView):
             run = s.runs.load(run_id, pid)
             today_json.update(run_id=run_id, status=run["status"], submission_id=run.get("submission") or None)
         return {"player": pid, "nickname": s.players.name_of(pid),
-                "streak": s.leaderboard.streak(pid, today), "today": today_json}
+                "streak": s.leaderboard.streak(pid, today), "today": today_json,
+                "restricted": _restricted(s, pid)}
+
+
+def _restricted(s, pid: str) -> dict | None:
+    """The caller's restriction as they read it (reason, end, their latest appeal), or None."""
+    found = Restrictions(s.redis, s.settings).get(pid)
+    if found is None:
+        return None
+    latest = Appeals(s.redis, s.settings).latest(pid)
+    return {"reason": found["reason"], "until": found["until"],
+            # an appeal of an earlier restriction is not this one's
+            "appeal": public(latest) if latest and latest["kind"] == "restriction"
+            and latest["at"] >= (found["since"] or "") else None}

@@ -76,8 +76,10 @@ class SubmissionById(MethodView):
             "reason": json.loads(sub["reason"]) if sub.get("reason") else None,
             "created_at": sub["created_at"], "verified_at": sub.get("verified_at") or None,
         }
-        if sub["status"] in ("verified", "held", "disqualified"):
+        if sub["status"] in ("verified", "held", "disqualified", "restricted"):
             out["score"] = int(sub["score"])
+        if sub["status"] in ("disqualified", "restricted"):  # the reason ops chose to give, if any
+            out["reason"] = {"code": sub["status"], "message": sub.get("ops_public_reason") or None}
         if sub["status"] == "verified":
             entry = s.leaderboard.rank_of(day_board(date.fromisoformat(sub["date"])), sub["pid"])
             out["rank"] = entry["rank"] if entry else None

@@ -23,9 +23,10 @@ from service.runs import Runs
 from service.store import key_for
 from service.submissions import PENDING_STATUSES, Submissions
 
-AUDIT = key_for("audit", "all")
+from .audit import AUDIT, read as read_audit
+
 #: The statuses of a game that verification found valid: it has a score and a record.
-VALID_GAME = ("verified", "held", "disqualified")
+VALID_GAME = ("verified", "held", "disqualified", "restricted")
 LIST_FIELDS = ("id", "run_id", "pid", "nickname", "date", "status", "score", "flags", "created_at",
                "verified_at", "ip", "run_ip", "user_agent", "run_user_agent", "ops_decision", "ops_reason", "delayed_at",
                "delay_reason")
@@ -48,9 +49,9 @@ class Ops:
             fields["details"] = json.dumps(extra, separators=(",", ":"), sort_keys=True)
         return self.r.xadd(AUDIT, fields)
 
-    def audit_log(self, count: int = 100) -> list[dict]:
-        """The latest entries, newest first."""
-        return [{"id": entry_id, **fields} for entry_id, fields in self.r.xrevrange(AUDIT, count=count)]
+    def audit_log(self, count: int = 100, **filters) -> dict:
+        """The latest entries, newest first, filtered and paged (``service.ops.audit.read``)."""
+        return read_audit(self.r, limit=count, **filters)
 
     # -- reading ---------------------------------------------------------------
 
@@ -126,6 +127,7 @@ class Ops:
             "score": int(sub["score"]) if sub.get("score") else None,
             "flags": self._flags(sub, sealed),
             "decision": sub.get("ops_decision") or None, "decision_reason": sub.get("ops_reason") or None,
+            "public_reason": sub.get("ops_public_reason") or None,
             "delayed_at": sub.get("delayed_at") or None, "delay_reason": sub.get("delay_reason") or None,
             "cards": [sub["cards"][i:i + 2] for i in range(0, len(sub.get("cards", "")), 2)],
             "play_times_ms": [int(t) for t in sub.get("times", "").split(",") if t],
@@ -211,16 +213,19 @@ class Ops:
 
     # -- actions ---------------------------------------------------------------
 
-    def disqualify(self, sub_id: str, who: str, why: str) -> dict:
-        """Take a verified (or held) game off every board, kept with the reason."""
+    def disqualify(self, sub_id: str, who: str, why: str, public_reason: str | None = None) -> dict:
+        """Take a verified (held, or restricted) game off every board, kept with the reason;
+        ``public_reason``, if given, is what its player reads (``GET /submissions/{id}``)."""
         sub = self.subs.get(sub_id)
-        if sub["status"] not in ("verified", "held"):
+        if sub["status"] not in ("verified", "held", "restricted"):
             raise Conflict(f"a {sub['status']} submission cannot be disqualified", code="not_disqualifiable")
         removed = self.boards.remove(date.fromisoformat(sub["date"]), sub["pid"], int(sub["score"]))
         self.r.hset(self.subs.key(sub_id), mapping={
-            "status": "disqualified", "ops_decision": "disqualified", "ops_reason": why})
+            "status": "disqualified", "ops_decision": "disqualified", "ops_reason": why,
+            "ops_public_reason": public_reason or ""})
         self._rebuild_matchpoints(sub["date"])
-        self.audit(who, "disqualify", sub_id, why, was=sub["status"], removed_from_boards=removed)
+        self.audit(who, "disqualify", sub_id, why, was=sub["status"], removed_from_boards=removed,
+                   public_reason=public_reason or None)
         return self._changed(self.submission(sub_id))
 
     def _changed(self, answer: dict) -> dict:
@@ -240,10 +245,15 @@ class Ops:
         sub = self.subs.get(sub_id)
         if sub["status"] not in ("disqualified", "held"):
             raise Conflict(f"a {sub['status']} submission has nothing to restore", code="not_restorable")
-        self.boards.record(date.fromisoformat(sub["date"]), sub["pid"], sub["nickname"], int(sub["score"]), sub_id,
-                           deals=duplicate.parse_points(sub.get("deals")))
+        from service.restrictions import Restrictions
+
+        # a restricted player's game stays off the boards until the restriction goes
+        status = "restricted" if Restrictions(self.r, self.settings).get(sub["pid"]) else "verified"
+        if status == "verified":
+            self.boards.record(date.fromisoformat(sub["date"]), sub["pid"], sub["nickname"], int(sub["score"]),
+                               sub_id, deals=duplicate.parse_points(sub.get("deals")))
         self.r.hset(self.subs.key(sub_id), mapping={
-            "status": "verified", "ops_decision": "restored", "ops_reason": why})
+            "status": status, "ops_decision": "restored", "ops_reason": why, "ops_public_reason": ""})
         self._rebuild_matchpoints(sub["date"])
         self.audit(who, "restore", sub_id, why, was=sub["status"])
         return self._changed(self.submission(sub_id))

@@ -16,6 +16,7 @@ from service.challenges import check_commitments
 from service.config import Settings
 from service.errors import ServiceError
 from service.ops import Ops
+from service.ops.desk_cli import DECISIONS, DESK_COMMANDS, add_desk_parsers, run_desk
 from service.seeds import parse_date
 
 
@@ -38,6 +39,9 @@ def add_parser(sub) -> None:
         a = osub.add_parser(name, help=text)
         a.add_argument("submission_id")
         a.add_argument("--reason", required=True)
+        if name == "disqualify":
+            a.add_argument("--public-reason", help="what the player reads (the reason stays ops')")
+    add_desk_parsers(osub)
     r = osub.add_parser("reverify", help="replay every submission of a day again; report differences")
     r.add_argument("date")
     r.add_argument("--json", action="store_true")
@@ -70,6 +74,10 @@ def cmd_ops(args) -> int:
     if operator is None:
         print("manille ops: MANILLE_OPS_TOKEN is no operator's token of MANILLE_OPS_TOKENS", file=sys.stderr)
         return 2
+    if args.ops_command in DECISIONS and settings.operators.role_of(operator) != "decider":
+        print(f"manille ops {args.ops_command}: {operator} reviews; this decision is a decider's "
+              "(MANILLE_OPS_TOKENS)", file=sys.stderr)
+        return 2
     ops = Ops(settings.redis(timeout=settings.redis_timeout), settings)
     try:
         check_commitments(ops.r, settings)  # re-verifying under a wrong secret would reject good games
@@ -82,6 +90,8 @@ def cmd_ops(args) -> int:
 def _run(ops: Ops, args, who: str) -> int:
     """The command ``args`` names; ``who`` (the operator) is what the audit log records."""
     c = args.ops_command
+    if c in DESK_COMMANDS:
+        return run_desk(ops, args, who)
     if c in ("submissions", "pending"):
         if c == "submissions":
             day = parse_date(args.date)
@@ -111,8 +121,12 @@ def _run(ops: Ops, args, who: str) -> int:
         print(f"{sum(d['requeued'] for d in done)} requeued, {sum(not d['requeued'] for d in done)} "
               "already on their way", file=sys.stderr)
         return 0
-    if c in ("disqualify", "restore"):
-        out = getattr(ops, c)(args.submission_id, who, args.reason)
+    if c == "disqualify":
+        out = ops.disqualify(args.submission_id, who, args.reason, args.public_reason)
+        print(json.dumps({"submission_id": out["submission_id"], "status": out["status"]}))
+        return 0
+    if c == "restore":
+        out = ops.restore(args.submission_id, who, args.reason)
         print(json.dumps({"submission_id": out["submission_id"], "status": out["status"]}))
         return 0
     if c == "reverify":

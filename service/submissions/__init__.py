@@ -36,7 +36,7 @@ from service.runs import AGENTS, Runs, ranked_id, run_day, run_dict, run_shard  
 from service.store import (EVERY_SHARD, day_of_id, day_scope, id_of, id_tail, key_for, load_script, pipelined,
                            run_replicated, shard_of_id)
 
-from . import codec
+from . import by_player, codec
 from .hindsight import HindsightNotes
 
 #: ``YYYYMMDD-KK-<8 hex: ms since the day began><20 hex>``: the day, the shard of its run (and of
@@ -138,6 +138,8 @@ class Submissions(HindsightNotes):
             for agent, text in agents.items():
                 pipe.hsetnx(AGENTS, agent, text)
             pipe.zadd(PENDING, {sub_id: now.timestamp()})
+            # before the submission, like the index above: an entry with none is skipped by its readers
+            by_player.note(pipe, pid, day, sub_id, (stored.get("ip", ""), ip), now.timestamp())
             pipe.execute()
         args = [pid, id_tail(sub_id)]
         for name, value in fields.items():

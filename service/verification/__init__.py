@@ -24,6 +24,7 @@ from service.leaderboard import BoardsRebuilding, Leaderboard
 from service.leagues import Leagues
 from service.players import Players
 from service.replay import SubmissionRejected, simulate, verify
+from service.restrictions import Restrictions
 from service.runs import Runs
 from service.runs.table import parse_plays
 from service.store import day_scope, key_for
@@ -72,6 +73,9 @@ def verify_submission(settings: Settings, client, submission_id: str, *, rebuild
         status = "disqualified" if decision == "disqualified" else "held"
         subs.mark_verified(submission_id, score, now, flags=flags, status=status, deals=points)
         return {"status": status, "score": score, "flags": [f["code"] for f in flags]}
+    if Restrictions(client, settings).get(sub["pid"]) is not None:  # verified, not ranked: the player's mark
+        subs.mark_verified(submission_id, score, now, flags=flags, status="restricted", deals=points)
+        return {"status": "restricted", "score": score, "flags": [f["code"] for f in flags]}
     out = {"status": "verified", "score": score, "flags": [f["code"] for f in flags]}
     try:
         boards.record(day, sub["pid"], sub["nickname"], score, submission_id, deals=points, rebuilding=rebuilding)
@@ -154,7 +158,8 @@ def rebuild_boards(settings: Settings, client) -> dict:
     order.sort()
     counts = {"days": len(days), "verified": 0, "rejected": 0, "deferred": 0}
     for i, item in enumerate(order):
-        counts[verify_submission(settings, client, item[-1], rebuilding=True)["status"]] += 1
+        status = verify_submission(settings, client, item[-1], rebuilding=True)["status"]
+        counts[status] = counts.get(status, 0) + 1  # held, disqualified, restricted counted as they come
         if i % 100 == 99:
             boards.keep_rebuilding(REBUILD_TTL)
     while True:

@@ -25,7 +25,7 @@ from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.redis_server import ClusterNode, free_cluster_port
 from service.store import raw_client, script_needs, script_source, shard_of
 
-from support.svc_helpers import OPS, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, burst_worker, headers, play_game
+from support.svc_helpers import OPS, OPS_OTHER, OPS_TOKENS, ROOT, SECRET, TEST_BOTS, burst_worker, headers, play_game
 
 LUA = list((ROOT / "service").rglob("*.lua"))
 SHARED = {need for p in LUA for need in script_needs(p)}  # put in front of the scripts that need them
@@ -209,6 +209,17 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
                        headers=ops).status_code == 200
     assert client.post(f"/api/v1/ops/submissions/{target}/restore", json={"reason": "slots"},
                        headers=ops).status_code == 200
+    # the desk: a report, a note, a restriction appealed and granted by another operator (a lift)
+    reported, bob = subs[1][0]["submission_id"], headers(subs[1][1])
+    assert post("/api/v1/reports", {"submission_id": reported, "reason": "slots"}, headers(first))[0] == 201
+    bob_pid = client.get("/api/v1/players/me", headers=bob).get_json()["player"]
+    assert post(f"/api/v1/ops/players/{bob_pid}/notes", {"text": "slots"}, ops)[0] == 201
+    assert post(f"/api/v1/ops/players/{bob_pid}/restrict", {"reason": "slots"}, ops)[0] == 200
+    status, appeal = post("/api/v1/appeals", {"text": "slots"}, bob)
+    assert status == 201, appeal
+    assert post(f"/api/v1/ops/appeals/{appeal['appeal_id']}/answer", {"decision": "granted", "text": "slots"},
+                {"Authorization": f"Bearer {OPS_OTHER}"})[0] == 200
+    assert client.get(f"/api/v1/ops/export/{reported}", headers=ops).status_code == 200
     assert client.post(f"/api/v1/ops/days/{today}/reverify", headers=ops).status_code == 202
     assert client.post(f"/api/v1/ops/days/{today}/rebuild", json={"reason": "slots"}, headers=ops).status_code == 202
     Queue(QUEUE_NAME, connection=raw_client(spy)).enqueue_call("worker.jobs.rebuild_boards", timeout=600)

@@ -16,7 +16,13 @@ from .players import TodaySchema, PlayerSchema  # noqa: F401
 from .ops import (OPS_MAX_LIST, OpsListQuerySchema, OpsSubmissionsQuerySchema, OpsPendingQuerySchema,
                   ReasonSchema, FlagSchema, OpsSubmissionSchema, OpsSubmissionListSchema,
                   OpsSubmissionDetailSchema, OpsAnalyseSchema, SeedSchema, AuditEntrySchema, AuditSchema,
-                  JobSchema, OptionalReasonSchema, RequeueSchema, RequeueListSchema)  # noqa: F401
+                  JobSchema, OptionalReasonSchema, RequeueSchema, RequeueListSchema, DisqualifySchema,
+                  AuditQuerySchema)  # noqa: F401
+from .desk import (PlayerCaseSchema, RestrictSchema, NoteSchema, NoteEntrySchema, OpsReportListSchema,
+                   OpsAppealListSchema, OpsAppealsQuerySchema, AnswerSchema, OpsAppealSchema,
+                   CaseFileSchema)  # noqa: F401
+from .reports import ReportCreateSchema, ReportSchema  # noqa: F401
+from .appeals import AppealCreateSchema, AppealSchema, AppealListSchema, RestrictedSchema  # noqa: F401
 from .health import HealthSchema  # noqa: F401
 from .analysis import (AnalysisProgressSchema, AnalysisAcceptedSchema, CardValuesSchema, DecisionSchema,
                        AnalysisDocumentSchema, AnalysisSchema)  # noqa: F401

@@ -30,6 +30,22 @@ class ReasonSchema(StrictSchema):
     reason = fields.String(required=True, validate=validate.Length(1, 1000))
 
 
+class DisqualifySchema(ReasonSchema):
+    public_reason = fields.String(validate=validate.Length(1, 1000), metadata={
+        "description": "what the player reads (GET /submissions/{id} reason.message); reason stays ops'"})
+
+
+class AuditQuerySchema(StrictSchema):
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, OPS_MAX_LIST))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 100_000_000))
+    before = fields.String(validate=validate.Length(1, 41), metadata={
+        "description": "the cursor: entries older than this entry id (a page's next)"})
+    who = fields.String(validate=validate.Length(1, 200), metadata={"description": "an operator's name, or name@address"})
+    target = fields.String(validate=validate.Length(1, 200), metadata={"description": "a submission, a player, a day…"})
+    action = fields.String(validate=validate.Length(1, 64), metadata={"description": "disqualify, restrict, note…"})
+    since = fields.String(validate=validate.Length(1, 40), metadata={"description": "a day or an ISO time: entries at or after"})
+
+
 class FlagSchema(ma.Schema):
     code = fields.String(required=True, metadata={"description": "explored | many_runs | speed | outlier"})
     evidence = fields.Dict(required=True)
@@ -55,6 +71,8 @@ class OpsSubmissionSchema(ma.Schema):
     user_agent = fields.String()
     decision = fields.String(allow_none=True)
     decision_reason = fields.String(allow_none=True)
+    public_reason = fields.String(allow_none=True, metadata={
+        "description": "a disqualification's reason as its player reads it (null: none given)"})
     delayed_at = fields.String(allow_none=True, metadata={"description": "when the verification was found crashed"})
     delay_reason = fields.String(allow_none=True, metadata={"description": "why (the error, or the job's state)"})
 
@@ -122,6 +140,8 @@ class AuditEntrySchema(ma.Schema):
 
 class AuditSchema(ma.Schema):
     entries = fields.List(fields.Nested(AuditEntrySchema))
+    next = fields.String(allow_none=True, metadata={
+        "description": "the before of the next page of the same filters; null: no older entry matches"})
 
 
 class JobSchema(ma.Schema):

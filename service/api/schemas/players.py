@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields
 
+from .appeals import RestrictedSchema
+
 
 class TodaySchema(ma.Schema):
     date = fields.String(required=True)
@@ -18,3 +20,5 @@ class PlayerSchema(ma.Schema):
     nickname = fields.String(allow_none=True, metadata={"description": "the last nickname claimed"})
     streak = fields.Integer(required=True, metadata={"description": "days in a row with a verified score"})
     today = fields.Nested(TodaySchema, required=True)
+    restricted = fields.Nested(RestrictedSchema, allow_none=True, metadata={
+        "description": "ops restricted the player: their games are verified and not ranked; null: not restricted"})

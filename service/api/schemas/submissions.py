@@ -8,7 +8,7 @@ from marshmallow import fields, validate
 from .common import StrictSchema
 
 
-SUBMISSION_STATUSES = ["queued", "delayed", "verified", "rejected", "held", "disqualified"]
+SUBMISSION_STATUSES = ["queued", "delayed", "verified", "rejected", "held", "disqualified", "restricted"]
 
 
 class SubmissionCreateSchema(StrictSchema):
@@ -36,10 +36,13 @@ class SubmissionStatusSchema(ma.Schema):
         "description": "delayed: the verification crashed (not a rejection) and waits to be run "
                        "again; the submission is kept; "
                        "held: valid, kept off the boards until ops have reviewed it; "
-                       "disqualified: taken off the boards by ops"})
+                       "disqualified: taken off the boards by ops; "
+                       "restricted: valid, not ranked while ops restrict its player (GET /players/me)"})
     score = fields.Integer(allow_none=True)
     rank = fields.Integer(allow_none=True, metadata={"description": "current rank on the day's board"})
-    reason = fields.Dict(allow_none=True, metadata={"description": "the rejection (docs/spec.md §10.3)"})
+    reason = fields.Dict(allow_none=True, metadata={
+        "description": "rejected: the rejection (docs/spec.md §10.3); disqualified, restricted: "
+                       "{code, message}, message the reason ops chose to give the player (null if none)"})
     created_at = fields.String()
     verified_at = fields.String(allow_none=True)
 

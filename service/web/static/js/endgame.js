@@ -139,12 +139,14 @@ async function follow(box, run, subId) {
     box.replaceChildren(h("p", { class: "error", role: "alert" }, t("rejected", { why: why || "?" })));
     return;
   }
-  if (sub.status === "held" || sub.status === "disqualified") {
-    // valid cards, but off the boards: under review, or taken off by ops; its deals still compare
-    // with the field, as one more result that the field does not count
+  if (sub.status === "held" || sub.status === "disqualified" || sub.status === "restricted") {
+    // valid cards, but off the boards: under review, taken off by ops, or its player restricted;
+    // its deals still compare with the field, as one more result that the field does not count
     const deals = h("section", { class: "end-deals", hidden: true, "aria-labelledby": "end-deals-title" });
-    box.replaceChildren(h("p", { role: "status" }, t(sub.status === "held" ? "underReview" : "disqualified",
-      { score: num(sub.score, { useGrouping: false }) })), deals);
+    const words = { held: "underReview", disqualified: "disqualified", restricted: "restrictedGame" }[sub.status];
+    const why = sub.reason && sub.reason.message;  // the reason ops chose to give, if any
+    box.replaceChildren(h("p", { role: "status" }, t(words, { score: num(sub.score, { useGrouping: false }) }),
+      why ? ` ${t("decisionWhy", { reason: why })}` : null), deals);
     await againstField(deals, sub);
     return;
   }

@@ -84,6 +84,9 @@ export class Game {
           if (!(e instanceof ApiError && e.status === 401)) throw e;
           token.clear(); // the server no longer knows this token: start afresh
         }
+        if (this.me && this.me.restricted) {
+          (await import("./restriction.js")).showRestriction(this.me.restricted, document.getElementById("status"));
+        }
       }
       const today = this.me && this.me.today;
       if (today && today.run_id) return this.resume(await api.get(`/runs/${today.run_id}`));

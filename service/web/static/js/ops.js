@@ -11,6 +11,7 @@ import { handsSection } from "./opshands.js";
 import { replayViewer } from "./opsreplay.js";
 import { Refused, forgetToken, keepToken, ops, savedToken } from "./opsapi.js";
 import { decisionSection } from "./opsdecision.js";
+import { loadDesk } from "./opsdesk.js";
 import { FLAG_HELP, dl, evidence, flagBadge, flagBadges, runList, statusBadge, time } from "./opsfacts.js";
 
 const PAGE = 1000;
@@ -131,6 +132,7 @@ export function startOps() {
     listBox.hidden = false;
     forget.hidden = false;
     renderList();
+    loadDesk(document.getElementById("ops-desk"), { openDetail, loadList, refused, failed });
     return true;
   }
 

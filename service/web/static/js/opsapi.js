@@ -39,7 +39,10 @@ export async function ops(method, path, body) {
   });
   let data = null;
   try { data = await resp.json(); } catch { /* not JSON */ }
-  if (resp.status === 401 || resp.status === 403) throw new Refused((data && data.message) || "token refused");
+  // a 403 about the decision (a reviewer's token, an appeal of one's own decision) keeps the token
+  if (resp.status === 401 || (resp.status === 403 && (!data || data.error === "ops_forbidden"))) {
+    throw new Refused((data && data.message) || "token refused");
+  }
   if (!resp.ok) throw new OpsError(resp.status, data);
   return data;
 }

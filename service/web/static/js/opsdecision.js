@@ -6,11 +6,12 @@ import { Refused, ops } from "./opsapi.js";
 
 export function decisionSection(sub, page) {
   const { refused, loadList, openDetail } = page;
-  const canDisqualify = sub.status === "verified" || sub.status === "held";
+  const canDisqualify = sub.status === "verified" || sub.status === "held" || sub.status === "restricted";
   const canRestore = sub.status === "disqualified" || sub.status === "held";
   const box = h("section", { class: "actions", "aria-labelledby": "ops-actions-title" },
     h("h3", { id: "ops-actions-title" }, "Decision"));
-  if (sub.decision) box.append(h("p", {}, `Last decision: ${sub.decision}`, sub.decision_reason ? ` — “${sub.decision_reason}”` : ""));
+  if (sub.decision) box.append(h("p", {}, `Last decision: ${sub.decision}`, sub.decision_reason ? ` — “${sub.decision_reason}”` : "",
+    sub.public_reason ? ` (the player reads: “${sub.public_reason}”)` : ""));
   if (!canDisqualify && !canRestore) {
     box.append(h("p", { class: "note" }, `A ${sub.status} submission can be neither disqualified nor restored.`));
     return box;
@@ -18,11 +19,14 @@ export function decisionSection(sub, page) {
   const msg = h("p", { class: "ops-msg", role: "status", "aria-live": "polite" });
   const reason = h("textarea", { id: "ops-reason", name: "reason", required: true, maxlength: "1000", rows: "3",
     "aria-describedby": "ops-reason-note" });
+  const told = canDisqualify ? h("textarea", { id: "ops-public-reason", name: "public_reason", maxlength: "1000", rows: "2" }) : null;
   const buttons = [];
   if (canDisqualify) buttons.push(h("button", { type: "submit", class: "btn danger", value: "disqualify" }, "Disqualify"));
   if (canRestore) buttons.push(h("button", { type: "submit", class: "btn", value: "restore" }, "Restore"));
   const f = h("form", { class: "decision", "aria-label": "Decision on this submission" },
     h("p", { class: "field" }, h("label", { for: "ops-reason" }, "Reason (required, kept in the audit log)"), reason),
+    told ? h("p", { class: "field" }, h("label", { for: "ops-public-reason" },
+      "What the player is told, if disqualified (optional)"), told) : null,
     h("p", { id: "ops-reason-note", class: "note" },
       canDisqualify ? "Disqualify takes the game off every board. " : "",
       canRestore ? "Restore puts it (back) on the boards." : ""),
@@ -38,7 +42,9 @@ export function decisionSection(sub, page) {
     }
     buttons.forEach((b) => { b.disabled = true; });
     try {
-      await ops("POST", `/submissions/${encodeURIComponent(sub.submission_id)}/${action}`, { reason: reason.value.trim() });
+      const body = { reason: reason.value.trim() };
+      if (action === "disqualify" && told.value.trim()) body.public_reason = told.value.trim();
+      await ops("POST", `/submissions/${encodeURIComponent(sub.submission_id)}/${action}`, body);
     } catch (err) {
       buttons.forEach((b) => { b.disabled = false; });
       if (err instanceof Refused) { refused(err.message); return; }
