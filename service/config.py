@@ -139,6 +139,9 @@ DEFAULT_LIMITS = {
     "analyses_per_address": "60 per hour;400 per day",
     "leagues_per_token": "10 per hour;30 per day",
     "leagues_per_address": "60 per hour;300 per day",
+    "links_per_player": "10 per hour;30 per day",
+    "links_per_address": "30 per hour;100 per day",
+    "joins_per_address": "20 per 10 minutes;100 per day",
 }
 
 
@@ -280,6 +283,9 @@ class Settings:
     analysis_queue_max: int = DEFAULT_ANALYSIS_QUEUE_MAX
     player_keep_days: int = DEFAULT_PLAYER_KEEP_DAYS
     warm_deals: int = DEFAULT_WARM_DEALS
+    #: The site's origin as players reach it (https://manille.example): device links' URLs and the
+    #: passkeys' relying party; "" in development: the request's own origin (``service.players.origin``).
+    public_url: str = ""
     clock: DayClock = field(init=False)
     secrets: SecretSchedule = field(init=False)
     operators: OpsTokens = field(init=False)
@@ -325,6 +331,9 @@ class Settings:
             raise ValueError(f"MANILLE_WARM_DEALS must be >= 0, not {self.warm_deals}")
         if self.redis_wait_ms < 0:
             raise ValueError(f"MANILLE_REDIS_WAIT_MS must be >= 0, not {self.redis_wait_ms}")
+        if self.public_url and not re.fullmatch(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?", self.public_url):
+            raise ValueError(f"MANILLE_PUBLIC_URL is an origin such as https://manille.example (no path), "
+                             f"not {self.public_url!r}")
         self.clock = DayClock(self.tz, self.grace_seconds)
         # An inconsistent rotation (SINCE without PREVIOUS, dates out of order …) or a secret too
         # short to resist guessing: refused now.
@@ -373,6 +382,7 @@ class Settings:
             "analysis_queue_max": int(environ.get("MANILLE_ANALYSIS_QUEUE_MAX") or DEFAULT_ANALYSIS_QUEUE_MAX),
             "player_keep_days": int(environ.get("MANILLE_PLAYER_KEEP_DAYS") or DEFAULT_PLAYER_KEEP_DAYS),
             "warm_deals": int(environ.get("MANILLE_WARM_DEALS") or DEFAULT_WARM_DEALS),
+            "public_url": (environ.get("MANILLE_PUBLIC_URL") or "").strip().rstrip("/"),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):
