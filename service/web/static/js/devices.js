@@ -64,10 +64,10 @@ async function drawMine(box) {
   try {
     const mine = await api.get("/players/me/devices");
     fill(box, h("h2", { id: "device-list-title" }, t("devicesTitle")),
-      h("ul", { class: "devices", "aria-labelledby": "device-list-title" }, mine.devices.map((d) => deviceItem(d, refresh, error))),
-      h("h3", {}, t("passkeysTitle")),
+      h("ul", { class: "devices", id: "device-items", "aria-labelledby": "device-list-title" }, mine.devices.map((d) => deviceItem(d, refresh, error))),
+      h("h3", { id: "passkey-list-title" }, t("passkeysTitle")),
       mine.passkeys.length
-        ? h("ul", { class: "devices" }, mine.passkeys.map((p) => passkeyItem(p, refresh, error)))
+        ? h("ul", { class: "devices", id: "passkey-items", "aria-labelledby": "passkey-list-title" }, mine.passkeys.map((p) => passkeyItem(p, refresh, error)))
         : h("p", { class: "note" }, t("passkeysNone")),
       error);
   } catch (e) {
