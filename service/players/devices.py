@@ -39,6 +39,8 @@ CODE_RE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
 SEEN_EVERY = 300
 #: Entries kept in a player's trail.
 TRAIL_KEPT = 500
+#: A device's id (a pid's form) and a passkey's.
+ID_RE = re.compile(r"[0-9a-f]{24}")
 #: What ``resolve`` reads of a device record.
 RESOLVE_FIELDS = ("pid", "removed_at", "last_seen")
 
@@ -181,6 +183,8 @@ class Devices:
     def remove(self, pid: str, did: str, by: str, now: float | None = None) -> None:
         """End device ``did`` of ``pid``: its token is refused from its next request on.  NotFound
         ``unknown_device`` for a device that is not one of ``pid``'s, or already removed."""
+        if not ID_RE.fullmatch(did):
+            raise NotFound("no such device of this player", code="unknown_device")
         record = self.r.hmget(device_key(did), "pid", "removed_at")
         owner = record[0] or (did if did == pid else None)  # a first device may have no record
         if owner != pid or record[1]:

@@ -29,7 +29,7 @@ from webauthn.helpers.structs import (AuthenticatorSelectionCriteria, PublicKeyC
 from service.errors import Conflict, NotFound, Unauthorized, Unprocessable
 from service.store import key_for
 
-from .devices import Devices, iso
+from .devices import ID_RE, Devices, iso
 
 CHALLENGE_SECONDS = 300
 RP_NAME = "Manille"
@@ -191,7 +191,7 @@ class Passkeys:
         """Forget passkey ``passkey_id`` of ``pid``: NotFound ``unknown_passkey`` if it is none of
         its; Conflict ``last_way_back`` when it is the player's last passkey and the player has no
         other device (this device's storage lost, nothing would bring the player back)."""
-        if self.r.hget(passkey_key(passkey_id), "pid") != pid:
+        if not ID_RE.fullmatch(passkey_id) or self.r.hget(passkey_key(passkey_id), "pid") != pid:
             raise NotFound("no such passkey of this player", code="unknown_passkey")
         if self.r.hlen(passkeys_key(pid)) <= 1 and len(self.devices.listed(pid, did)) <= 1:
             raise Conflict("this is the player's only passkey and it has no other device: if this "

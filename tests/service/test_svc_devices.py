@@ -149,6 +149,9 @@ def test_a_removed_device_is_refused_at_once_by_every_process(client, rclient, r
     assert [d["device_id"] for d in listed] == [pid_of(computer)]
     err(client.delete(f"/api/v1/players/me/devices/{pid_of(phone)}", headers=_h(computer)), 404, "unknown_device")
 
+    for bad in ("{x}", "A" * 24, "0" * 300):
+        err(client.delete(f"/api/v1/players/me/devices/{bad}", headers=_h(computer)), 404, "unknown_device")
+        err(client.delete(f"/api/v1/players/me/passkeys/{bad}", headers=_h(computer)), 404, "unknown_passkey")
     stranger, _ = _started(client, 0)
     err(client.delete(f"/api/v1/players/me/devices/{pid_of(computer)}", headers=_h(stranger)), 404, "unknown_device")
     # a device removes itself: its next request is refused

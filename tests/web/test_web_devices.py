@@ -11,7 +11,7 @@ import requests
 from playwright.sync_api import expect
 
 from support.live_stack import PHONE
-from support.web_helpers import Game, hand_state, is_run_answer, open_ranked, play_one, wait_hand_matches, watch_play_requests
+from support.web_helpers import Game, axe_serious, hand_state, is_run_answer, open_ranked, play_one, wait_hand_matches, watch_play_requests
 
 TOKEN_KEY = "manille.token"
 
@@ -130,3 +130,33 @@ def test_a_passkey_made_in_one_browser_signs_another_in(visitor, site, live):
     second.locator("#passkey-items li").get_by_role("button", name="Remove Laptop").click()
     expect(second.locator("#passkey-items li")).to_have_count(0)
     expect(second.locator("#devices-status")).to_have_text("Laptop removed.")
+
+
+def test_a_device_that_is_another_player_is_asked_first_by_keyboard(visitor, site):
+    owner = requests.post(f"{site}/api/v1/runs", json={}, timeout=20).json()["player_token"]
+    link = requests.post(f"{site}/api/v1/players/me/links", headers={"X-Player-Token": owner}, timeout=10).json()
+    mine = requests.post(f"{site}/api/v1/runs", json={}, timeout=20).json()["player_token"]
+    page = visitor(viewport=PHONE, locale="fr-BE")
+    page.goto("/devices?lang=fr")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [TOKEN_KEY, mine])
+    page.goto(f"/link/{link['code']}?lang=fr")
+    join = page.get_by_role("button", name="Rejoindre")
+    expect(join).to_be_focused()
+    expect(page.get_by_label("Code", exact=True)).to_have_value(f"{link['code'][:5]}-{link['code'][5:]}")
+    assert axe_serious(page, "link page") == []
+    page.keyboard.press("Enter")
+    dialog = page.get_by_role("dialog", name="Ce navigateur est déjà un joueur")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("button", name="Rester tel quel")).to_be_focused()
+    assert axe_serious(page, "switch dialog") == []
+    page.keyboard.press("Escape")  # stays as it is: nothing sent, the code still good
+    expect(dialog).to_have_count(0)
+    assert _token(page) == mine
+    join.press("Enter")
+    dialog.get_by_role("button", name="Rejoindre l'autre joueur").press("Enter")
+    expect(page.locator("#devices-status")).to_have_text("Cet appareil est maintenant un appareil du même joueur.")
+    assert page.url.endswith("/devices")
+    joined = _token(page)
+    assert joined not in (mine, owner)
+    assert _me(site, joined).json()["player"] == _me(site, owner).json()["player"]
+    assert _me(site, mine).status_code == 200  # the player it was lives on, with its games
