@@ -140,7 +140,8 @@ class Devices:
     def keep(self, did: str, pid: str, user_agent: str, joined_at: str | None = None,
              now: float | None = None) -> None:
         """Make sure device ``did`` of ``pid`` has a record (a first device gets one when it first
-        needs it: ``joined_at`` its player's creation); idempotent, never revives a removed one."""
+        needs it: ``joined_at`` its player's creation), and keep the player for good (a record
+        outlives a player key that would expire); idempotent, never revives a removed one."""
         now = int(time.time() if now is None else now)
         joined = joined_at or iso(now)
         with self.r.pipeline(transaction=False) as pipe:
@@ -148,7 +149,10 @@ class Devices:
                                 ("last_seen", now)):
                 pipe.hsetnx(device_key(did), name, value)
             pipe.execute()
-        self.r.hsetnx(devices_key(pid), did, joined)
+        with self.r.pipeline(transaction=False) as pipe:
+            pipe.hsetnx(devices_key(pid), did, joined)
+            pipe.persist(player_key(pid))
+            pipe.execute()
 
     def add(self, pid: str, user_agent: str, how: str, now: float | None = None, **details) -> tuple[str, str]:
         """A new device of ``pid`` (its own new token) joined by ``how`` (link, passkey); returns the

@@ -17,6 +17,7 @@ player).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import time
 
@@ -62,6 +63,13 @@ def _challenge_of(credential: dict) -> bytes:
     except (KeyError, TypeError, ValueError, AttributeError):
         raise Unprocessable("not a WebAuthn credential (its response.clientDataJSON has no challenge)",
                             code="invalid_credential") from None
+
+
+def _bytes_or_none(text) -> bytes | None:
+    try:
+        return base64url_to_bytes(text)
+    except (TypeError, ValueError, AttributeError):
+        return None
 
 
 class Passkeys:
@@ -158,6 +166,10 @@ class Passkeys:
         record = self.r.hgetall(passkey_key(passkey_id))
         if not record:
             raise refused("this passkey is not kept here (it was removed, or made for another site)")
+        response = credential.get("response")
+        handle = response.get("userHandle") if isinstance(response, dict) else None
+        if handle and not hmac.compare_digest(_bytes_or_none(handle) or b"", record["pid"].encode("ascii")):
+            raise refused("this passkey's answer names another player")
         try:
             verified = webauthn.verify_authentication_response(
                 credential=credential, expected_challenge=challenge, expected_rp_id=rp_id,

@@ -80,6 +80,7 @@ def test_a_link_makes_a_device_of_the_same_player_that_goes_on_with_its_game(cli
     assert len(code) == 10 and link["url"] == f"http://localhost/link/{code}"
     assert link["qr_svg"].startswith("data:image/svg+xml")
     assert code not in str(rclient.keys("*"))  # Redis keeps its digest only
+    assert rclient.ttl(f"manille:{{player:{pid_of(phone)}}}:player") == -1  # a player with a link is kept
     assert 0 < rclient.ttl(link_key(code_digest(code))) <= LINK_SECONDS
 
     r = _join(client, code.lower()[:5] + "-" + code[5:])  # typed as shown, in lower case
@@ -247,6 +248,10 @@ def test_passkeys_register_sign_in_and_keep_the_last_way_back(client, rclient):
     made = client.post("/api/v1/players/me/passkeys/options", headers=_h(phone)).get_json()
     made["rpId"] = made["rp"]["id"]
     err(client.post("/api/v1/players/passkeys/sign-in", json={"credential": key.get(made)}), 401, "passkey_refused")
+    # an answer that names another player than the passkey's
+    foreign = key.get(client.post("/api/v1/players/passkeys/sign-in/options").get_json())
+    foreign["response"]["userHandle"] = "c29tZW9uZS1lbHNlLTAwMDAwMDAw"
+    err(client.post("/api/v1/players/passkeys/sign-in", json={"credential": foreign}), 401, "passkey_refused")
     # an answer for another site
     elsewhere = key.get(client.post("/api/v1/players/passkeys/sign-in/options").get_json(), origin="http://evil")
     err(client.post("/api/v1/players/passkeys/sign-in", json={"credential": elsewhere}), 401, "passkey_refused")
