@@ -7,8 +7,9 @@ Every line has ``ts`` (UTC, ms), ``level``, ``logger``, ``message`` and ``reques
 request's, ``job:<id>`` inside an RQ job, ``-`` elsewhere); access lines add ``method``,
 ``route`` (the URL rule, not the path: ids stay out), ``status`` and ``duration_ms``; ``exc`` holds
 a traceback.  Each formatted line goes through :class:`Redactor` before it is written: the
-configured secrets, 64-hex strings (a seed, a secret in hex), player tokens and bearer values are
-replaced by ``[redacted]``, whichever logger wrote them (gunicorn's, RQ's, ours).
+configured secrets, 64-hex strings (a seed, a secret in hex), player tokens, bearer values and a
+device link's code in a path (``/link/…``, ``/players/links/…``) are replaced by ``[redacted]``,
+whichever logger wrote them (gunicorn's, RQ's, ours).
 
 What a request sends (a path, once percent-decoded; a header; a value in an error) can hold any
 character: one line stays one line in both formats.  JSON escapes it; a text line writes every
@@ -42,6 +43,7 @@ _PATTERNS = re.compile(
     r"|(?<![A-Za-z0-9_-])(?![0-9a-f]{32}(?![A-Za-z0-9_-]))[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])"
     r"|(?i:bearer)\s+[^\s\"',;]+"                             # an Authorization value
     r"|(?i:x-player-token)[\"']?\s*[:=]\s*[\"']?[^\s\"',;]+"   # a token header written out
+    r"|(?:(?<=/link/)|(?<=/players/links/))[^\s\"'?/&]+"       # a device link's code in a path
 )
 
 

@@ -16,6 +16,7 @@ from freezegun import freeze_time
 from service.app import create_app
 from service.players import pid_of
 from service.players.devices import LINK_SECONDS, code_digest, link_key, trail
+from service.telemetry.logs import Redactor
 
 from support.authenticator import Authenticator
 from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, play_game
@@ -290,3 +291,14 @@ def test_passkeys_need_the_public_url_in_production(rclient, redis_server):
                          "MANILLE_PUBLIC_URL": "https://manille.example"}).test_client()
     options = public.post("/api/v1/players/passkeys/sign-in/options", base_url="https://other.example").get_json()
     assert options["rpId"] == "manille.example"
+
+
+def test_a_code_in_a_logged_path_is_redacted_whoever_writes_the_line(client):
+    """gunicorn's own access lines (``MANILLE_ACCESS_LOG``) write paths: a code in one is scrubbed."""
+    phone, _ = _started(client, 0)
+    code = _link(client, phone)["code"]
+    redact = Redactor([])
+    for line in (f'127.0.0.1 "POST /api/v1/players/links/{code} HTTP/1.1" 200',
+                 f'127.0.0.1 "GET /link/{code[:5]}-{code[5:]}?lang=fr HTTP/1.1" 200'):
+        assert code[:5] not in redact(line) and "[redacted]" in redact(line)
+    assert redact("GET /leagues HTTP/1.1") == "GET /leagues HTTP/1.1"
