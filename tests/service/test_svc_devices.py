@@ -127,6 +127,11 @@ def test_the_finished_game_nickname_and_streak_follow_the_player(client, run_wor
         assert me["nickname"] == "Zoé" and me["streak"] == 1 and me["today"]["status"] == "finished"
         err(client.post("/api/v1/runs", json={}, headers=_h(token)), 409, "already_played")
     assert final["status"] == "finished"
+    # the archive's own game is found from a device that did not submit it, as from the one that did
+    sub_id = r.get_json()["submission_id"]
+    for token in (phone, computer):
+        board = client.get(f"/api/v1/leaderboards/days/{run['date']}", headers=_h(token)).get_json()
+        assert board["me"]["submission_id"] == sub_id and board["me"]["nickname"] == "Zoé"
     # a third device joins by a link made on the second: the nickname comes with the answer
     third = _join(client, _link(client, computer)["code"]).get_json()
     assert third["nickname"] == "Zoé"
