@@ -76,6 +76,8 @@ def _join(client, code, token=None, agent=COMPUTER):
 
 def test_a_link_makes_a_device_of_the_same_player_that_goes_on_with_its_game(client, rclient):
     phone, run = _started(client)
+    league = client.post("/api/v1/leagues", json={"name": "Famille", "nickname": "Zoé"}, headers=_h(phone))
+    assert league.status_code == 201, league.get_json()
     link = _link(client, phone)
     code = link["code"]
     assert len(code) == 10 and link["url"] == f"http://localhost/link/{code}"
@@ -88,7 +90,9 @@ def test_a_link_makes_a_device_of_the_same_player_that_goes_on_with_its_game(cli
     assert r.status_code == 200, r.get_json()
     joined = r.get_json()
     computer = joined["player_token"]
-    assert computer != phone and joined["device_id"] == pid_of(computer) and joined["nickname"] is None
+    assert computer != phone and joined["device_id"] == pid_of(computer) and joined["nickname"] == "Zoé"
+    mine = client.get("/api/v1/players/me/leagues", headers=_h(computer, COMPUTER)).get_json()["leagues"]
+    assert [(lg["name"], lg["owner"]) for lg in mine] == [("Famille", True)]
 
     me = client.get("/api/v1/players/me", headers=_h(computer, COMPUTER)).get_json()
     assert me["player"] == pid_of(phone) and me["today"]["run_id"] == run["run_id"]
