@@ -311,3 +311,13 @@ def test_a_code_in_a_logged_path_is_redacted_whoever_writes_the_line(client):
                  f'127.0.0.1 "GET /link/{code[:5]}-{code[5:]}?lang=fr HTTP/1.1" 200'):
         assert code[:5] not in redact(line) and "[redacted]" in redact(line)
     assert redact("GET /leagues HTTP/1.1") == "GET /leagues HTTP/1.1"
+
+
+def test_the_public_url_is_an_origin():
+    from service.config import Settings
+
+    env = {"MANILLE_SECRET": SECRET, "MANILLE_BOTS": TEST_BOTS}
+    assert Settings.from_env({**env, "MANILLE_PUBLIC_URL": "https://manille.example/"}).public_url == "https://manille.example"
+    for bad in ("manille.example", "https://manille.example/play", "ftp://manille.example", "https://a b"):
+        with pytest.raises(ValueError, match="MANILLE_PUBLIC_URL"):
+            Settings.from_env({**env, "MANILLE_PUBLIC_URL": bad})
