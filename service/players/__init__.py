@@ -2,7 +2,9 @@
 
 A token is ``secrets.token_urlsafe(24)``, handed to the client once.  Redis never stores it:
 a player is known by ``pid``, a hash of the token, which is also what the leaderboards list
-(never the token itself, which is a credential).  A token costs nothing to get (a first run
+(never the token itself, which is a credential).  A token is one device of its player: a first
+token's pid is its player's, and the player's other devices have tokens of their own, each
+resolved to the player on every request (``devices``).  A token costs nothing to get (a first run
 makes one), so a player's key is kept ``keep`` seconds after the player last opened a run, and
 for good once they submit a game.
 
@@ -41,7 +43,6 @@ KNOWN_REPLIES = 2
 
 def pid_of(token: str) -> str:
     return hashlib.sha256(token.encode("ascii")).hexdigest()[:24]
-
 
 
 class Players:
