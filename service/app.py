@@ -22,6 +22,7 @@ from service.leaderboard import Leaderboard
 from service.leagues import Leagues
 from service.limits import Limits, parse
 from service.players import Players
+from service.players.passkeys import Passkeys
 from service.runs import Runs
 from service.analysis import Analyses
 from service.submissions import Submissions
@@ -39,6 +40,7 @@ class Services:
         self.redis = client if client is not None else settings.redis(timeout=settings.redis_timeout)
         self.queue = settings.queue_connection(self.redis, timeout=settings.redis_timeout)
         self.players = Players(self.redis, settings.player_keep_days * 86400)
+        self.passkeys = Passkeys(self.redis, self.players.devices)
         self.challenges = Challenges(self.redis, settings)
         self.runs = Runs(self.redis, settings)
         self.submissions = Submissions(self.redis, settings, queue=self.queue)

@@ -149,6 +149,9 @@ DEFAULT_LIMITS = {
     "reports_per_token": "10 per hour;30 per day",
     "reports_per_address": "30 per hour;100 per day",
     "ops_tokens_per_address": "20 per minute",
+    "links_per_player": "10 per hour;30 per day",
+    "links_per_address": "30 per hour;100 per day",
+    "joins_per_address": "20 per 10 minutes;100 per day",
 }
 
 
@@ -314,6 +317,8 @@ class Settings:
     analysis_queue_max: int = DEFAULT_ANALYSIS_QUEUE_MAX
     player_keep_days: int = DEFAULT_PLAYER_KEEP_DAYS
     warm_deals: int = DEFAULT_WARM_DEALS
+    #: The site's base URL as players reach it (https://manille.example): device links' URLs and the
+    #: passkeys' relying party; "" in development: the request's own origin (``service.players.origin``).
     public_url: str = ""
     clock: DayClock = field(init=False)
     secrets: SecretSchedule = field(init=False)

@@ -14,7 +14,7 @@ from service.errors_http import ManilleApi
 from .blueprint import check_body
 from .caching import cache_control
 
-from . import (analysis, caching, challenges, duels, duplicate, health, leaderboards, leagues, ops, players, runs,  # noqa: E402
+from . import (analysis, caching, challenges, devices, duels, duplicate, health, leaderboards, leagues, ops, players, runs,  # noqa: E402
                schemas, submissions)
 from . import appeals, ops_appeals, ops_cases, ops_players, ops_reports, reports  # noqa: E402
 
@@ -28,7 +28,7 @@ def init_app(app: Flask) -> ManilleApi:
     api.spec.components.security_scheme(
         "playerToken", {"type": "apiKey", "in": "header", "name": "X-Player-Token"})
     api.spec.components.security_scheme("opsToken", {"type": "http", "scheme": "bearer"})
-    for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, leagues, duels, players, health,
+    for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, leagues, duels, players, devices, health,
                    ops, reports, appeals, ops_players, ops_reports, ops_appeals, ops_cases):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
     app.before_request(check_body)

@@ -11,6 +11,7 @@ from service.conditional import etag_of
 from service.errors import NotFound, Unauthorized
 from service.freshness import Freshness
 from service.leaderboard import ALL_TIME, KEPT_PAGES, Board, day_board, month_board, week_board
+from service.store import id_of, shard_of
 
 from .blueprint import Blueprint
 from .caching import cacheable, public_read
@@ -110,7 +111,17 @@ def _page(board: Board, query: dict):
     pid = _caller_pid()
     if pid:
         out["me"] = s.leaderboard.rank_of(board, pid)
+        if out["me"] and board.kind == "day":  # the caller's own game, from any of its devices
+            out["me"] = {**out["me"], **_own_game(board, pid)}
     return as_documented(out)
+
+
+def _own_game(board: Board, pid: str) -> dict:
+    """``{"submission_id"}`` of ``pid``'s counted game on a day's board ({} for none): a device
+    that joined the player later finds the player's games of past days by it."""
+    day = date.fromisoformat(board.id)
+    game = services().leaderboard.games_of(day, [pid])[0]
+    return {"submission_id": id_of(day, shard_of(pid), game.split("|", 1)[0])} if game else {}
 
 
 def _around(board: Board, query: dict):

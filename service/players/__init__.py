@@ -2,7 +2,9 @@
 
 A token is ``secrets.token_urlsafe(24)``, handed to the client once.  Redis never stores it:
 a player is known by ``pid``, a hash of the token, which is also what the leaderboards list
-(never the token itself, which is a credential).  A token costs nothing to get (a first run
+(never the token itself, which is a credential).  A token is one device of its player: a first
+token's pid is its player's, and the player's other devices have tokens of their own, each
+resolved to the player on every request (``devices``).  A token costs nothing to get (a first run
 makes one), so a player's key is kept ``keep`` seconds after the player last opened a run, and
 for good once they submit a game.
 
@@ -16,7 +18,6 @@ name they hold (``held_name``), never one merely claimed.
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 import re
 import secrets
 import time
@@ -25,6 +26,7 @@ from service.errors import Conflict, Unauthorized
 from service.store import evalsha_on, key_for, load_script, pipelined
 
 from . import nickname as nicknames
+from .devices import Devices
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")
 #: claim key (``nickname.keys``) -> pid: who holds each nickname (a game under it was verified).
@@ -37,17 +39,12 @@ NICKNAME_CLAIMS = (key_for("nicknames", "nicks", "pending"), key_for("nicknames"
 CLAIM_SECONDS = 86400
 #: How long a player key is kept after its player last opened a run, unless they submitted.
 DEFAULT_KEEP_SECONDS = 30 * 86400
+#: How many replies ``queue_known`` queues.
+KNOWN_REPLIES = 2
 
 
 def pid_of(token: str) -> str:
     return hashlib.sha256(token.encode("ascii")).hexdigest()[:24]
-
-
-#: Pids a process has found known, kept (the least recently seen go first) for up to
-#: KNOWN_SECONDS: a player key goes only ``keep`` (days) after its player last opened a run, so a
-#: play need not ask Redis again within that.
-KNOWN_KEPT = 65_536
-KNOWN_SECONDS = 3600
 
 
 class Players:
@@ -58,7 +55,7 @@ class Players:
         self._confirm = load_script(client, __file__, "confirm_nickname.lua")
         self._touch = load_script(client, __file__, "touch_player.lua")
         self._rekey = load_script(client, __file__, "hold_nickname.lua")
-        self._known: OrderedDict[str, float] = OrderedDict()
+        self.devices = Devices(client)
 
     @staticmethod
     def _key(pid: str) -> str:
@@ -76,44 +73,32 @@ class Players:
         self._touch(keys=[self._key(pid)], args=[self.keep, now_iso])
 
     def authenticate(self, token: str | None) -> str:
-        """The pid of a token this service issued; raises Unauthorized otherwise."""
-        pid = self.claimed_pid(token)
-        if not self.seen(pid):
-            self.known(self.r.exists(self._key(pid)))
-            self.remember(pid)
-        return pid
+        """The pid of the player whose device holds ``token``; raises Unauthorized for no token,
+        one never issued, or one whose device was removed (asked of Redis on every request: a
+        removal holds at once in every process)."""
+        return self.devices.resolve(self.claimed_pid(token))
+
+    def device(self, token: str | None) -> tuple[str, str]:
+        """``authenticate``, with the device: (device id, pid)."""
+        did = self.claimed_pid(token)
+        return did, self.devices.resolve(did)
 
     @staticmethod
     def claimed_pid(token: str | None) -> str:
-        """The pid a token stands for, issued or not (no Redis); Unauthorized if it is no token."""
+        """The device id a token stands for, issued or not (no Redis): the pid of a player's first
+        device, whose token made it; Unauthorized if it is no token."""
         if not token or not TOKEN_RE.fullmatch(token):
             raise Unauthorized("a player token is required (X-Player-Token header)")
         return pid_of(token)
 
-    def queue_known(self, pid: str, pipe) -> None:
-        """``authenticate``'s look-up queued on ``pipe`` (to share a round trip); its reply to
-        ``known``, then ``remember``.  Not needed for a pid this process has ``seen``."""
-        pipe.exists(self._key(pid))
+    def queue_known(self, did: str, pipe) -> None:
+        """``authenticate``'s look-up queued on ``pipe`` (to share a round trip): ``KNOWN_REPLIES``
+        replies, for ``known``."""
+        self.devices.queue_resolve(did, pipe)
 
-    def seen(self, pid: str) -> bool:
-        """True if this process found ``pid`` known within ``KNOWN_SECONDS`` (no need to ask Redis)."""
-        at = self._known.get(pid)
-        if at is not None and time.monotonic() - at < KNOWN_SECONDS:
-            self._known.move_to_end(pid)
-            return True
-        return False
-
-    def remember(self, pid: str) -> None:
-        """Keep ``pid`` as known (Redis said so just now)."""
-        self._known[pid] = time.monotonic()
-        self._known.move_to_end(pid)
-        if len(self._known) > KNOWN_KEPT:
-            self._known.popitem(last=False)
-
-    @staticmethod
-    def known(reply) -> None:
-        if not reply:
-            raise Unauthorized("unknown player token")
+    def known(self, did: str, replies) -> str:
+        """The pid of device ``did`` from ``queue_known``'s replies; Unauthorized as ``authenticate``."""
+        return self.devices.resolved(did, replies)
 
     def claim_nickname(self, pid: str, nickname: str, now: float | None = None) -> str:
         """Claim ``nickname`` (parsed: ``nickname.parse``) for ``pid`` as its one pending claim, make

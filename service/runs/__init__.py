@@ -303,8 +303,8 @@ class Runs(RunStore):
         round trip of its own), and the count given back if the play is then refused (whatever
         for), a repeat, or not stored because the run changed: a repeat is neither refused nor
         counted.  A play Redis did not confirm (503 ``play_unconfirmed``) keeps its count.
-        ``players``: ``pid`` is a token's claim, checked known (else Unauthorized) as the run is
-        read; None: the caller checked it.
+        ``players``: ``pid`` is a token's claim (its device id), resolved to its player (else
+        Unauthorized) as the run is read; None: the caller resolved it.
         """
         now = now or self.settings.now()
         for _attempt in range(3):

@@ -41,7 +41,7 @@ import redis
 from service.config import Settings
 from service.errors import NotFound, ServiceError
 from service.limits import Gate, Limits, client_network
-from service.players import Players
+from service.players import KNOWN_REPLIES, Players
 from service.store import (EVERY_SHARD, day_of_id, day_scope, id_of, key_for, load_script, pipelined, shard_of,
                            shard_of_id)
 from service.replay import Card
@@ -291,11 +291,12 @@ class RunStore:
     def _load_for_play(self, run_id: str, pid: str, gate: Gate, now: int,
                        players: Players | None) -> tuple[dict, list | None]:
         """``load`` (of ``PLAY_FIELDS``) in one round trip with what a play also does first: check
-        that the player is known (with ``players``: Unauthorized first if not), and take the play
+        that the token is a device's and find its player (with ``players``: ``pid`` is the device
+        id, Unauthorized first for a removed or unknown one), and take the play
         in its limits at ``now`` (the replies, None for no limits: ``Gate.verdict``, ``counted``),
         given back if the token or the run is refused."""
         day = run_day(run_id)
-        ask = players is not None and not players.seen(pid)
+        ask = players is not None
 
         def queue(pipe):
             if ask:
@@ -304,13 +305,13 @@ class RunStore:
                 pipe.hmget(self.key(run_id), PLAY_FIELDS)
                 self.limits.queue(gate, pipe, "take", now)
         replies = pipelined(self.r, queue, [self.limits.script])
-        known = replies.pop(0) if ask else True
+        known = replies[:KNOWN_REPLIES] if ask else None
+        replies = replies[KNOWN_REPLIES:] if ask else replies
         run = {k: v for k, v in zip(PLAY_FIELDS, replies[0]) if v is not None} if day else None
         room = replies[1:] if day and gate else None
         try:
-            Players.known(known)
-            if ask:
-                players.remember(pid)
+            if ask:  # the device's player: a token of a removed device is refused here
+                pid = players.known(pid, known)
             return self._owned(run_id, run, pid, day), room
         except ServiceError:  # an unknown token, a run not the player's: nothing to count
             if room is not None:

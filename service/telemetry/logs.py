@@ -8,7 +8,7 @@ request's, ``job:<id>`` inside an RQ job, ``-`` elsewhere); access lines add ``m
 ``route`` (the URL rule, not the path: ids stay out), ``status`` and ``duration_ms``; ``exc`` holds
 a traceback.  Each formatted line goes through :class:`Redactor` before it is written: the
 configured secrets, 64-hex strings (a seed, a secret in hex), player tokens, bearer values and
-the secrets paths carry (``/leagues/join/<invite>``, ``/duel/<code>``…) are replaced by
+the secrets paths carry (``/leagues/join/<invite>``, ``/duel/<code>``, a device link's code in ``/link/…`` and ``/players/links/…``) are replaced by
 ``[redacted]``, whichever logger wrote them (gunicorn's, RQ's, ours).
 
 What a request sends (a path, once percent-decoded; a header; a value in an error) can hold any
@@ -45,6 +45,7 @@ _PATTERNS = re.compile(
     r"|(?i:x-player-token)[\"']?\s*[:=]\s*[\"']?[^\s\"',;]+"   # a token header written out
     # a secret a path carries (a league's invite, a duel's code), as gunicorn's access line has it
     r"|(?:(?<=/duel/)|(?<=/duels/)|(?<=/leagues/join/)|(?<=/leagues/invites/))[^/\s?\"'#]+"
+    r"|(?:(?<=/link/)|(?<=/players/links/))[^\s\"'?/&]+"       # a device link's code in a path
 )
 
 

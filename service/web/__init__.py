@@ -10,6 +10,7 @@ the Content-Security-Policy forbids them.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -21,12 +22,14 @@ from werkzeug.exceptions import HTTPException
 
 from service.duels import CODE_RE as DUEL_CODE_RE
 from service.leagues import INVITE_RE
+from service.players.devices import ALPHABET as LINK_ALPHABET
 from service.seeds import InvalidDateError, parse_date
 
 LANGUAGES = {"fr": "Français", "nl": "Nederlands", "en": "English"}
 DEFAULT_LANGUAGE = "fr"
 LANG_COOKIE = "manille_lang"
 SPEEDS = ("normal", "fast", "instant")
+LINK_CODE_RE = re.compile(f"[{LINK_ALPHABET}{LINK_ALPHABET.lower()}-]{{10,11}}")
 ARCHIVE_DAYS = 30
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 STATIC = Path(__file__).resolve().parent / "static"
@@ -187,6 +190,21 @@ def league_join(invite: str):
         abort(404)
     return render_template("leagues.html", page="leagues", invite=invite,
                            today=_services().settings.today().isoformat())
+
+
+@bp.get("/devices")
+def devices():
+    """The player's devices and passkeys: a link for another device, a code typed, a passkey."""
+    return render_template("devices.html", page="devices", link="")
+
+
+@bp.get("/link/<string:code>")
+def device_link(code: str):
+    """A device link opened on the other device: the devices page, offering to join (the code is
+    checked when it is sent: a wrong or old one says so there)."""
+    if not LINK_CODE_RE.fullmatch(code):
+        abort(404)
+    return render_template("devices.html", page="devices", link=code)
 
 
 @bp.get("/leaderboard")

@@ -535,9 +535,12 @@ def test_a_board_read_is_two_round_trips_whatever_the_leagues_size(redis_server,
     counts = {}
     for league, token in ((small, owner_small), (big, owner_big)):
         path = f"/api/v1/leagues/{league['league_id']}/leaderboards/days/{DAY}"
-        assert client.get(path, headers=headers(token)).status_code == 200  # the token is known from here on
+        assert client.get(path, headers=headers(token)).status_code == 200  # its scripts loaded from here on
         trips.trips.clear()
         body = client.get(path, headers=headers(token)).get_json()
+        # the token's device, read on every request (a removed one is refused at once), in its own slot
+        device = trips.trips.pop(0)
+        assert {key_slot(k.encode()) for k in device} == {key_slot(f"player:{pid_of(token)}".encode())}
         counts[league["name"]] = len(trips.trips)
         slots = {key_slot(k.encode()) for trip in trips.trips for k in trip}
         assert slots == {key_slot(f"league:{league['league_id']}".encode()), key_slot(b"boards:day:2026-12-02")}

@@ -30,3 +30,5 @@ from .leagues import (LeagueCreateSchema, LeagueJoinSchema, LeagueRenameSchema, 
                       LeagueSummarySchema, LeagueListSchema, InvitePreviewSchema, LeagueEntrySchema,
                       LeagueBoardSchema)  # noqa: F401
 from .duels import DuelDealSchema, DuelResultSchema, DuelHeadSchema, DuelSchema  # noqa: F401
+from .devices import (LinkSchema, JoinedSchema, DeviceSchema, PasskeySchema, DevicesSchema, PasskeyCreateSchema,
+                      PasskeySignInSchema, CreationOptionsSchema, RequestOptionsSchema)  # noqa: F401

@@ -30,7 +30,8 @@ class EntrySchema(ma.Schema):
     position = fields.Integer()
     submission_id = fields.String(metadata={
         "description": "a closed day's board: the submission of each of the day's best games (above its 99th "
-                       "percentile or in its first thousand), to open in the analysis (POST /submissions/{id}/analysis)"})
+                       "percentile or in its first thousand), to open in the analysis (POST /submissions/{id}/analysis); "
+                       "a day board's `me`: the caller's own game, whichever of the player's devices asks"})
 
 
 class BoardPageSchema(ma.Schema):

@@ -115,7 +115,7 @@ async function drawPoints(box, ctx) {
       if (!ctx.current()) return;
       fill(meBox, h("h2", {}, t("yourRank", { rank: num(me.rank), total: num(page.total) })),
         addsRows(around, page) ? boardTable(around, ctx.kind, t("aroundYou"), me.player, false, closed) : null);
-      const own = closed && ownSubmission(ctx.day);
+      const own = closed && (ownSubmission(ctx.day) || me.submission_id); // a game played on another device
       if (own) meBox.append(h("p", {}, await analyseLink(own, me.nickname, true, t("analyseMine"))));
       meBox.hidden = false;
     } catch { /* the page above still shows the board */ }
