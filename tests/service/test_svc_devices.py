@@ -14,7 +14,7 @@ import pytest
 from freezegun import freeze_time
 
 from service.app import create_app
-from service.players import pid_of
+from service.players import Players, pid_of
 from service.players.devices import LINK_SECONDS, code_digest, link_key, trail
 from service.telemetry.logs import Redactor
 
@@ -76,6 +76,9 @@ def _join(client, code, token=None, agent=COMPUTER):
 
 def test_a_link_makes_a_device_of_the_same_player_that_goes_on_with_its_game(client, rclient):
     phone, run = _started(client)
+    held = Players(rclient)  # the name is the phone's: a game of theirs under it was verified
+    held.claim_nickname(pid_of(phone), "Zoé")
+    held.confirm_nickname(pid_of(phone), "Zoé", valid=True)
     league = client.post("/api/v1/leagues", json={"name": "Famille", "nickname": "Zoé"}, headers=_h(phone))
     assert league.status_code == 201, league.get_json()
     link = _link(client, phone)
