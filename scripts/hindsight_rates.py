@@ -140,8 +140,12 @@ def one(job) -> dict:
     cards, gained = play(seed, kind, bots)
     doc = analyse(seed, cards, bots=BOTS.id, bot=bots, seats=(0,), from_trick=from_trick)
     s = score(doc["decisions"], 0, from_trick)
+    # each counted decision's figures, so that another null variance can be measured on the saved games
+    dec = [[d["trick"], d["worlds"], int(d["exact"]), d["luck"]["gain"], d["luck"]["var"],
+            int(d["played"] != d["baseline"]), d["legal"][d["played"]]["open"] - d["legal"][d["baseline"]]["open"]]
+           for d in doc["decisions"] if d["seat"] == 0 and not d["forced"] and d["trick"] >= from_trick]
     return {"i": i, "kind": kind, "bots": BOTS.id, "honest": kind in HONEST, "gained": gained, "z": s["z"], "gain": s["gain"],
-            "var": s["var"], "departures": s["departures"], "cpu_s": round(time.process_time() - t0, 2)}
+            "var": s["var"], "departures": s["departures"], "cpu_s": round(time.process_time() - t0, 2), "dec": dec}
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:

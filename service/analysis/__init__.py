@@ -330,6 +330,9 @@ def note_check(settings: Settings, client, sub_id: str, analysis_id: str, doc: d
     together = suspicion.hindsight_together(subs.checked_games(sub["pid"], fs.hindsight_player_games), fs)
     if together is not None:
         subs.note_together(sub_id, together, suspicion.hindsight_player(together, fs))
+    if sub["status"] == "review":  # a game at the top waited for this check to rank, or be held
+        from service.review.queue import Reviews
+        Reviews(client, settings).judge(sub_id)
     return True
 
 

@@ -22,7 +22,7 @@ from .common import day_from, services
 from .schemas import (AuditSchema, JobSchema, OpsListQuerySchema, OpsPendingQuerySchema,
                       OpsSubmissionDetailSchema, OpsSubmissionListSchema, OpsSubmissionsQuerySchema,
                       OpsAnalyseSchema, ReasonSchema, OptionalReasonSchema, RequeueListSchema, RequeueSchema,
-                      SeedSchema)
+                      SeedSchema, OpsReviewQuerySchema, OpsReviewSchema)
 
 PREFIX = "/ops"
 blp = Blueprint("ops", __name__, description="Ops: review, flags, actions (bearer: an operator's token, MANILLE_OPS_TOKENS)")
@@ -74,6 +74,18 @@ class Pending(MethodView):
         """Every verification without a verdict, of any day, oldest first (``status=delayed``:
         those whose verification crashed and waits for a requeue)"""
         return {"submissions": _ops().pending(query.get("status"))}
+
+
+@blp.route("/review")
+class ReviewQueue(MethodView):
+    @blp.arguments(OpsReviewQuerySchema, location="query")
+    @blp.response(200, OpsReviewSchema)
+    @blp.doc(security=SECURITY)
+    def get(self, query):
+        """The review queue: the games at the top of a day held for review (or being checked for it),
+        the highest score first, with their evidence (the check's drivers, the pace of play, the
+        day's fast runs from the same address never submitted)"""
+        return {"submissions": _ops().review_queue(query["limit"])}
 
 
 @blp.route("/pending/requeue")
@@ -174,6 +186,16 @@ class Restore(MethodView):
     def post(self, body, sub_id):
         """Put a disqualified or held game (back) on the boards; audited"""
         return _ops().restore(sub_id, ops_user(), body["reason"])
+
+
+@blp.route("/submissions/<string:sub_id>/release")
+class Release(MethodView):
+    @blp.arguments(ReasonSchema)
+    @blp.response(200, OpsSubmissionDetailSchema)
+    @blp.doc(security=SECURITY)
+    def post(self, body, sub_id):
+        """Rank a game held for review (409 ``not_in_review`` for any other); audited"""
+        return _ops().release(sub_id, ops_user(), body["reason"])
 
 
 @blp.route("/submissions/<string:sub_id>/requeue")

@@ -16,6 +16,7 @@ from datetime import date
 from bots import get_bot
 from service import duplicate
 from service import flags as suspicion
+from service import review
 from service.analysis import request_check
 from service.botcache import cached
 from service.challenges import Challenges
@@ -23,6 +24,7 @@ from service.config import Settings
 from service.leaderboard import BoardsRebuilding, Leaderboard
 from service.players import Players
 from service.replay import SubmissionRejected, simulate, verify
+from service.review.queue import Reviews
 from service.runs import Runs
 from service.runs.table import parse_plays
 from service.store import day_scope, key_for
@@ -58,7 +60,11 @@ def verify_submission(settings: Settings, client, submission_id: str, *, rebuild
     Runs(client, settings).retire_path(sub["run_id"], cards, submission_id)
     Players(client).confirm_nickname(sub["pid"], sub["nickname"], valid=True)  # a valid game holds its name
     decision = sub.get("ops_decision", "")
-    if decision == "disqualified" or (decision != "restored" and suspicion.held(flags, settings.flags)):
+    if sub.get("status") == "review" or (not decision and not sub.get("review_outcome") and review.due(
+            score, {b["score"]: b["count"] for b in boards.histogram(day)}, settings.review)):
+        return Reviews(client, settings).begin(submission_id, sub, score, flags, points)  # ranked once clean
+    if decision == "disqualified" or (decision not in ("restored", "released")
+                                      and suspicion.held(flags, settings.flags)):
         status = "disqualified" if decision == "disqualified" else "held"
         subs.mark_verified(submission_id, score, now, flags=flags, status=status, deals=points)
         return {"status": status, "score": score, "flags": [f["code"] for f in flags]}

@@ -17,6 +17,7 @@ from .ops import (OPS_MAX_LIST, OpsListQuerySchema, OpsSubmissionsQuerySchema, O
                   ReasonSchema, FlagSchema, OpsSubmissionSchema, OpsSubmissionListSchema,
                   OpsSubmissionDetailSchema, OpsAnalyseSchema, SeedSchema, AuditEntrySchema, AuditSchema,
                   JobSchema, OptionalReasonSchema, RequeueSchema, RequeueListSchema)  # noqa: F401
+from .ops import OpsReviewQuerySchema, OpsReviewSchema  # noqa: F401
 from .health import HealthSchema  # noqa: F401
 from .analysis import (AnalysisProgressSchema, AnalysisAcceptedSchema, CardValuesSchema, DecisionSchema,
                        AnalysisDocumentSchema, AnalysisSchema)  # noqa: F401
