@@ -115,20 +115,22 @@ async function verified(box, run, sub) {
 async function follow(box, run, subId) {
   let sub;
   let shown = "";
-  // queued, or delayed (its verification crashed and will run again: the game is kept)
+  // queued, or delayed (its verification crashed and will run again: the game is kept), or at the
+  // top of the day and checked before any board shows it (review, phase checking: minutes)
   const waiting = (status) => {
     if (status === shown) return;
     shown = status;
     box.replaceChildren(h("p", { class: "verifying", role: "status" },
-      t(status === "delayed" ? "verifyDelayed" : "verifying")),
+      t({ delayed: "verifyDelayed", checking: "reviewChecking" }[status] || "verifying")),
     h("p", { class: "note" }, t("fieldOnceVerified")));
   };
+  const checking = (s) => s.status === "review" && s.review && s.review.phase === "checking";
   waiting("queued");
   for (;;) {
     try {
       sub = await api.get(`/submissions/${subId}`);
-      if (sub.status !== "queued" && sub.status !== "delayed") break;
-      waiting(sub.status);
+      if (sub.status !== "queued" && sub.status !== "delayed" && !checking(sub)) break;
+      waiting(checking(sub) ? "checking" : sub.status);
     } catch (e) {
       if (e instanceof ApiError && e.status < 500 && e.status !== 429) throw e;
     }
@@ -139,12 +141,16 @@ async function follow(box, run, subId) {
     box.replaceChildren(h("p", { class: "error", role: "alert" }, t("rejected", { why: why || "?" })));
     return;
   }
-  if (sub.status === "held" || sub.status === "disqualified") {
-    // valid cards, but off the boards: under review, or taken off by ops; its deals still compare
-    // with the field, as one more result that the field does not count
+  if (sub.status === "held" || sub.status === "review" || sub.status === "disqualified") {
+    // valid cards, but off the boards: under review (at the top of the day: until a time it is
+    // told), or taken off by ops; its deals still compare with the field, as one more result that
+    // the field does not count
     const deals = h("section", { class: "end-deals", hidden: true, "aria-labelledby": "end-deals-title" });
-    box.replaceChildren(h("p", { role: "status" }, t(sub.status === "held" ? "underReview" : "disqualified",
-      { score: num(sub.score, { useGrouping: false }) })), deals);
+    const until = sub.review && sub.review.until;
+    const key = { held: "underReview", review: until ? "reviewUntil" : "underReview" }[sub.status] || "disqualified";
+    box.replaceChildren(h("p", { role: "status" }, t(key, { score: num(sub.score, { useGrouping: false }),
+      until: until ? new Intl.DateTimeFormat(document.documentElement.lang || "fr",
+        { dateStyle: "long", timeStyle: "short" }).format(new Date(until)) : "" })), deals);
     await againstField(deals, sub);
     return;
   }

@@ -11,6 +11,7 @@ import { handsSection } from "./opshands.js";
 import { replayViewer } from "./opsreplay.js";
 import { Refused, forgetToken, keepToken, ops, savedToken } from "./opsapi.js";
 import { decisionSection } from "./opsdecision.js";
+import { reviewQueue } from "./opsreview.js";
 import { FLAG_HELP, dl, evidence, flagBadge, flagBadges, runList, statusBadge, time } from "./opsfacts.js";
 
 const PAGE = 1000;
@@ -41,6 +42,7 @@ export function startOps() {
     forgetToken();
     forget.hidden = true;
     listBox.hidden = true;
+    reviewBox.hidden = true;
     detailBox.hidden = true;
     detailBox.replaceChildren();
     loginMsg.className = "ops-msg error";
@@ -126,6 +128,7 @@ export function startOps() {
     }
     if (ticket !== state.loading) return false;
     rowsBox.closest("table").removeAttribute("aria-busy");
+    review.load().catch((e) => failed("Loading the review queue", e));
     state.subs = subs;
     listTitle.textContent = `Submissions of ${state.day}`;
     listBox.hidden = false;
@@ -143,6 +146,8 @@ export function startOps() {
   statusSelect.addEventListener("change", renderList);
   flaggedBox.addEventListener("change", renderList);
   reload.addEventListener("click", () => loadList());
+  const reviewBox = document.getElementById("ops-review");
+  const review = reviewQueue(reviewBox, (id, focus) => openDetail(id, focus));
 
   // -- one submission ----------------------------------------------------------
 
@@ -244,6 +249,7 @@ export function startOps() {
     tokenInput.placeholder = "";
     tokenInput.required = true;
     listBox.hidden = true;
+    reviewBox.hidden = true;
     detailBox.hidden = true;
     detailBox.replaceChildren();
     forget.hidden = true;

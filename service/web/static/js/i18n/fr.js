@@ -93,6 +93,8 @@ export default {
   verifying: "Vérification en cours…",
   verifyDelayed: "La vérification a pris du retard : elle sera relancée, votre partie est en sécurité.",
   underReview: "Votre partie est valide (score {score}) ; elle rejoindra le classement après vérification par notre équipe.",
+  reviewChecking: "Votre partie est parmi les meilleures du jour : elle est contrôlée avant de rejoindre le classement…",
+  reviewUntil: "Votre partie (score {score}) est en cours d'examen avant de rejoindre le classement : au plus tard le {until}.",
   disqualified: "Votre partie (score {score}) a été retirée du classement après vérification.",
   rejected: "Votre partie n'a pas pu être vérifiée ({why}).",
   rankOf: "Rang #{rank} sur {total}",
