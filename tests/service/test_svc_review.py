@@ -100,9 +100,9 @@ def ranked_game(client, addr: str, nickname: str, cards: list[str]) -> tuple[str
     return r.get_json()["submission_id"], token, run["result"]["rank_score"]
 
 
-def day_terms():
+def day_terms(day: date = DAY):
     settings = Settings.from_env(os.environ)
-    return settings.seed(DAY), get_bot(TEST_BOTS), settings
+    return settings.seed(day), get_bot(TEST_BOTS), settings
 
 
 def status(client, sub_id) -> dict:
@@ -222,3 +222,27 @@ def test_a_held_game_is_released_when_its_time_is_up(review_client, rclient, run
     entry = client.get("/api/v1/ops/audit", headers=BEARER).get_json()["entries"][0]
     assert (entry["action"], entry["target"], entry["who"]) == ("auto_release", sub_id, "review")
     assert "48 hours" in entry["why"]
+
+
+def test_a_top_game_whose_check_passes_the_reviews_bar_is_held(review_client, rclient, run_worker):
+    """No flag on it (too few decisive decisions for ``oracle``), but its check's z passes the
+    review's bar, under the flag's: held for review, not ranked."""
+    client = review_client
+    day = date(2026, 12, 9)  # expert-1's card where it pays nothing, the open hands' best where it does
+    seed, bots, settings = day_terms(day)
+    with freeze_time("2026-12-09T11:00:00+00:00", tick=True):
+        sub_id, _token, _score = ranked_game(client, "10.9.2.1", "Discreet", open_handed(seed, bots, where_it_pays=True))
+        run_worker()
+        assert status(client, sub_id)["review"]["phase"] == "checking"
+        check_worker(rclient)
+        got = status(client, sub_id)
+        sub = Submissions(rclient, settings).get(sub_id)
+        evidence = json.loads(sub["hindsight"])
+        assert not [f for f in json.loads(sub["flags"]) if f["code"] in settings.review.flags]
+        assert settings.review.z <= evidence["z"] < settings.flags.hindsight_z  # the review's bar, not the flag's
+        assert sub["hindsight_check"] == "hindsight-2"
+        assert got["status"] == "review" and got["review"]["phase"] == "held" and got["rank"] is None
+        assert Leaderboard(rclient).total(day_board(day)) == 0
+        queue = client.get("/api/v1/ops/review", headers=BEARER).get_json()["submissions"]
+        assert [(q["submission_id"], q["review"]["why"]) for q in queue] == [(sub_id, ["z"])]
+        assert queue[0]["hindsight"]["z"] == evidence["z"]
