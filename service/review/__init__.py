@@ -56,11 +56,14 @@ class ReviewSettings:
 
 def due(score: int, day_scores: dict[int, int], settings: ReviewSettings) -> bool:
     """Whether a verified score would take one of the day's first ``top`` places (fewer than
-    ``top`` games above it: ties share a place) or lie above the day's percentile once the day has
-    its minimum of scores; ``day_scores``: how many games of the day's board have each score."""
-    above = sum(c for s, c in day_scores.items() if s > score)
+    ``top`` games of the day score as much or more) or, once the day has its minimum of scores,
+    lie above its percentile (at most ``share`` of them score as much or more); ``day_scores``: how
+    many games of the day's board have each score.  A score that many already share is no new
+    place: on the same deals thousands may tie at the best, and checking each would hold dozens of
+    honest games a day for nothing (docs/performance.md#the-review-of-the-top)."""
+    reached = sum(c for s, c in day_scores.items() if s >= score)
     n = sum(day_scores.values())
-    return above < settings.top or (n >= settings.percentile_min_scores and above <= settings.share * n)
+    return reached < settings.top or (n >= settings.percentile_min_scores and reached <= settings.share * n)
 
 
 def held_for(flags: list[dict], evidence: dict | None, settings: ReviewSettings) -> list[str]:
