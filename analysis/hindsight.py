@@ -61,7 +61,7 @@ CHECK_ID = "hindsight-2"
 #: so every kind's departures measure it alike); past the last trick listed, the last one's.
 POOLED_VAR = {1: 22.0, 2: 20.6, 3: 16.3, 4: 16.9, 5: 11.4, 6: 5.5, 7: 5.5}
 #: The pooled variance's weight, in deals (docs/performance.md#the-flags measures the z it gives).
-POOLED_WEIGHT = 4.0
+POOLED_WEIGHT = 8.0
 
 
 def null_var(trick: int, worlds: int, exact: bool, var: float) -> float:

@@ -14,8 +14,8 @@ export function reviewQueue(box, openDetail) {
     h("thead", {}, h("tr", {}, ["Nickname", "Day", "Score", "Phase", "Ranked by", "Why", "z", "Fast runs"]
       .map((name) => h("th", { scope: "col", class: name === "Score" || name === "z" ? "num" : null }, name)))),
     rows);
-  box.replaceChildren(h("h2", { id: "ops-review-title" }, "Review queue"), count,
-    h("div", { class: "ops-table-wrap" }, table));
+  const wrap = h("div", { class: "ops-table-wrap", hidden: true }, table);
+  box.replaceChildren(h("h2", { id: "ops-review-title" }, "Review queue"), count, wrap);
 
   async function load() {
     table.setAttribute("aria-busy", "true");
@@ -26,6 +26,7 @@ export function reviewQueue(box, openDetail) {
       table.removeAttribute("aria-busy");
     }
     box.hidden = false;
+    wrap.hidden = !subs.length;  // an empty table is no list to read
     count.textContent = subs.length ? `${subs.length} game${subs.length === 1 ? "" : "s"} in review` : "No game in review.";
     rows.replaceChildren(...subs.map((s) => {
       const review = s.review || {};
