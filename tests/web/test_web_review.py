@@ -2,7 +2,8 @@
 whose checker is stopped (SIGSTOP) while the player submits, so the page says the game is being
 checked; once the checker runs, its check holds the game (a review bar every check passes, here),
 and the page says the game is being reviewed and until when, announced (role status), with no
-rank; ops release it, and the page reloaded shows its rank.  (The French and Dutch strings are the
+rank; ops find it first in the review queue of the ops page and release it from its detail, and
+the page reloaded shows its rank.  (The French and Dutch strings are the
 catalogues', checked for the same keys by tests/service/test_svc_pages.py.)"""
 
 from __future__ import annotations
@@ -52,8 +53,27 @@ def test_a_game_at_the_top_is_checked_then_reviewed_until_a_time(visitor, stack)
     assert got["status"] == "review" and got["review"]["phase"] == "held" and got["rank"] is None
     expect(page.locator("#end").get_by_text(re.compile(r"Rank #"))).to_have_count(0)
 
-    r = requests.post(f"{stack.base}/api/v1/ops/submissions/{sub_id}/release", json={"reason": "known player"},
-                      headers={"Authorization": f"Bearer {OPS_TOKEN}"}, timeout=10)
-    assert r.status_code == 200 and r.json()["status"] == "verified", r.text
+    # ops see it first, in the review queue, and release it from its detail with a reason
+    ops = visitor(base_url=stack.base)
+    ops.goto("/ops?lang=en")
+    ops.get_by_label("Ops token").fill(OPS_TOKEN)
+    ops.get_by_role("button", name="Show submissions").click()
+    queue = ops.locator("#ops-review")
+    expect(queue.get_by_role("heading", name="Review queue")).to_be_visible()
+    expect(queue.get_by_text("1 game in review")).to_be_visible()
+    row = queue.locator(f'tr[data-id="{sub_id}"]')
+    expect(row.locator("td").nth(2)).to_have_text("held")
+    row.get_by_role("button").click()
+    detail = ops.locator("#ops-detail")
+    expect(detail.get_by_text(re.compile(r"In review \(held\): ranked with no action at"))).to_be_visible()
+    detail.get_by_label("Reason (required, kept in the audit log)").fill("a known strong player")
+    detail.get_by_role("button", name="Release").click()
+    expect(detail.get_by_text("Done: released.")).to_be_visible()
+    expect(queue.get_by_text("No game in review.")).to_be_visible()
+    got = requests.get(f"{stack.base}/api/v1/submissions/{sub_id}", timeout=10).json()
+    assert got["status"] == "verified" and got["rank"] == 1
+    audit = requests.get(f"{stack.base}/api/v1/ops/audit", headers={"Authorization": f"Bearer {OPS_TOKEN}"},
+                         timeout=10).json()["entries"][0]
+    assert (audit["action"], audit["target"], audit["why"]) == ("release", sub_id, "a known strong player")
     page.reload()
     assert wait_rank(page)[0] == 1
