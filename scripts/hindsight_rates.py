@@ -5,6 +5,7 @@
     .venv/bin/python scripts/hindsight_rates.py --games 30 --cheats 20   # a quick look
     .venv/bin/python scripts/hindsight_rates.py --read FILE           # the rates again from saved games
     .venv/bin/python scripts/hindsight_rates.py --skip A --out B      # complete a stopped run A into B
+    .venv/bin/python scripts/hindsight_rates.py --read FILE --pooled-weight 0   # another estimator, the same games
 
 Seat 0 is played by one of these, the other seats by ``--bots`` (default: a new day's, the
 service's ``DEFAULT_BOTS``; ``--bots expert-1`` for the days before), on seeds
@@ -176,7 +177,9 @@ def calibration(rows: list[dict], fs: FlagSettings) -> None:
 
     review_z = ReviewSettings.from_env(os.environ).z
     marks = sorted({2.0, 2.5, 3.0, fs.hindsight_z, review_z})
-    print(f"calibration ({CHECK_ID}): honest games with a departure, share at or past z; a unit normal: "
+    from analysis import hindsight
+
+    print(f"calibration ({CHECK_ID}, pooled weight {hindsight.POOLED_WEIGHT:g}): honest games with a departure, share at or past z; a unit normal: "
           + ", ".join(f"z {z:g} {100 * 0.5 * math.erfc(z / math.sqrt(2)):.3f}%" for z in marks))
     for kind in HONEST + ("all honest",):
         rs = [r for r in rows if r["departures"] and (r["kind"] == kind or (kind == "all honest" and r["honest"]))]
@@ -275,7 +278,13 @@ def main(argv=None) -> int:
                     "same bots) are not played again: with --out to another file, completes a stopped run")
     ap.add_argument("--from-trick", type=int, help="count the decisions from this trick of each deal "
                     "(default: the flag's setting, MANILLE_FLAG_HINDSIGHT_FROM_TRICK)")
+    ap.add_argument("--pooled-weight", type=float, help="the weight of the pooled variance in deals "
+                    "(default: the check's, analysis.hindsight.POOLED_WEIGHT; 0: each decision's own variance "
+                    "alone, the check before hindsight-2), to compare estimators on the same saved games")
     args = ap.parse_args(argv)
+    if args.pooled_weight is not None:
+        import analysis.hindsight
+        analysis.hindsight.POOLED_WEIGHT = args.pooled_weight
     global BOTS
     BOTS = get_bot(args.bots)
     fs = FlagSettings.from_env(os.environ)

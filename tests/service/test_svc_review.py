@@ -199,7 +199,7 @@ def test_an_open_handed_game_at_the_top_is_held_then_released_or_disqualified(re
         assert ("review_hold", one) in actions and ("review_hold", two) in actions
 
 
-def test_a_held_game_is_released_when_its_time_is_up(review_client, rclient, run_worker):
+def test_a_held_game_is_released_when_its_time_is_up(review_client, rclient, run_worker, capsys, monkeypatch):
     client = review_client
     seed, bots, settings = day_terms()
     with freeze_time(NOON, tick=True):
@@ -209,6 +209,16 @@ def test_a_held_game_is_released_when_its_time_is_up(review_client, rclient, run
         got = status(client, sub_id)
         assert got["status"] == "review" and got["review"]["phase"] == "held"
         until = datetime.fromisoformat(got["review"]["until"])
+    # the command line lists it, with its evidence, as the API does
+    from cli.main import main as manille
+    monkeypatch.setenv("MANILLE_OPS_TOKENS", OPS_TOKENS)
+    monkeypatch.setenv("MANILLE_OPS_TOKEN", OPS)
+    assert manille(["ops", "review", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["submissions"]
+    assert [(q["submission_id"], q["review"]["phase"]) for q in listed] == [(sub_id, "held")]
+    assert listed[0]["pace"]["cards"] > 0 and "fast_runs" in listed[0]
+    assert manille(["ops", "review"]) == 0
+    assert sub_id in capsys.readouterr().out
     reviews = Reviews(rclient, Settings.from_env(os.environ))
     with freeze_time(until - timedelta(minutes=1)):
         assert reviews.sweep() == []  # not yet
