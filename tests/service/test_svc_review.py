@@ -198,6 +198,13 @@ def test_an_open_handed_game_at_the_top_is_held_then_released_or_disqualified(re
         assert actions[:2] == [("disqualify", two), ("release", one)]
         assert ("review_hold", one) in actions and ("review_hold", two) in actions
 
+        # the released one found out later: disqualified, it leaves every board, the field, the league
+        r = client.post(f"/api/v1/ops/submissions/{one}/disqualify", json={"reason": "a second look"},
+                        headers=BEARER)
+        assert r.status_code == 200 and r.get_json()["status"] == "disqualified"
+        assert not any(public_places(client, rclient, one_token, pids[one], league["league_id"]).values())
+        assert Field(rclient).deals(DAY)["results"] == 1 and status(client, fair)["rank"] == 1
+
 
 def test_a_held_game_is_released_when_its_time_is_up(review_client, rclient, run_worker, capsys, monkeypatch):
     client = review_client
