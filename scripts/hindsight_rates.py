@@ -5,6 +5,7 @@
     .venv/bin/python scripts/hindsight_rates.py --games 30 --cheats 20   # a quick look
     .venv/bin/python scripts/hindsight_rates.py --read FILE           # the rates again from saved games
     .venv/bin/python scripts/hindsight_rates.py --skip A --out B      # complete a stopped run A into B
+    .venv/bin/python scripts/hindsight_rates.py --read FILE --pooled-weight 0   # another estimator, the same games
 
 Seat 0 is played by one of these, the other seats by ``--bots`` (default: a new day's, the
 service's ``DEFAULT_BOTS``; ``--bots expert-1`` for the days before), on seeds
@@ -55,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analysis import analyse  # noqa: E402
-from analysis.hindsight import score  # noqa: E402
+from analysis.hindsight import CHECK_ID, score, total  # noqa: E402
 from bots import get_bot  # noqa: E402
 from bots.evaluate import seat_values  # noqa: E402
 from bots.oracle import pick  # noqa: E402
@@ -140,8 +141,12 @@ def one(job) -> dict:
     cards, gained = play(seed, kind, bots)
     doc = analyse(seed, cards, bots=BOTS.id, bot=bots, seats=(0,), from_trick=from_trick)
     s = score(doc["decisions"], 0, from_trick)
+    # each counted decision's figures, so that another null variance can be measured on the saved games
+    dec = [[d["trick"], d["worlds"], int(d["exact"]), d["luck"]["gain"], d["luck"]["var"],
+            int(d["played"] != d["baseline"]), d["legal"][d["played"]]["open"] - d["legal"][d["baseline"]]["open"]]
+           for d in doc["decisions"] if d["seat"] == 0 and not d["forced"] and d["trick"] >= from_trick]
     return {"i": i, "kind": kind, "bots": BOTS.id, "honest": kind in HONEST, "gained": gained, "z": s["z"], "gain": s["gain"],
-            "var": s["var"], "departures": s["departures"], "cpu_s": round(time.process_time() - t0, 2)}
+            "var": s["var"], "departures": s["departures"], "cpu_s": round(time.process_time() - t0, 2), "dec": dec}
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -155,7 +160,44 @@ def wilson(k: int, n: int) -> tuple[float, float]:
     return max(0.0, c - h), min(1.0, c + h)
 
 
+def rescored(row: dict) -> dict:
+    """A game's figures with the check's current estimator (``analysis.hindsight.total``), from its
+    saved decisions (rows saved without them keep their own)."""
+    if "dec" not in row:
+        return row
+    gain, var = total((t, n, bool(ex), g, v, bool(dep)) for t, n, ex, g, v, dep, _open in row["dec"])
+    return {**row, "gain": round(gain, 2), "var": round(var, 2), "z": round(gain / math.sqrt(var), 2) if var > 0 else 0.0}
+
+
+def calibration(rows: list[dict], fs: FlagSettings) -> None:
+    """The tail of the honest games' z against a unit normal's, each honest kind apart (games with
+    no departure from the baseline, whose z is 0 by construction, left out), and the share past the
+    flag's and the review's thresholds, with 95 % Wilson intervals."""
+    from service.review import ReviewSettings
+
+    review_z = ReviewSettings.from_env(os.environ).z
+    marks = sorted({2.0, 2.5, 3.0, fs.hindsight_z, review_z})
+    from analysis import hindsight
+
+    print(f"calibration ({CHECK_ID}, pooled weight {hindsight.POOLED_WEIGHT:g}): honest games with a departure, share at or past z; a unit normal: "
+          + ", ".join(f"z {z:g} {100 * 0.5 * math.erfc(z / math.sqrt(2)):.3f}%" for z in marks))
+    for kind in HONEST + ("all honest",):
+        rs = [r for r in rows if r["departures"] and (r["kind"] == kind or (kind == "all honest" and r["honest"]))]
+        if not rs:
+            continue
+        cells = []
+        for z in marks:
+            k = sum(r["z"] >= z for r in rs)
+            lo, hi = wilson(k, len(rs))
+            normal = 0.5 * math.erfc(z / math.sqrt(2))
+            cells.append(f"z {z:g}: {k}/{len(rs)} = {100 * k / len(rs):.2f}% ({100 * lo:.2f}-{100 * hi:.2f}%, "
+                         f"x{k / len(rs) / normal:.2f})")
+        print(f"  {kind:16s} " + "; ".join(cells))
+
+
 def report(rows: list[dict], fs: FlagSettings) -> None:
+    rows = [rescored(r) for r in rows]
+    calibration(rows, fs)
     honest = [r for r in rows if r["honest"]]
     cheats = [r for r in rows if not r["honest"]]
     big = [r for r in cheats if r["gained"] >= 30]
@@ -171,14 +213,15 @@ def report(rows: list[dict], fs: FlagSettings) -> None:
             print(f"  {kind:20s} {len(rs):5d} games  z p50 {zs[len(zs) // 2]:+.2f}  p99 {zs[min(len(zs) - 1, int(0.99 * len(zs)))]:+.2f}"
                   f"  max {zs[-1]:+.2f}  gained p50 {sorted(r['gained'] for r in rs)[len(rs) // 2]}"
                   f"  cpu {sum(r['cpu_s'] for r in rs) / len(rs):.2f} s a game")
-    for z in sorted({fs.hindsight_z, 2.5, 3.0, 3.5, 4.0}):
+    for z in sorted({fs.hindsight_z, 2.0, 2.5, 3.0, 3.5, 4.0}):
         fp = sum(flagged(r, z) for r in honest)
         tp = sum(flagged(r, z) for r in big)
         lo, hi = wilson(fp, len(honest))
+        plo, phi = wilson(tp, len(big))
         mark = "  <- the flag's setting" if z == fs.hindsight_z else ""
         print(f"  z >= {z:.1f}, gain >= {fs.hindsight_gain}: honest flagged {fp}/{len(honest)} = {100 * fp / max(1, len(honest)):.2f}% "
               f"({100 * lo:.2f}-{100 * hi:.2f}%); open-handed with 30+ gained flagged {tp}/{len(big)} = "
-              f"{100 * tp / max(1, len(big)):.1f}%{mark}")
+              f"{100 * tp / max(1, len(big)):.1f}% ({100 * plo:.1f}-{100 * phi:.1f}%){mark}")
         for kind in CHEATS:
             rs = [r for r in big if r["kind"] == kind]
             if rs:
@@ -192,6 +235,7 @@ MONTH = 30
 def report_players(rows: list[dict], fs: FlagSettings) -> None:
     """The players' flag on players drawn from the games of each kind (see the module)."""
     rng = random.Random(0)
+    rows = [rescored(r) for r in rows]
 
     def flagged_after(games: list[dict]) -> list[bool]:
         newest_first = []
@@ -234,7 +278,13 @@ def main(argv=None) -> int:
                     "same bots) are not played again: with --out to another file, completes a stopped run")
     ap.add_argument("--from-trick", type=int, help="count the decisions from this trick of each deal "
                     "(default: the flag's setting, MANILLE_FLAG_HINDSIGHT_FROM_TRICK)")
+    ap.add_argument("--pooled-weight", type=float, help="the weight of the pooled variance in deals "
+                    "(default: the check's, analysis.hindsight.POOLED_WEIGHT; 0: each decision's own variance "
+                    "alone, the check before hindsight-2), to compare estimators on the same saved games")
     args = ap.parse_args(argv)
+    if args.pooled_weight is not None:
+        import analysis.hindsight
+        analysis.hindsight.POOLED_WEIGHT = args.pooled_weight
     global BOTS
     BOTS = get_bot(args.bots)
     fs = FlagSettings.from_env(os.environ)

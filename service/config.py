@@ -37,6 +37,9 @@
                      "off" removes one
 ``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
                      the flags that keep a submission off the boards until ops decide (default explored)
+``MANILLE_REVIEW_*`` the review of the top (see ``service.review``): ``_TOP`` places (default 20),
+                     ``_Z`` the check's bar (default 2.5), ``_HOURS`` before a held game is released
+                     with no action (default 48), ``_FLAGS`` the flags that hold a game at the top
 ``MANILLE_OPS_TOKENS`` the operators and their bearer tokens (the ops API, the ops page,
                      ``manille ops``): a line each, "name token [role]" (``OpsTokens``; role
                      reviewer or decider, the default), or every line of the file
@@ -96,6 +99,7 @@ from datetime import date, datetime, timezone
 from urllib.parse import urlsplit
 
 from service.flags import FlagSettings
+from service.review import ReviewSettings
 from service.seeds import (DEFAULT_GRACE_SECONDS, DayClock, SecretSchedule, previous_from_env, require_length,
                            secret_from_env)
 from service.store import connect, connect_cluster, parse_nodes, parse_sentinels
@@ -297,6 +301,7 @@ class Settings:
     trusted_proxies: int = 0
     limits: dict = field(default_factory=lambda: dict(DEFAULT_LIMITS))
     flags: FlagSettings = field(default_factory=FlagSettings)
+    review: ReviewSettings = field(default_factory=ReviewSettings)
     ops_tokens: str = ""
     ops_token: str = ""
     redis_sentinels: str = ""
@@ -391,6 +396,7 @@ class Settings:
             "trusted_proxies": int(environ.get("MANILLE_TRUSTED_PROXIES") or 0),
             "limits": limits_from_env(environ),
             "flags": FlagSettings.from_env(environ),
+            "review": ReviewSettings.from_env(environ),
             "ops_tokens": tokens_from_env(environ, "MANILLE_OPS_TOKENS"),
             "ops_token": token_from_env(environ, "MANILLE_OPS_TOKEN"),
             "redis_sentinels": (environ.get("REDIS_SENTINELS") or "").strip(),

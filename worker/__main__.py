@@ -18,8 +18,9 @@ worker survives and handles itself.
 It also runs RQ's scheduler (a verification that crashed is retried after a backoff: the
 scheduler puts it back on the queue) and, with RQ's maintenance every minute, the sweep that
 marks delayed the verifications RQ will not run again by itself (``Submissions.sweep``) and
-queues a build of each recent day's matchpoint board that lags its games (``service.duplicate``)
-and the warm of today's and tomorrow's searched decisions (``service.botcache.warm``).  Its
+queues a build of each recent day's matchpoint board that lags its games (``service.duplicate``),
+the warm of today's and tomorrow's searched decisions (``service.botcache.warm``) and the release
+of the games held for review past their time (``service.review``).  Its
 Redis connection rides out a Redis restart of a few seconds in the middle of a job; its
 scheduler dies with it, even when it is killed with -9 (Linux).
 """
@@ -48,6 +49,7 @@ from service.config import QUEUE_NAME, Settings
 from service.ops import Ops
 from service.ops.player import PlayerDesk
 from service.procs import PR_SET_PDEATHSIG, alive, prctl
+from service.review.queue import Reviews
 
 from service.submissions import JOB, Submissions
 from service.telemetry import logs, solver
@@ -165,6 +167,13 @@ class Sweeping:
                 log.info("restrictions lapsed (their games rank again): %s", " ".join(lapsed))
         except Exception:  # noqa: BLE001 - the next maintenance looks again; readers treat it as lapsed meanwhile
             log.exception("lifting the lapsed restrictions failed")
+        try:
+            settings = Settings.from_env()
+            released = Reviews(settings.state_beside(self.connection), settings).sweep()
+            if released:
+                log.warning("games in review released with no decision in time: %s", " ".join(released))
+        except Exception:  # noqa: BLE001 - the next maintenance looks again
+            log.exception("the sweep of the review queue failed")
 
     def fork_work_horse(self, job, queue):
         global _forking_horse

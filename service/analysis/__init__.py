@@ -306,7 +306,7 @@ def note_check(settings: Settings, client, sub_id: str, analysis_id: str, doc: d
     """The hidden-information check of ``sub_id`` from its game's finished analysis ``doc``: its
     figures kept with the submission, and the ``hindsight`` flag when they pass the thresholds; then
     the player's recent checked games together, and ``hindsight_player`` when they pass."""
-    from analysis.hindsight import score
+    from analysis.hindsight import CHECK_ID, score
     from service import flags as suspicion
     from service.runs.table import parse_plays
     from service.submissions import Submissions
@@ -324,12 +324,15 @@ def note_check(settings: Settings, client, sub_id: str, analysis_id: str, doc: d
     evidence = score(doc["decisions"], 0, fs.hindsight_from_trick)
     evidence.update(analysis_id=analysis_id, z_threshold=fs.hindsight_z, gain_threshold=fs.hindsight_gain)
     subs.note_hindsight(sub_id, analysis_id=analysis_id, evidence=evidence,
-                        flag=suspicion.hindsight(evidence, fs))
+                        flag=suspicion.hindsight(evidence, fs), check=CHECK_ID)
     # One game says little (service.flags): the player's recent checked games are tested together.
     subs.note_checked(sub["pid"], date.fromisoformat(sub["date"]), sub_id)
     together = suspicion.hindsight_together(subs.checked_games(sub["pid"], fs.hindsight_player_games), fs)
     if together is not None:
         subs.note_together(sub_id, together, suspicion.hindsight_player(together, fs))
+    if sub["status"] == "review":  # a game at the top waited for this check to rank, or be held
+        from service.review.queue import Reviews
+        Reviews(client, settings).judge(sub_id)
     return True
 
 

@@ -34,7 +34,7 @@ blp = Blueprint("duplicate", __name__, description=(
     "mean, each deal's traveller once the day's seed is published, and boards by matchpoints. "
     "A held, disqualified or rejected game is in none of it."))
 #: The statuses of a game that verification found valid (its deals are known).
-VALID_GAME = ("verified", "held", "disqualified", "restricted")
+VALID_GAME = ("verified", "held", "review", "disqualified", "restricted")
 
 
 def _closed(day: date) -> bool:

@@ -26,7 +26,7 @@ from .limits import client_address
 from .schemas import (AuditQuerySchema, AuditSchema, DisqualifySchema, JobSchema, OpsPendingQuerySchema,
                       OpsSubmissionDetailSchema, OpsSubmissionListSchema, OpsSubmissionsQuerySchema,
                       OpsAnalyseSchema, ReasonSchema, OptionalReasonSchema, RequeueListSchema, RequeueSchema,
-                      SeedSchema)
+                      SeedSchema, OpsReviewQuerySchema, OpsReviewSchema)
 
 PREFIX = "/ops"
 blp = Blueprint("ops", __name__, description="Ops: review, flags, actions (bearer: an operator's token, MANILLE_OPS_TOKENS)")
@@ -98,6 +98,18 @@ class Pending(MethodView):
         """Every verification without a verdict, of any day, oldest first (``status=delayed``:
         those whose verification crashed and waits for a requeue)"""
         return {"submissions": _ops().pending(query.get("status"))}
+
+
+@blp.route("/review")
+class ReviewQueue(MethodView):
+    @blp.arguments(OpsReviewQuerySchema, location="query")
+    @blp.response(200, OpsReviewSchema)
+    @blp.doc(security=SECURITY)
+    def get(self, query):
+        """The review queue: the games at the top of a day held for review (or being checked for it),
+        the highest score first, with their evidence (the check's drivers, the pace of play, the
+        day's fast runs from the same address never submitted)"""
+        return {"submissions": _ops().review_queue(query["limit"])}
 
 
 @blp.route("/pending/requeue")
@@ -202,6 +214,17 @@ class Restore(MethodView):
         """Put a disqualified or held game (back) on the boards; audited"""
         require_decider()
         return _ops().restore(sub_id, ops_user(), body["reason"])
+
+
+@blp.route("/submissions/<string:sub_id>/release")
+class Release(MethodView):
+    @blp.arguments(ReasonSchema)
+    @blp.response(200, OpsSubmissionDetailSchema)
+    @blp.doc(security=SECURITY)
+    def post(self, body, sub_id):
+        """Rank a game held for review (409 ``not_in_review`` for any other); audited"""
+        require_decider()
+        return _ops().release(sub_id, ops_user(), body["reason"])
 
 
 @blp.route("/submissions/<string:sub_id>/requeue")

@@ -67,19 +67,22 @@ class SubmissionById(MethodView):
     @blp.response(200, SubmissionStatusSchema)
     def get(self, sub_id):
         """Status of a submission: queued, delayed (its verification crashed and waits to run
-        again; kept), verified (score, current rank), rejected (reason), held or disqualified"""
+        again; kept), verified (score, current rank), rejected (reason), held, review (at the top
+        of the day: checked, or held for a person, ``review.until`` at the latest) or disqualified"""
         s = services()
         sub = s.submissions.get(sub_id)
         out = {
             "submission_id": sub["id"], "run_id": sub["run_id"], "date": sub["date"],
             "nickname": sub["nickname"], "status": sub["status"], "score": None, "rank": None,
             "reason": json.loads(sub["reason"]) if sub.get("reason") else None,
-            "created_at": sub["created_at"], "verified_at": sub.get("verified_at") or None,
+            "created_at": sub["created_at"], "verified_at": sub.get("verified_at") or None, "review": None,
         }
-        if sub["status"] in ("verified", "held", "disqualified", "restricted"):
+        if sub["status"] in ("verified", "held", "review", "disqualified", "restricted"):
             out["score"] = int(sub["score"])
         if sub["status"] in ("disqualified", "restricted"):  # the reason ops chose to give, if any
             out["reason"] = {"code": sub["status"], "message": sub.get("ops_public_reason") or None}
+        if sub["status"] == "review":  # the player is told, and until when: never silently
+            out["review"] = {"phase": sub.get("review_phase") or "held", "until": sub.get("review_until")}
         if sub["status"] == "verified":
             entry = s.leaderboard.rank_of(day_board(date.fromisoformat(sub["date"])), sub["pid"])
             out["rank"] = entry["rank"] if entry else None

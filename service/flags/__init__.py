@@ -61,8 +61,9 @@ class FlagSettings:
     oracle_min_decisive: int = 12  # no oracle flag on fewer decisive decisions
     oracle_rate: float = 0.95    # agreement at or above this on decisive decisions ...
     oracle_over_expert: float = 0.10  # ... and this far above expert-1's on the same day
-    # On a searching day's bots, honest games spread wider: these hold them under 0.5 % flagged
-    # (docs/performance.md#the-flags).
+    # Measured on a searching day's bots, with the check hindsight-2 (docs/performance.md#the-flags):
+    # no honest game of 480 reached the game's z; the games together, slightly over 0.5 % of the
+    # strongest honest players.
     hindsight_z: float = 4.0     # the hindsight statistic's z-score at or above this ...
     hindsight_gain: float = 10.0  # ... with at least these card points gained over expert-1's cards
     hindsight_from_trick: int = 1  # decisions from this trick of each deal count

@@ -19,6 +19,7 @@ from service.errors import Conflict, NotFound
 from service.freshness import Freshness
 from service.leaderboard import Leaderboard
 from service.players import Players
+from service.review.queue import Reviews
 from service.runs import Runs
 from service.store import key_for
 from service.submissions import PENDING_STATUSES, Submissions
@@ -26,10 +27,13 @@ from service.submissions import PENDING_STATUSES, Submissions
 from .audit import AUDIT, read as read_audit
 
 #: The statuses of a game that verification found valid: it has a score and a record.
-VALID_GAME = ("verified", "held", "disqualified", "restricted")
+VALID_GAME = ("verified", "held", "review", "disqualified", "restricted")
 LIST_FIELDS = ("id", "run_id", "pid", "nickname", "date", "status", "score", "flags", "created_at",
                "verified_at", "ip", "run_ip", "user_agent", "run_user_agent", "ops_decision", "ops_reason", "delayed_at",
-               "delay_reason")
+               "delay_reason", "review_phase", "review_until", "review_why", "review_outcome")
+#: A run of the day that was played to its end this fast and never submitted is shown with a game
+#: in review: a person takes minutes over 48 cards, a throwaway run that looks at the hands seconds.
+FAST_RUN_SECONDS = 120
 
 
 class Ops:
@@ -84,8 +88,38 @@ class Ops:
                 "user_agent": sub.get("user_agent") or "",
                 "decision": sub.get("ops_decision") or None, "decision_reason": sub.get("ops_reason") or None,
                 "delayed_at": sub.get("delayed_at") or None, "delay_reason": sub.get("delay_reason") or None,
+                "review": self._review(sub),
             })
         return out if status is None else out[offset:None if limit is None else offset + limit]
+
+    @staticmethod
+    def _review(sub: dict) -> dict | None:
+        """What the review of the top says of a game (``service.review``); None if never reviewed."""
+        if not (sub.get("review_until") or sub.get("review_outcome")):
+            return None
+        return {"phase": sub.get("review_phase") or None, "until": sub.get("review_until") or None,
+                "why": json.loads(sub.get("review_why") or "[]"), "outcome": sub.get("review_outcome") or None}
+
+    def review_queue(self, limit: int = 200) -> list[dict]:
+        """The games held for review or checked for it, the highest score first, each with its
+        evidence: the check's figures and the decisions that drove them, the pace of its play, and
+        the day's runs from its address (an IPv6 /64) that were never submitted and ended fast."""
+        ids = Reviews(self.r, self.settings).queue(limit)
+        out = []
+        extra = self.subs.get_fields(ids, ["times", "hindsight", "hindsight_player", "run_ip", "date", "run_id"])
+        for row, more in zip(self._listed(ids, None, 0, None), extra):
+            day = date.fromisoformat(row["date"])
+            times = [int(t) for t in (more.get("times") or "").split(",") if t]
+            gaps = sorted(b - a for a, b in zip(times, times[1:]))
+            others = [r for r in self.runs.address_runs(day, more.get("run_ip", "")) if r != more.get("run_id")]
+            out.append({**row, "hindsight": json.loads(more["hindsight"]) if more.get("hindsight") else None,
+                        "hindsight_player": json.loads(more["hindsight_player"]) if more.get("hindsight_player") else None,
+                        "pace": {"cards": len(times), "median_ms": gaps[len(gaps) // 2] if gaps else None,
+                                 "fastest_ms": gaps[0] if gaps else None,
+                                 "game_seconds": round((times[-1] - times[0]) / 1000, 1) if times else None},
+                        "fast_runs": [r for r in self.runs.unsubmitted_summaries(others)
+                                      if r["seconds"] is not None and r["seconds"] <= FAST_RUN_SECONDS]})
+        return out
 
     def _open(self, day: date) -> bool:
         """Whether ``day``'s hands are still secret (its seed not yet published)."""
@@ -144,6 +178,7 @@ class Ops:
             "hindsight": json.loads(sub["hindsight"]) if sub.get("hindsight") else None,
             "hindsight_analysis": self._analysis_state(sub),
             "hindsight_player": json.loads(sub["hindsight_player"]) if sub.get("hindsight_player") else None,
+            "review": self._review(sub),
         }
 
     def _analysis_state(self, sub: dict) -> dict | None:
@@ -217,12 +252,15 @@ class Ops:
         """Take a verified (held, or restricted) game off every board, kept with the reason;
         ``public_reason``, if given, is what its player reads (``GET /submissions/{id}``)."""
         sub = self.subs.get(sub_id)
-        if sub["status"] not in ("verified", "held", "restricted"):
+        if sub["status"] not in ("verified", "held", "review", "restricted"):
             raise Conflict(f"a {sub['status']} submission cannot be disqualified", code="not_disqualifiable")
         removed = self.boards.remove(date.fromisoformat(sub["date"]), sub["pid"], int(sub["score"]))
         self.r.hset(self.subs.key(sub_id), mapping={
             "status": "disqualified", "ops_decision": "disqualified", "ops_reason": why,
             "ops_public_reason": public_reason or ""})
+        if sub["status"] == "review":
+            self.subs.note_review(sub_id, outcome="disqualified")
+            Reviews(self.r, self.settings).forget(sub_id)
         self._rebuild_matchpoints(sub["date"])
         self.audit(who, "disqualify", sub_id, why, was=sub["status"], removed_from_boards=removed,
                    public_reason=public_reason or None)
@@ -241,8 +279,11 @@ class Ops:
         duplicate.request_build(self.settings, self.r, day, force=True, queue=self.subs.raw)
 
     def restore(self, sub_id: str, who: str, why: str) -> dict:
-        """Put a disqualified or held game on the boards (ops decided it is honest)."""
+        """Put a disqualified or held game on the boards (ops decided it is honest); one in review
+        is released (``release``)."""
         sub = self.subs.get(sub_id)
+        if sub["status"] == "review":
+            return self.release(sub_id, who, why)
         if sub["status"] not in ("disqualified", "held"):
             raise Conflict(f"a {sub['status']} submission has nothing to restore", code="not_restorable")
         from service.restrictions import Restrictions
@@ -256,6 +297,13 @@ class Ops:
             "status": status, "ops_decision": "restored", "ops_reason": why, "ops_public_reason": ""})
         self._rebuild_matchpoints(sub["date"])
         self.audit(who, "restore", sub_id, why, was=sub["status"])
+        return self._changed(self.submission(sub_id))
+
+    def release(self, sub_id: str, who: str, why: str) -> dict:
+        """Rank a game held for review (ops found it honest); audited (``release``); Conflict
+        ``not_in_review`` for a game that is not in review."""
+        Reviews(self.r, self.settings).release(sub_id, who, why)
+        self._rebuild_matchpoints(self.subs.get(sub_id)["date"])
         return self._changed(self.submission(sub_id))
 
     def requeue(self, sub_id: str, who: str, why: str = "") -> dict:

@@ -35,7 +35,11 @@ def add_parser(sub) -> None:
     q.add_argument("submission_id", nargs="*")
     q.add_argument("--delayed", action="store_true", help="every delayed verification, of any day")
     q.add_argument("--reason", default="")
-    for name, text in (("disqualify", "take a game off every board"), ("restore", "put a game back on the boards")):
+    v = osub.add_parser("review", help="the games at the top held for review, the highest score first")
+    v.add_argument("--limit", type=int, default=200)
+    v.add_argument("--json", action="store_true", help="the queue as JSON {\"submissions\": [...]}, with evidence")
+    for name, text in (("disqualify", "take a game off every board"), ("restore", "put a game back on the boards"),
+                       ("release", "rank a game held for review")):
         a = osub.add_parser(name, help=text)
         a.add_argument("submission_id")
         a.add_argument("--reason", required=True)
@@ -121,12 +125,24 @@ def _run(ops: Ops, args, who: str) -> int:
         print(f"{sum(d['requeued'] for d in done)} requeued, {sum(not d['requeued'] for d in done)} "
               "already on their way", file=sys.stderr)
         return 0
+    if c == "review":
+        subs = ops.review_queue(args.limit)
+        if args.json:
+            print(json.dumps({"submissions": subs}, ensure_ascii=False))
+        else:
+            for s in subs:
+                review, check = s["review"] or {}, s["hindsight"] or {}
+                why = ",".join(review.get("why") or []) or "-"
+                print(f"{s['submission_id']}  {s['date']}  {s['score']:>5}  {review.get('phase') or '-':<8} "
+                      f"until {review.get('until') or '-'}  why {why:<16} z {check.get('z', '-')}  "
+                      f"fast runs {len(s['fast_runs'])}  {s['nickname']}")
+        return 0
     if c == "disqualify":
         out = ops.disqualify(args.submission_id, who, args.reason, args.public_reason)
         print(json.dumps({"submission_id": out["submission_id"], "status": out["status"]}))
         return 0
-    if c == "restore":
-        out = ops.restore(args.submission_id, who, args.reason)
+    if c in ("restore", "release"):
+        out = getattr(ops, c)(args.submission_id, who, args.reason)
         print(json.dumps({"submission_id": out["submission_id"], "status": out["status"]}))
         return 0
     if c == "reverify":

@@ -16,7 +16,7 @@ from .player import PlayerDesk
 
 DESK_COMMANDS = ("player", "restrict", "lift", "note", "audit", "export", "reports", "appeals", "answer")
 #: The commands (here and in ``service.ops.cli``) only a decider runs.
-DECISIONS = ("disqualify", "restore", "rebuild-day", "restrict", "lift", "answer")
+DECISIONS = ("disqualify", "restore", "release", "rebuild-day", "restrict", "lift", "answer")
 
 
 def add_desk_parsers(osub) -> None:

@@ -223,6 +223,23 @@ class RunStore:
                 out[run_id] = [text[i:i + 2] for i in range(0, len(text), 2)]
         return out
 
+    def unsubmitted_summaries(self, run_ids: list[str]) -> list[dict]:
+        """Each run of ``run_ids`` never submitted, as review reads it: its cards played, its status,
+        when it opened and finished, and the seconds between (None until it finished)."""
+        pipe = self.r.pipeline(transaction=False)
+        for run_id in run_ids:
+            pipe.hmget(self.key(run_id), ["cards", "submission", "status", "created_at", "finished_at"])
+        out = []
+        for run_id, (cards, submission, status, opened, finished) in zip(run_ids, pipe.execute()):
+            if submission or opened is None:
+                continue
+            opened, finished = unpack_instant(opened), unpack_instant(finished or "")
+            out.append({"run_id": run_id, "cards": len(cards or ""), "status": status or "playing",
+                        "created_at": opened, "finished_at": finished or None,
+                        "seconds": round((datetime.fromisoformat(finished) - datetime.fromisoformat(opened))
+                                         .total_seconds(), 1) if finished else None})
+        return out
+
     def path_counts(self, day: date, prefixes: list[str]) -> list[int]:
         """How many ranked runs of ``day`` not submitted began with each of ``prefixes`` (card
         strings): a verified game's path is retired (``retire_path``)."""

@@ -38,6 +38,7 @@ from service.store import (EVERY_SHARD, day_of_id, day_scope, id_of, id_tail, ke
 
 from . import by_player, codec
 from .hindsight import HindsightNotes
+from .review import ReviewNotes
 
 #: ``YYYYMMDD-KK-<8 hex: ms since the day began><20 hex>``: the day, the shard of its run (and of
 #: its keys), when it was made (a day's lists over its shards merge in that order), random.
@@ -81,7 +82,7 @@ def _replayed_record(seed: bytes, bots: str, cards: str) -> str:
     return json.dumps(record, separators=(",", ":"))
 
 
-class Submissions(HindsightNotes):
+class Submissions(HindsightNotes, ReviewNotes):
     def __init__(self, client, settings: Settings, queue=None) -> None:
         self.r = client
         self.settings = settings
@@ -262,7 +263,7 @@ class Submissions(HindsightNotes):
     def mark_verified(self, sub_id: str, score: int, now: datetime, *, flags: list | None = None,
                       status: str = "verified", deals: list[int] = ()) -> None:
         """A valid game: ``verified`` (on the boards), or ``held`` (flagged, off the boards until
-        ops decide) or ``disqualified`` (by ops), with its card points deal by deal (``deals``,
+        ops decide), ``review`` (at the top, off the boards: ``service.review``) or ``disqualified`` (by ops), with its card points deal by deal (``deals``,
         ``51,22,33``: what the field compares).  The record is not kept: ``record`` replays it."""
         self._mark(sub_id, now, status=status, score=score, reason="",
                    flags=json.dumps(flags, separators=(",", ":")) if flags else "", deals=",".join(map(str, deals)))

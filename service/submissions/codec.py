@@ -36,7 +36,7 @@ TIME_FIELDS = ("created_at", "run_created_at", "run_finished_at", "verified_at",
 #: The fields naming a user agent by its digest (the run's, the submitting client's).
 AGENT_FIELDS = ("run_agent", "agent")
 #: The verdicts of a valid game: its flags were computed (no ``flags`` field: none).
-VALID_GAME = ("verified", "held", "disqualified", "restricted")
+VALID_GAME = ("verified", "held", "review", "disqualified", "restricted")
 #: What the submission keeps of its game and its clients, written once: one field, ``game``, its
 #: parts in this order, separated by spaces (``pack_game``).
 GAME = "game"

@@ -21,15 +21,18 @@ class HindsightNotes:
     """Mixed into ``Submissions``: uses its client ``r``, ``key`` and ``get_fields``."""
 
     def note_hindsight(self, sub_id: str, *, analysis_id: str, evidence: dict | None = None,
-                       flag: bool = False) -> None:
+                       flag: bool = False, check: str = "") -> None:
         """The hidden-information check of a verified game (``service.flags.hindsight``): the
         analysis it waits for, then its figures (``hindsight``, kept whether or not they flag,
         compactly: ``codec.pack_hindsight``) and, when they do, the ``hindsight`` flag with them as
-        evidence.  Idempotent."""
+        evidence; ``check``, the statistic's id (``analysis.hindsight.CHECK_ID``), kept beside them.
+        Idempotent."""
         key = self.key(sub_id)
         fields = {"hindsight_analysis": analysis_id}
         if evidence is not None:
             fields["hindsight"] = codec.pack_hindsight(evidence)
+            if check:
+                fields["hindsight_check"] = check
         self._note(key, fields, "hindsight", evidence if flag else None, evidence is not None)
 
     def note_together(self, sub_id: str, together: dict, flag: bool) -> None:

@@ -16,6 +16,7 @@ from datetime import date
 from bots import get_bot
 from service import duplicate
 from service import flags as suspicion
+from service import review
 from service.analysis import request_check
 from service.botcache import cached
 from service.challenges import Challenges
@@ -25,6 +26,7 @@ from service.leagues import Leagues
 from service.players import Players
 from service.replay import SubmissionRejected, simulate, verify
 from service.restrictions import Restrictions
+from service.review.queue import Reviews
 from service.runs import Runs
 from service.runs.table import parse_plays
 from service.store import day_scope, key_for
@@ -69,13 +71,19 @@ def verify_submission(settings: Settings, client, submission_id: str, *, rebuild
     Runs(client, settings).retire_path(sub["run_id"], cards, submission_id)
     _holds(settings, client, sub["pid"], sub["nickname"])
     decision = sub.get("ops_decision", "")
-    if decision == "disqualified" or (decision != "restored" and suspicion.held(flags, settings.flags)):
+    if decision != "disqualified" and sub.get("status") != "review" \
+            and Restrictions(client, settings).get(sub["pid"]) is not None:  # verified, not ranked: the player's mark
+        subs.mark_verified(submission_id, score, now, flags=flags, status="restricted", deals=points)
+        return {"status": "restricted", "score": score, "flags": [f["code"] for f in flags]}
+    if decision != "disqualified" and (sub.get("status") == "review" or (
+            not decision and not sub.get("review_outcome") and review.due(
+                score, {b["score"]: b["count"] for b in boards.histogram(day)}, settings.review))):
+        return Reviews(client, settings).begin(submission_id, sub, score, flags, points)  # ranked once clean
+    if decision == "disqualified" or (decision not in ("restored", "released")
+                                      and suspicion.held(flags, settings.flags)):
         status = "disqualified" if decision == "disqualified" else "held"
         subs.mark_verified(submission_id, score, now, flags=flags, status=status, deals=points)
         return {"status": status, "score": score, "flags": [f["code"] for f in flags]}
-    if Restrictions(client, settings).get(sub["pid"]) is not None:  # verified, not ranked: the player's mark
-        subs.mark_verified(submission_id, score, now, flags=flags, status="restricted", deals=points)
-        return {"status": "restricted", "score": score, "flags": [f["code"] for f in flags]}
     out = {"status": "verified", "score": score, "flags": [f["code"] for f in flags]}
     try:
         boards.record(day, sub["pid"], sub["nickname"], score, submission_id, deals=points, rebuilding=rebuilding)

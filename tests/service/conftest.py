@@ -65,12 +65,17 @@ def redis_cluster(tmp_path_factory):
 def service_env(redis_server, redis_cluster):
     """The environment the worker jobs read (they run in-process in most tests), and the apps and
     processes the tests start: boards answered fresh (``MANILLE_BOARD_MAX_AGE=0``: the tests read
-    a board right after changing it; test_svc_board_pages.py tests the max age)."""
+    a board right after changing it; test_svc_board_pages.py tests the max age), no review of the
+    top (``MANILLE_REVIEW_TOP=0``: test_svc_review.py tests it)."""
     saved = {k: os.environ.get(k) for k in ("REDIS_URL", "MANILLE_SECRET", "MANILLE_BOTS", "MANILLE_TZ",
                                              "MANILLE_GRACE_SECONDS", "MANILLE_BOARD_MAX_AGE",
-                                             "MANILLE_REDIS_CLUSTER")}
+                                             "MANILLE_REDIS_CLUSTER", "MANILLE_REVIEW_TOP")}
     os.environ.update(REDIS_URL=redis_server.url, MANILLE_SECRET=SECRET, MANILLE_BOTS=TEST_BOTS,
-                      MANILLE_TZ="Europe/Brussels", MANILLE_GRACE_SECONDS="1800", MANILLE_BOARD_MAX_AGE="0")
+                      MANILLE_TZ="Europe/Brussels", MANILLE_GRACE_SECONDS="1800", MANILLE_BOARD_MAX_AGE="0",
+                      # a test's day has a handful of games, each at its top: the review of the top would
+                      # hold them for a check the tests of other things do not run; test_svc_review.py
+                      # turns it on
+                      MANILLE_REVIEW_TOP="0")
     if redis_cluster is not None:
         os.environ["MANILLE_REDIS_CLUSTER"] = redis_cluster.seeds
     import worker.jobs

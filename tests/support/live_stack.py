@@ -156,7 +156,10 @@ class LiveStack:
                    # every test plays the day from 127.0.0.1, one after another, down the same lines: the
                    # 'explored' flag would hold a later test's game; flags are still raised and shown
                    # (the ops page's test), and what a hold does is tests/service's
-                   MANILLE_FLAG_HOLD="")
+                   MANILLE_FLAG_HOLD="",
+                   # for the same reason every test's game is at the day's top, and 'explored' would hold
+                   # it for review: the review is tests/service's (test_svc_review.py)
+                   MANILLE_REVIEW_TOP="0")
         env.update(self.env)
         env.pop("MANILLE_SECRET_FILE", None)
         self.procs.append(subprocess.Popen(

@@ -23,6 +23,7 @@ from .desk import (PlayerCaseSchema, RestrictSchema, NoteSchema, NoteEntrySchema
                    CaseFileSchema)  # noqa: F401
 from .reports import ReportCreateSchema, ReportSchema  # noqa: F401
 from .appeals import AppealCreateSchema, AppealSchema, AppealListSchema, RestrictedSchema  # noqa: F401
+from .ops import OpsReviewQuerySchema, OpsReviewSchema  # noqa: F401
 from .health import HealthSchema  # noqa: F401
 from .analysis import (AnalysisProgressSchema, AnalysisAcceptedSchema, CardValuesSchema, DecisionSchema,
                        AnalysisDocumentSchema, AnalysisSchema)  # noqa: F401

@@ -75,6 +75,10 @@ class OpsSubmissionSchema(ma.Schema):
         "description": "a disqualification's reason as its player reads it (null: none given)"})
     delayed_at = fields.String(allow_none=True, metadata={"description": "when the verification was found crashed"})
     delay_reason = fields.String(allow_none=True, metadata={"description": "why (the error, or the job's state)"})
+    review = fields.Dict(allow_none=True, metadata={
+        "description": "the review of the top: phase (checking, held; null once out), until (released with no "
+                       "action then), why (the flags, z: the check's evidence), outcome (clean, released, "
+                       "auto_released, disqualified); null for a game never reviewed"})
 
 
 class OpsSubmissionListSchema(ma.Schema):
@@ -167,3 +171,22 @@ class RequeueSchema(ma.Schema):
 
 class RequeueListSchema(ma.Schema):
     requeued = fields.List(fields.Nested(RequeueSchema), required=True)
+
+
+class OpsReviewQuerySchema(StrictSchema):
+    limit = fields.Integer(load_default=200, validate=validate.Range(1, OPS_MAX_LIST))
+
+
+class OpsReviewEntrySchema(OpsSubmissionSchema):
+    hindsight = fields.Dict(allow_none=True, metadata={
+        "description": "the check's figures and the decisions that drove them (drivers); null while it runs"})
+    hindsight_player = fields.Dict(allow_none=True)
+    pace = fields.Dict(metadata={"description": "cards, median_ms and fastest_ms between them, game_seconds"})
+    fast_runs = fields.List(fields.Dict(), metadata={
+        "description": "the day's runs from the game's address (an IPv6 /64) never submitted and played "
+                       "within 120 s of their opening: run_id, cards, status, created_at, finished_at, seconds"})
+
+
+class OpsReviewSchema(ma.Schema):
+    submissions = fields.List(fields.Nested(OpsReviewEntrySchema), required=True, metadata={
+        "description": "the games in review, the highest score first"})

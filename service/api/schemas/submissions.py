@@ -8,7 +8,7 @@ from marshmallow import fields, validate
 from .common import StrictSchema
 
 
-SUBMISSION_STATUSES = ["queued", "delayed", "verified", "rejected", "held", "disqualified", "restricted"]
+SUBMISSION_STATUSES = ["queued", "delayed", "verified", "rejected", "held", "review", "disqualified", "restricted"]
 
 
 class SubmissionCreateSchema(StrictSchema):
@@ -36,6 +36,8 @@ class SubmissionStatusSchema(ma.Schema):
         "description": "delayed: the verification crashed (not a rejection) and waits to be run "
                        "again; the submission is kept; "
                        "held: valid, kept off the boards until ops have reviewed it; "
+                       "review: valid and at the top of the day, off the boards while it is checked "
+                       "or reviewed (review says until when); "
                        "disqualified: taken off the boards by ops; "
                        "restricted: valid, not ranked while ops restrict its player (GET /players/me)"})
     score = fields.Integer(allow_none=True)
@@ -45,6 +47,15 @@ class SubmissionStatusSchema(ma.Schema):
                        "{code, message}, message the reason ops chose to give the player (null if none)"})
     created_at = fields.String()
     verified_at = fields.String(allow_none=True)
+    review = fields.Nested("SubmissionReviewSchema", allow_none=True, metadata={
+        "description": "a game at the top of the day (status review): the review's phase and until when"})
+
+
+class SubmissionReviewSchema(ma.Schema):
+    phase = fields.String(required=True, validate=validate.OneOf(["checking", "held"]), metadata={
+        "description": "checking: its check is running (minutes); held: a person reviews it"})
+    until = fields.String(required=True, metadata={
+        "description": "when it is ranked at the latest if no one decides otherwise (MANILLE_REVIEW_HOURS)"})
 
 
 class RecordSchema(ma.Schema):

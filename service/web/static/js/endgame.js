@@ -115,20 +115,22 @@ async function verified(box, run, sub) {
 async function follow(box, run, subId) {
   let sub;
   let shown = "";
-  // queued, or delayed (its verification crashed and will run again: the game is kept)
+  // queued, or delayed (its verification crashed and will run again: the game is kept), or at the
+  // top of the day and checked before any board shows it (review, phase checking: minutes)
   const waiting = (status) => {
     if (status === shown) return;
     shown = status;
     box.replaceChildren(h("p", { class: "verifying", role: "status" },
-      t(status === "delayed" ? "verifyDelayed" : "verifying")),
+      t({ delayed: "verifyDelayed", checking: "reviewChecking" }[status] || "verifying")),
     h("p", { class: "note" }, t("fieldOnceVerified")));
   };
+  const checking = (s) => s.status === "review" && s.review && s.review.phase === "checking";
   waiting("queued");
   for (;;) {
     try {
       sub = await api.get(`/submissions/${subId}`);
-      if (sub.status !== "queued" && sub.status !== "delayed") break;
-      waiting(sub.status);
+      if (sub.status !== "queued" && sub.status !== "delayed" && !checking(sub)) break;
+      waiting(checking(sub) ? "checking" : sub.status);
     } catch (e) {
       if (e instanceof ApiError && e.status < 500 && e.status !== 429) throw e;
     }
@@ -139,13 +141,18 @@ async function follow(box, run, subId) {
     box.replaceChildren(h("p", { class: "error", role: "alert" }, t("rejected", { why: why || "?" })));
     return;
   }
-  if (sub.status === "held" || sub.status === "disqualified" || sub.status === "restricted") {
-    // valid cards, but off the boards: under review, taken off by ops, or its player restricted;
-    // its deals still compare with the field, as one more result that the field does not count
+  if (["held", "review", "disqualified", "restricted"].includes(sub.status)) {
+    // valid cards, but off the boards: under review (at the top of the day: until a time it is
+    // told), taken off by ops, or its player restricted; its deals still compare with the field,
+    // as one more result that the field does not count
     const deals = h("section", { class: "end-deals", hidden: true, "aria-labelledby": "end-deals-title" });
-    const words = { held: "underReview", disqualified: "disqualified", restricted: "restrictedGame" }[sub.status];
+    const until = sub.review && sub.review.until;
+    const key = { held: "underReview", review: until ? "reviewUntil" : "underReview",
+      disqualified: "disqualified", restricted: "restrictedGame" }[sub.status];
     const why = sub.reason && sub.reason.message;  // the reason ops chose to give, if any
-    box.replaceChildren(h("p", { role: "status" }, t(words, { score: num(sub.score, { useGrouping: false }) }),
+    box.replaceChildren(h("p", { role: "status" }, t(key, { score: num(sub.score, { useGrouping: false }),
+      until: until ? new Intl.DateTimeFormat(document.documentElement.lang || "fr",
+        { dateStyle: "long", timeStyle: "short" }).format(new Date(until)) : "" }),
       why ? ` ${t("decisionWhy", { reason: why })}` : null), deals);
     await againstField(deals, sub);
     return;

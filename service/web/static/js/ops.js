@@ -12,6 +12,7 @@ import { replayViewer } from "./opsreplay.js";
 import { Refused, forgetToken, keepToken, ops, savedToken } from "./opsapi.js";
 import { decisionSection } from "./opsdecision.js";
 import { loadDesk } from "./opsdesk.js";
+import { reviewQueue } from "./opsreview.js";
 import { FLAG_HELP, dl, evidence, flagBadge, flagBadges, runList, statusBadge, time } from "./opsfacts.js";
 
 const PAGE = 1000;
@@ -42,6 +43,7 @@ export function startOps() {
     forgetToken();
     forget.hidden = true;
     listBox.hidden = true;
+    reviewBox.hidden = true;
     detailBox.hidden = true;
     detailBox.replaceChildren();
     loginMsg.className = "ops-msg error";
@@ -127,6 +129,7 @@ export function startOps() {
     }
     if (ticket !== state.loading) return false;
     rowsBox.closest("table").removeAttribute("aria-busy");
+    review.load().catch((e) => failed("Loading the review queue", e));
     state.subs = subs;
     listTitle.textContent = `Submissions of ${state.day}`;
     listBox.hidden = false;
@@ -145,6 +148,8 @@ export function startOps() {
   statusSelect.addEventListener("change", renderList);
   flaggedBox.addEventListener("change", renderList);
   reload.addEventListener("click", () => loadList());
+  const reviewBox = document.getElementById("ops-review");
+  const review = reviewQueue(reviewBox, (id, focus) => openDetail(id, focus));
 
   // -- one submission ----------------------------------------------------------
 
@@ -246,6 +251,7 @@ export function startOps() {
     tokenInput.placeholder = "";
     tokenInput.required = true;
     listBox.hidden = true;
+    reviewBox.hidden = true;
     detailBox.hidden = true;
     detailBox.replaceChildren();
     forget.hidden = true;

@@ -4,7 +4,7 @@ import { togetherFigures } from "./opshindsight.js";
 import { h } from "./dom.js";
 import { cardEl } from "./opsreplay.js";
 
-const STATUSES = ["verified", "held", "disqualified", "restricted", "rejected", "queued", "delayed"];
+const STATUSES = ["verified", "held", "review", "disqualified", "restricted", "rejected", "queued", "delayed"];
 export const FLAG_HELP = {
   explored: "Other runs of the day followed this game and branched off at its decision points",
   many_runs: "Many ranked runs of the day were opened from this address",

@@ -92,6 +92,8 @@ export default {
   verifying: "Being verified…",
   verifyDelayed: "Verification is delayed: it will be retried, and your game is safe.",
   underReview: "Your game is valid (score {score}) and will join the leaderboard once our team has reviewed it.",
+  reviewChecking: "Your game is among the best of the day: it is being checked before it joins the leaderboard…",
+  reviewUntil: "Your game (score {score}) is being reviewed before it joins the leaderboard: by {until} at the latest.",
   disqualified: "Your game (score {score}) was taken off the leaderboard after review.",
   restrictedGame: "Your game is valid (score {score}) but does not count on the leaderboards while your account is restricted.",
   decisionWhy: "The reason given: {reason}",

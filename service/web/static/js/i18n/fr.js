@@ -94,6 +94,8 @@ export default {
   verifying: "Vérification en cours…",
   verifyDelayed: "La vérification a pris du retard : elle sera relancée, votre partie est en sécurité.",
   underReview: "Votre partie est valide (score {score}) ; elle rejoindra le classement après vérification par notre équipe.",
+  reviewChecking: "Votre partie est parmi les meilleures du jour : elle est contrôlée avant de rejoindre le classement…",
+  reviewUntil: "Votre partie (score {score}) est en cours d'examen avant de rejoindre le classement : au plus tard le {until}.",
   disqualified: "Votre partie (score {score}) a été retirée du classement après vérification.",
   restrictedGame: "Votre partie est valide (score {score}) mais ne compte pas dans les classements tant que votre compte est restreint.",
   decisionWhy: "Motif donné : {reason}",

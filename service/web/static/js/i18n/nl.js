@@ -92,6 +92,8 @@ export default {
   verifying: "Wordt gecontroleerd…",
   verifyDelayed: "De controle is vertraagd: ze wordt opnieuw uitgevoerd, uw spel is veilig.",
   underReview: "Uw spel is geldig (score {score}) en komt in het klassement zodra ons team het nagekeken heeft.",
+  reviewChecking: "Uw spel hoort bij de beste van de dag: het wordt gecontroleerd voor het in het klassement komt…",
+  reviewUntil: "Uw spel (score {score}) wordt nagekeken voor het in het klassement komt: uiterlijk op {until}.",
   disqualified: "Uw spel (score {score}) werd na controle uit het klassement gehaald.",
   restrictedGame: "Uw spel is geldig (score {score}) maar telt niet mee in de klassementen zolang uw account beperkt is.",
   decisionWhy: "Opgegeven reden: {reason}",
