@@ -99,11 +99,13 @@ def test_stateful_chains_follow_the_links(app, monkeypatch):
     # the answers, and so the walks that follow them, differ from one run to the next (hypothesis
     # then stops on an "inconsistent data generation", or the walks play fewer cards).
     monkeypatch.setattr(runs_module, "free_play_seed", lambda: bytes(range(32)))
-    # The walks are about games: the analysis, league, duel, report, appeal and ops endpoints
-    # (fuzzed one by one above; an ops route answers a player's token 401) would take their steps
-    # without leading into a game, and a duel's code and a league's id are fresh random bits on
-    # every run, which no derandomized walk can repeat.
-    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app).exclude(path_regex="analys|duel|league|report|appeal|/ops/")
+    # The walks are about games: the analysis, league, duel, report, appeal, device and ops
+    # endpoints (fuzzed one by one above; an ops route answers a player's token 401) would take
+    # their steps without leading into a game, a duel's code, a league's id and a link's code are
+    # fresh random bits on every run, which no derandomized walk can repeat, and a walk that
+    # removes its own device ends its token for every step after.
+    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app).exclude(
+        path_regex="analys|duel|league|report|appeal|/ops/|devices|passkeys|links")
     seen: list[tuple[str, int]] = []
 
     class Machine(schema.as_state_machine()):
