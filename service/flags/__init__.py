@@ -11,6 +11,13 @@ a suspicion with its evidence, never an informational note:
                 many addresses shows too.  Honest players seldom follow one game exactly for many
                 decisions, so the branch points are counted from the ``explored_depth``-th
                 decision on, and it takes ``explored_points`` of them.
+``probed``      runs of the day, from any token or address, followed this game's cards, tried another
+                card at several of its decisions, played on to the end far faster than a person
+                reads the table, and were never submitted: a shallow search of the day's game
+                (``service.runs.around``), a few throwaway runs where ``explored`` needs many
+                deep branch points.  Counted from the ``probed_depth``-th decision (a day's
+                players share the first cards of a deal), a whole-line fast run is one more
+                point, and it takes ``probed_points`` of them.
 ``many_runs``   several ranked runs of the day opened from the run's address.
 ``speed``       the player's cards came faster than a person reads the table, over the whole game.
 ``outlier``     a score far above the day's distribution (only once the day has enough scores).
@@ -50,6 +57,9 @@ from dataclasses import dataclass, field
 class FlagSettings:
     explored_points: int = 8     # decision points where other unsubmitted runs branched off ...
     explored_depth: int = 4      # ... counted from the player's decision number this deep
+    probed_points: int = 3       # decisions where fast, finished, unsubmitted runs left the game ...
+    probed_depth: int = 2        # ... counted from the player's decision number this deep ...
+    probed_median_ms: int = 500  # ... a run's median time between cards below this being fast
     many_runs: int = 5           # ranked runs of the day from one address
     explored_points_many_runs: int = 4  # branch points by runs of the game's own address that
                                         # suffice when that address opened many runs
@@ -81,6 +91,9 @@ class FlagSettings:
         return cls(
             explored_points=num("explored_points", base.explored_points),
             explored_depth=num("explored_depth", base.explored_depth),
+            probed_points=num("probed_points", base.probed_points),
+            probed_depth=num("probed_depth", base.probed_depth),
+            probed_median_ms=num("probed_median_ms", base.probed_median_ms),
             many_runs=num("many_runs", base.many_runs),
             explored_points_many_runs=num("explored_points_many_runs", base.explored_points_many_runs),
             speed_median_ms=num("speed_median_ms", base.speed_median_ms),
@@ -164,6 +177,40 @@ def _branches(decisions, path_counts, depth: int) -> dict | None:
     branches = sorted(points.values(), key=lambda p: p["index"])
     return {"points": len(branches), "runs": sum(sum(p["tried"].values()) for p in branches),
             "deepest": branches[-1]["index"], "branches": branches}
+
+
+def probed(decisions, runs: list[dict], settings: FlagSettings) -> dict | None:
+    """A shallow search around the game: ``runs`` as ``service.runs.around`` lists them (each its
+    ``left``: index and card tried, or None; ``whole``; ``finished``; ``submitted``; ``pace``).  A
+    probe is finished, never submitted and fast (median gap below ``probed_median_ms``); the points
+    are the decisions, from the ``probed_depth``-th, where probes left the game, one more if a probe
+    played it whole."""
+    decision_no, counted = 0, set()
+    for k, (_card, legal) in enumerate(decisions):
+        if len(legal) > 1:
+            decision_no += 1
+            if decision_no >= settings.probed_depth:
+                counted.add(k)
+    points: dict[int, dict] = {}
+    whole = []
+    for run in runs:
+        median = run["pace"]["median_ms"]
+        if run["submitted"] or not run["finished"] or median is None or median >= settings.probed_median_ms:
+            continue
+        if run["whole"]:
+            whole.append(run["run_id"])
+        elif run["left"] and run["left"]["index"] in counted:
+            k = run["left"]["index"]
+            point = points.setdefault(k, {"index": k, "played": run["left"]["played"], "tried": {}, "runs": []})
+            point["tried"][run["left"]["tried"]] = point["tried"].get(run["left"]["tried"], 0) + 1
+            point["runs"].append(run["run_id"])
+    score = len(points) + (1 if whole else 0)
+    if score < settings.probed_points:
+        return None
+    branches = sorted(points.values(), key=lambda p: p["index"])
+    return {"points": score, "branches": branches, "whole": whole,
+            "runs": sum(len(p["runs"]) for p in branches) + len(whole),
+            "median_ms_below": settings.probed_median_ms}
 
 
 def many_runs(address: str, run_ids: list[str], run_id: str, settings: FlagSettings) -> dict | None:

@@ -24,6 +24,7 @@ from service.leaderboard import BoardsRebuilding, Leaderboard
 from service.players import Players
 from service.replay import SubmissionRejected, simulate, verify
 from service.runs import Runs
+from service.runs.around import around
 from service.runs.table import parse_plays
 from service.store import day_scope, key_for
 from service.submissions import Submissions
@@ -91,6 +92,7 @@ def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderbo
         "explored": suspicion.explored(decisions, lambda q: runs.path_counts(day, q), fs)
         or (many and suspicion.explored_from_address(
             decisions, runs.unsubmitted_cards([r for r in address_runs if r != sub["run_id"]]), fs)),
+        "probed": suspicion.probed(decisions, around(client, settings, sub["id"], sub=sub, record=record)["runs"], fs),
         "many_runs": many,
         "speed": suspicion.speed([int(t) for t in sub.get("times", "").split(",") if t], fs),
         "outlier": suspicion.outlier(record["rank_score"], {b["score"]: b["count"] for b in boards.histogram(day)},
