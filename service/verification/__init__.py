@@ -92,7 +92,7 @@ def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderbo
         "explored": suspicion.explored(decisions, lambda q: runs.path_counts(day, q), fs)
         or (many and suspicion.explored_from_address(
             decisions, runs.unsubmitted_cards([r for r in address_runs if r != sub["run_id"]]), fs)),
-        "probed": suspicion.probed(decisions, around(client, settings, sub["id"], sub=sub, record=record)["runs"], fs),
+        "probed": _probed(settings, client, sub, record, decisions),
         "many_runs": many,
         "speed": suspicion.speed([int(t) for t in sub.get("times", "").split(",") if t], fs),
         "outlier": suspicion.outlier(record["rank_score"], {b["score"]: b["count"] for b in boards.histogram(day)},
@@ -101,6 +101,12 @@ def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderbo
                                    _expert_agreement(settings, client, day, record["bots"]), fs),
     }
     return [{"code": code, "evidence": evidence} for code, evidence in found.items() if evidence]
+
+
+def _probed(settings: Settings, client, sub: dict, record: dict, decisions) -> dict | None:
+    """The ``probed`` flag from the runs around the game (``service.runs.around``)."""
+    found = around(client, settings, sub["id"], sub=sub, record=record)
+    return suspicion.probed(decisions, found["runs"], settings.flags, {e["index"]: e["runs"] for e in found["earlier"]})
 
 
 def _expert_agreement(settings: Settings, client, day: date, bots: str) -> dict:
