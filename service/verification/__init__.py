@@ -71,6 +71,11 @@ def verify_submission(settings: Settings, client, submission_id: str, *, rebuild
     subs.mark_verified(submission_id, score, now, flags=flags, deals=points)
     if not rebuilding:
         try:
+            if not out.get("deferred"):
+                duplicate.place(client, day, sub["pid"], points)
+        except Exception:  # the next build puts it there: never costs a verdict
+            log.exception("submission %s: could not be placed on the matchpoint board", submission_id)
+        try:
             duplicate.request_build(settings, client, day)
         except Exception:  # the board is built again by the next game or the maintenance: never costs a verdict
             log.exception("submission %s: the matchpoint board's build could not be queued", submission_id)
