@@ -56,6 +56,30 @@ import statistics
 from dataclasses import dataclass, field
 
 
+#: Each flag in a sentence, as the API gives it beside the flag and the ops page shows it
+#: (docs/analysis.md says the same at length).
+DESCRIPTIONS = {
+    "explored": "Other runs of the day followed this game and branched off at many of its decisions deep "
+                "into the game, never submitted: a search of the day's game tree",
+    "probed": "Fast throwaway runs of the day, from any address, followed this game and tried other cards "
+              "at several of its decisions, never submitted: a shallow search of the day's game",
+    "many_runs": "Many ranked runs of the day were opened from this address",
+    "speed": "The player's cards came faster than a person reads the table",
+    "outlier": "A score far above the day's distribution",
+    "oracle": "The player's cards agreed with perfect-information play (all four hands known) far more "
+              "often than expert-1's from the same seat: someone who knew the hidden cards",
+    "hindsight": "The cards turned out better with hindsight than what the seat knew could expect",
+    "hindsight_player": "The player's recent games, together, turned out better with hindsight than their "
+                        "seats could expect",
+}
+
+
+def described(flags: list[dict]) -> list[dict]:
+    """``flags`` (``{"code", "evidence"}``) each with its ``description`` (``DESCRIPTIONS``; '' for
+    a code this version does not know)."""
+    return [{**f, "description": DESCRIPTIONS.get(f["code"], "")} for f in flags]
+
+
 @dataclass(frozen=True)
 class FlagSettings:
     explored_points: int = 8     # decision points where other unsubmitted runs branched off ...
