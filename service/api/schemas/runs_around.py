@@ -43,7 +43,8 @@ class EarlierSchema(ma.Schema):
     index = fields.Integer(required=True)
     deal = fields.Integer(required=True)
     trick = fields.Integer(required=True)
-    runs = fields.Integer(required=True, metadata={"description": "runs that left the game's line at this card"})
+    runs = fields.Integer(required=True, metadata={
+        "description": "runs of the day that left the game's line at this card or stopped there, whenever opened"})
 
 
 class RunsAroundSchema(ma.Schema):
