@@ -27,8 +27,8 @@ from service.limits import client_network
 from service.players import Players
 from service.store import EVERY_SHARD, day_scope, id_of, key_for, pipelined
 from service.store.compact import unpack_instant, unpack_times
-from service.submissions import SUB_ID_RE, Submissions
 from service.store.keys import id_tail, shard_of_id
+from service.submissions import SUB_ID_RE, Submissions, submission_day
 
 from .store import AGENTS, RunStore, pack_actions, run_shard, unpack_actions
 
@@ -45,19 +45,17 @@ _AFTER = "\x7f"
 def kept_key(submission_id: str) -> str:
     """The runs kept around a game once its case is opened (``keep_runs_around``): their ids,
     in the submission's slot."""
-    return key_for("around", day_scope(date.fromisoformat(_day(submission_id)), shard_of_id(SUB_ID_RE, submission_id)),
+    return key_for("around", day_scope(submission_day(submission_id), shard_of_id(SUB_ID_RE, submission_id)),
                    id_tail(submission_id))
 
 
-def _day(submission_id: str) -> str:
-    return f"{submission_id[:4]}-{submission_id[4:6]}-{submission_id[6:8]}"
-
-
 def game_points(record: dict) -> list[dict]:
-    """Seat 0's cards in the game's order, each with its deal, trick (0-based, as the record's),
-    the card played and the legal ones."""
-    return [{"index": 0, "deal": d["index"], "trick": t_no, "card": p["card"], "legal": p["legal"]}
-            for d in record["deals"] for t_no, t in enumerate(d["tricks"]) for p in t["plays"] if p["seat"] == 0]
+    """Seat 0's cards in the game's order, each with its number, deal, trick (0-based, as the
+    record's), the card played and the legal ones."""
+    mine = [(d["index"], t_no, p) for d in record["deals"] for t_no, t in enumerate(d["tricks"])
+            for p in t["plays"] if p["seat"] == 0]
+    return [{"index": k, "deal": deal, "trick": trick, "card": p["card"], "legal": p["legal"]}
+            for k, (deal, trick, p) in enumerate(mine)]
 
 
 def around(client, settings: Settings, submission_id: str, *, sub: dict | None = None,
@@ -73,8 +71,6 @@ def around(client, settings: Settings, submission_id: str, *, sub: dict | None =
         except SubmissionRejected:
             raise Conflict("a rejected game has no line to follow", code="game_rejected") from None
     points = game_points(record)
-    for k, p in enumerate(points):
-        p["index"] = k
     line = pack_actions("".join(p["card"] for p in points))
     day = date.fromisoformat(sub["date"])
     store = RunStore(client, settings)
@@ -97,7 +93,7 @@ def around(client, settings: Settings, submission_id: str, *, sub: dict | None =
     for run_id in client.smembers(kept_key(submission_id)) or ():
         found.setdefault(run_id, None)
     found.pop(sub["run_id"], None)
-    runs = _described(client, settings, store, list(found), points, sub)
+    runs = _described(client, store, list(found), points, sub)
     runs.sort(key=lambda r: (-r["followed"], r["opened_at"], r["run_id"]))
     earlier = [{"index": k, "deal": points[k]["deal"], "trick": points[k]["trick"], "runs": reached[k] - reached[k + 1]}
                for k in range(followed_from) if reached[k] - reached[k + 1] > 0]
@@ -134,8 +130,7 @@ def _over(client, read) -> list:
     return pipelined(client, lambda pipe: [read(pipe, shard) for shard in EVERY_SHARD])
 
 
-def _described(client, settings: Settings, store: RunStore, run_ids: list[str], points: list[dict],
-               sub: dict) -> list[dict]:
+def _described(client, store: RunStore, run_ids: list[str], points: list[dict], sub: dict) -> list[dict]:
     """Each run as ``runs_around`` lists it; runs gone, opened after the submission or with no card
     played left out."""
     stored = pipelined(client, lambda pipe: [pipe.hmget(store.key(r), _FIELDS) for r in run_ids])
