@@ -27,8 +27,11 @@ if ARGV[9] ~= '0' then
 end
 if ARGV[8] == '1' then
   redis.call('HINCRBY', KEYS[2], string.sub(redis.sha1hex(cards), 1, 16), 1)
-  if redis.call('ZREM', KEYS[3], (run[2] or '') .. ' ' .. ARGV[10]) == 1 then
+  -- the new line in before the old one out: a set left empty would go, and come back without its TTL
+  local line = (run[2] or '') .. ' ' .. ARGV[10]
+  if redis.call('ZSCORE', KEYS[3], line) then
     redis.call('ZADD', KEYS[3], 0, cards .. ' ' .. ARGV[10])
+    redis.call('ZREM', KEYS[3], line)
   end
 end
 return 1

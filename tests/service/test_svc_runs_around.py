@@ -178,6 +178,8 @@ def test_an_opened_case_keeps_its_runs_past_the_days_keep(client, run_worker, rc
         assert set(keep_runs_around(rclient, settings, cheat)) == before
     store = RunStore(rclient, settings)
     day = date(2026, 12, 2)
+    for run_id in (probe.run["run_id"], other.run["run_id"]):  # the lines go with the day's runs, never stay
+        assert rclient.ttl(store.lines_key(day, int(run_id[9:11]))) > 0
     assert rclient.ttl(store.key(probe.run["run_id"])) > settings.case_keep_days * 86400 - 60
     # the day's keep passes: its lines go (as their TTL would take them); the kept runs stay
     rclient.delete(*[store.lines_key(day, shard) for shard in range(16)])
