@@ -2,23 +2,24 @@
 """The ``probed`` flag on simulated days (not a test; bounded, deterministic, prints figures).
 
 Each simulated day (seed ``SHA-256(tag ‖ day)`` of ``--seed-tag``, expert-1 in the other seats as
-``scripts/flag_rates.py`` plays them) has ``--players`` honest players: expert-1 with noise (a
-uniform legal card one time in six or in three), greedy-1 and random-1 in seat 0, so that many
-lines coincide by chance early in a deal (everyone holds the same hand).  Each plays at a pace of
-their own: a person's (median time between cards log-normal around 2.5 s), or one in fifty a fast
-clicker (0.3-0.7 s); a quarter give up part-way, a tenth finish and never submit.  Then:
+``scripts/flag_rates.py`` plays them) has ``--fields`` players: honest ones, expert-1 with noise
+(a uniform legal card one time in six or in three), greedy-1 and random-1 in seat 0, so that many
+lines coincide by chance early in a deal (everyone holds the same hand); a quarter give up
+part-way.  ``--sample`` lines are played out, each standing for ``field / sample`` runs, of which
+the fast, finished, never submitted ones (``FAST_SHARE``) are drawn one by one; the others count
+only where they left a game (``day_of``).  Then, on each day:
 
-- honest: every submitted game of the day, its ``probed`` flag computed from the runs around it
-  (every other run of the day opened before it, as ``service.runs.around`` lists them);
-- search of R runs, for R in ``--searches``: the shallow search of issue 52, from as many
-  addresses as runs: a first look at expert-1's line, then throwaway runs each leaving the best
-  line so far at one decision (every other legal card in turn, decision after decision) and
-  played on as expert-1, 48 cards in 0.1 s, never submitted; the best line found is played again
-  at a person's pace and submitted.
+- honest: ``--tested`` honest games submitted at a person's pace, each's ``probed`` flag computed
+  from the runs around it as ``service.runs.around`` gives them;
+- search of R runs, for R in ``--searches``: a shallow search from as many addresses as runs: a
+  first look at expert-1's line, then throwaway runs each leaving the best line so far at one
+  decision (every other legal card in turn, decision after decision) and played on as expert-1,
+  48 cards in 0.1 s, never submitted; the best line found is played again at a person's pace and
+  submitted, after every honest run of the day.
 
 Prints the share of games flagged with its 95 % Wilson interval, for each.
 
-    .venv/bin/python scripts/probe_rates.py [--days 12] [--players 250] [--attacks 40] [--searches 6,12,50]
+    .venv/bin/python scripts/probe_rates.py [--days 24] [--tested 60] [--fields 100,1000,1000000] [--sample 500] [--jobs 2]
 """
 
 from __future__ import annotations
