@@ -15,7 +15,9 @@ stream: the same games every run).  Then, for each size:
   runs), the median of ``--repeat`` builds, and the games a second;
 - a read of the day's field (``Field.deals``), of a game against it (``Field.of_game``) and of a
   traveller page (``Field.traveller``, 20 entries from the middle of deal 0), medians of 50;
-- the Redis memory of the field and the matchpoint board a game (``MEMORY USAGE`` of their keys).
+- the Redis memory of the field and the matchpoint board a game (``MEMORY USAGE`` of their keys);
+- placing a verified game on the built board by its own matchpoints (``service.duplicate.place``,
+  what a verification does between two builds), median of 50.
 
 Last, a week's and a month's boards built from seven and 31 days of the largest size (the day's
 board copied to the period's other days: ``Matchpoints.build_period``, what the job runs once a
@@ -36,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from service.duplicate import Field, Matchpoints  # noqa: E402
+from service.duplicate import Field, Matchpoints, place  # noqa: E402
 from service.leaderboard import Board, Leaderboard, day_board  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
 from service.store import connect, month_id, week_id  # noqa: E402
@@ -85,7 +87,7 @@ def main(argv=None) -> int:
             r = connect(server.url)
             print(f"bench_matchpoints: redis {r.info('server')['redis_version']}, {args.repeat} builds a size")
             print(f"{'games':>9} {'record s':>9} {'build s':>8} {'games/s':>9} {'field ms':>9} {'game ms':>8} "
-                  f"{'traveller ms':>13} {'bytes/game':>11}")
+                  f"{'traveller ms':>13} {'bytes/game':>11} {'place ms':>9}")
             recorded = 0
             lb, mp, field = Leaderboard(r), Matchpoints(r), Field(r)
             every = list(games(max(sizes)))
@@ -105,8 +107,10 @@ def main(argv=None) -> int:
                 read_field = median_ms(lambda: field.deals(DAY), 50)
                 read_game = median_ms(lambda: field.of_game(DAY, one, counted=True), 50)
                 read_traveller = median_ms(lambda: field.traveller(DAY, 0, size // 2, 20), 50)
+                bytes_a_game = field_bytes(r) / size
+                placing = median_ms(lambda: place(r, DAY, every[size // 2][0], one), 50)
                 print(f"{size:9d} {record_s:9.1f} {build:8.2f} {size / build:9.0f} {read_field:9.2f} "
-                      f"{read_game:8.2f} {read_traveller:13.2f} {field_bytes(r) / size:11.0f}", flush=True)
+                      f"{read_game:8.2f} {read_traveller:13.2f} {bytes_a_game:11.0f} {placing:9.2f}", flush=True)
             for period in (Board("week", week_id(DAY)), Board("month", month_id(DAY))):
                 for day in period.days:
                     if day != DAY:

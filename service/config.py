@@ -126,6 +126,8 @@ DEFAULT_VERIFY_RETRY = (10, 60, 300)
 DEFAULT_READY_MAX_QUEUED_SECONDS = 900
 DEFAULT_RUN_KEEP_HOURS = 48
 DEFAULT_PRACTICE_KEEP_HOURS = 24
+#: How long the runs around a game are kept once ops open its case (service.runs.around).
+DEFAULT_CASE_KEEP_DAYS = 365
 DEFAULT_MEMORY_WARN = 0.8
 DEFAULT_PLAY_CACHE = 1024
 DEFAULT_BOARD_MAX_AGE = 1.0
@@ -314,6 +316,7 @@ class Settings:
     ready_max_queued_seconds: int = DEFAULT_READY_MAX_QUEUED_SECONDS
     run_keep_hours: int = DEFAULT_RUN_KEEP_HOURS
     practice_keep_hours: int = DEFAULT_PRACTICE_KEEP_HOURS
+    case_keep_days: int = DEFAULT_CASE_KEEP_DAYS
     memory_warn: float = DEFAULT_MEMORY_WARN
     play_cache: int = DEFAULT_PLAY_CACHE
     board_max_age: float = DEFAULT_BOARD_MAX_AGE
@@ -348,6 +351,8 @@ class Settings:
 
         if self.run_keep_hours < 0 or self.practice_keep_hours < 1:
             raise ValueError("MANILLE_RUN_KEEP_HOURS must be >= 0 and MANILLE_PRACTICE_KEEP_HOURS >= 1")
+        if self.case_keep_days < 1:
+            raise ValueError("MANILLE_CASE_KEEP_DAYS must be >= 1")
         if self.analysis_queue_max < 1 or self.player_keep_days < 1:
             raise ValueError("MANILLE_ANALYSIS_QUEUE_MAX and MANILLE_PLAYER_KEEP_DAYS must be >= 1")
         if self.board_max_age < 0 or self.closed_max_age < 0:
@@ -411,6 +416,7 @@ class Settings:
                                             or DEFAULT_READY_MAX_QUEUED_SECONDS),
             "run_keep_hours": int(environ.get("MANILLE_RUN_KEEP_HOURS") or DEFAULT_RUN_KEEP_HOURS),
             "practice_keep_hours": int(environ.get("MANILLE_PRACTICE_KEEP_HOURS") or DEFAULT_PRACTICE_KEEP_HOURS),
+            "case_keep_days": int(environ.get("MANILLE_CASE_KEEP_DAYS") or DEFAULT_CASE_KEEP_DAYS),
             "memory_warn": float(environ.get("MANILLE_MEMORY_WARN") or DEFAULT_MEMORY_WARN),
             "play_cache": int(environ.get("MANILLE_PLAY_CACHE") or DEFAULT_PLAY_CACHE),
             "board_max_age": float(environ.get("MANILLE_BOARD_MAX_AGE") or DEFAULT_BOARD_MAX_AGE),

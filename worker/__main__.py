@@ -175,6 +175,13 @@ class Sweeping:
         except Exception:  # noqa: BLE001 - the next maintenance looks again
             log.exception("the sweep of the review queue failed")
 
+    @property
+    def dequeue_timeout(self) -> int:
+        """How long an idle worker waits on its queues before it looks again: RQ waits its TTL
+        less 15 s (405 s), and the maintenance (the sweep, the matchpoint boards' builds) comes
+        only between two waits; this worker waits no longer than its maintenance interval."""
+        return max(1, min(super().dequeue_timeout, self.maintenance_interval))
+
     def fork_work_horse(self, job, queue):
         global _forking_horse
         _forking_horse = True

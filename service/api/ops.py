@@ -19,6 +19,7 @@ from flask.views import MethodView
 from service.errors import Forbidden, Unauthorized
 from service.limits import Gate, parse
 from service.ops import Ops
+from service.runs.around import around
 
 from .blueprint import Blueprint
 from .common import day_from, services
@@ -27,6 +28,7 @@ from .schemas import (AuditQuerySchema, AuditSchema, DisqualifySchema, JobSchema
                       OpsSubmissionDetailSchema, OpsSubmissionListSchema, OpsSubmissionsQuerySchema,
                       OpsAnalyseSchema, ReasonSchema, OptionalReasonSchema, RequeueListSchema, RequeueSchema,
                       SeedSchema, OpsReviewQuerySchema, OpsReviewSchema)
+from .schemas.runs_around import RunsAroundSchema
 
 PREFIX = "/ops"
 blp = Blueprint("ops", __name__, description="Ops: review, flags, actions (bearer: an operator's token, MANILLE_OPS_TOKENS)")
@@ -180,6 +182,19 @@ class SubmissionDetail(MethodView):
         token and address, flags with evidence; while its day is open without the hands (the
         record and the oracle's choices: ``hands_sealed``)"""
         return _ops().submission(sub_id)
+
+
+@blp.route("/submissions/<string:sub_id>/runs")
+class SubmissionRunsAround(MethodView):
+    @blp.response(200, RunsAroundSchema)
+    @blp.doc(security=SECURITY)
+    def get(self, sub_id):
+        """The day's runs around a game: every ranked run of its day, from any token or address,
+        opened before it was submitted, that followed its cards and left them (where, with
+        which card), played them whole or stopped on them, with its pace, client and token's
+        age; the deepest first (404 ``submission_not_found``)"""
+        s = services()
+        return {"submission_id": sub_id, **around(s.redis, s.settings, sub_id)}
 
 
 @blp.route("/submissions/<string:sub_id>/hands")

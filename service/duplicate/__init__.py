@@ -6,7 +6,9 @@ player with everyone who played it.
   game's deals against the field (matchpoints), and a deal's traveller;
 - ``matchpoints``: the boards of a day's games by their mean matchpoints, and of a week's and a
   month's players by their mean daily matchpoints, built by a worker job (``build``), never per
-  game.
+  game;
+- ``place``: a verified game put on its day's board at once by its own matchpoints against the
+  field so far, among the last build's entries, until the next build.
 
 Like the margin boards, all of it is derived data: a verified game counted on its day's board is
 in it, a game taken off (held, disqualified) is not, and a rebuild of the boards rebuilds it.
@@ -25,6 +27,7 @@ from service.store import month_id, week_id
 
 from .field import BUCKETS, MAX_DEALS, MAX_TRAVELLER_PAGE, Field, game_matchpoints, matchpoints, parse_points
 from .matchpoints import MAX_PAGE, MAX_RADIUS, Matchpoints
+from .place import place
 
 JOB = "worker.jobs.build_matchpoints"
 #: The builds' queue: the verification workers take its jobs once no verification waits.
@@ -86,4 +89,4 @@ def refresh(settings: Settings, client, queue=None) -> list[date]:
 
 
 __all__ = ["BUCKETS", "Field", "JOB", "QUEUE", "MAX_DEALS", "MAX_PAGE", "MAX_RADIUS", "MAX_TRAVELLER_PAGE", "Matchpoints",
-           "build", "game_matchpoints", "matchpoints", "parse_points", "refresh", "request_build"]
+           "build", "game_matchpoints", "matchpoints", "parse_points", "place", "refresh", "request_build"]

@@ -156,10 +156,13 @@ class Matchpoints:
 
     def meta(self, board: Board) -> dict:
         """How fresh the board is: when it was built, from how many games (days for a period),
-        whether it is final; nulls if it was never built."""
+        whether it is final, and (a day) how many games were placed on it since (``place``);
+        nulls if it was never built."""
         raw = self.r.hgetall(_meta_key(board))
         out = {"built_at": raw.get("built_at"), "final": raw.get("final") == "1",
                "games": int(raw.get("games", 0))}
+        if board.kind == "day":
+            out["placed"] = int(raw.get("placed", 0))
         if board.kind != "day":
             out["days_counted"] = int(raw.get("days", 0))
         return out

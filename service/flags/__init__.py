@@ -11,6 +11,16 @@ a suspicion with its evidence, never an informational note:
                 many addresses shows too.  Honest players seldom follow one game exactly for many
                 decisions, so the branch points are counted from the ``explored_depth``-th
                 decision on, and it takes ``explored_points`` of them.
+``probed``      runs of the day, from any token or address, followed this game's cards, tried another
+                card at several of its decisions, played on to the end far faster than a person
+                reads the table, and were never submitted: a shallow search of the day's game
+                (``service.runs.around``), a few throwaway runs where ``explored`` needs many
+                deep branch points.  A day's players share the first cards of a deal, and a
+                few honest ones click fast and never submit: a decision counts only where its
+                fast throwaway runs are more than ``probed_share`` of the runs that left there
+                would give by chance (binomial, below ``probed_alpha``), so a crowded day's
+                early decisions count for little and a quiet day's for much; a fast run that
+                played the whole line is one more point; it takes ``probed_points``.
 ``many_runs``   several ranked runs of the day opened from the run's address.
 ``speed``       the player's cards came faster than a person reads the table, over the whole game.
 ``outlier``     a score far above the day's distribution (only once the day has enough scores).
@@ -46,10 +56,38 @@ import statistics
 from dataclasses import dataclass, field
 
 
+#: Each flag in a sentence, as the API gives it beside the flag and the ops page shows it
+#: (docs/analysis.md says the same at length).
+DESCRIPTIONS = {
+    "explored": "Other runs of the day followed this game and branched off at many of its decisions deep "
+                "into the game, never submitted: a search of the day's game tree",
+    "probed": "Fast throwaway runs of the day, from any address, followed this game and tried other cards "
+              "at several of its decisions, never submitted: a shallow search of the day's game",
+    "many_runs": "Many ranked runs of the day were opened from this address",
+    "speed": "The player's cards came faster than a person reads the table",
+    "outlier": "A score far above the day's distribution",
+    "oracle": "The player's cards agreed with perfect-information play (all four hands known) far more "
+              "often than expert-1's from the same seat: someone who knew the hidden cards",
+    "hindsight": "The cards turned out better with hindsight than what the seat knew could expect",
+    "hindsight_player": "The player's recent games, together, turned out better with hindsight than their "
+                        "seats could expect",
+}
+
+
+def described(flags: list[dict]) -> list[dict]:
+    """``flags`` (``{"code", "evidence"}``) each with its ``description`` (``DESCRIPTIONS``; '' for
+    a code this version does not know)."""
+    return [{**f, "description": DESCRIPTIONS.get(f["code"], "")} for f in flags]
+
+
 @dataclass(frozen=True)
 class FlagSettings:
     explored_points: int = 8     # decision points where other unsubmitted runs branched off ...
     explored_depth: int = 4      # ... counted from the player's decision number this deep
+    probed_points: int = 3       # decisions where fast, finished, unsubmitted runs left the game ...
+    probed_median_ms: int = 500  # ... a run's median time between cards below this being fast ...
+    probed_share: float = 0.002  # ... more of them than this share of the runs that left there ...
+    probed_alpha: float = 0.01   # ... makes likely below this
     many_runs: int = 5           # ranked runs of the day from one address
     explored_points_many_runs: int = 4  # branch points by runs of the game's own address that
                                         # suffice when that address opened many runs
@@ -82,6 +120,10 @@ class FlagSettings:
         return cls(
             explored_points=num("explored_points", base.explored_points),
             explored_depth=num("explored_depth", base.explored_depth),
+            probed_points=num("probed_points", base.probed_points),
+            probed_median_ms=num("probed_median_ms", base.probed_median_ms),
+            probed_share=num("probed_share", base.probed_share, float),
+            probed_alpha=num("probed_alpha", base.probed_alpha, float),
             many_runs=num("many_runs", base.many_runs),
             explored_points_many_runs=num("explored_points_many_runs", base.explored_points_many_runs),
             speed_median_ms=num("speed_median_ms", base.speed_median_ms),
@@ -165,6 +207,72 @@ def _branches(decisions, path_counts, depth: int) -> dict | None:
     branches = sorted(points.values(), key=lambda p: p["index"])
     return {"points": len(branches), "runs": sum(sum(p["tried"].values()) for p in branches),
             "deepest": branches[-1]["index"], "branches": branches}
+
+
+def probed(decisions, runs: list[dict], settings: FlagSettings, crowd: dict[int, int] | None = None) -> dict | None:
+    """A shallow search around the game: ``runs`` as ``service.runs.around`` lists them (each its
+    ``left``: index and card tried, or None; ``whole``; ``finished``; ``submitted``; ``pace``), and
+    ``crowd``: how many runs not listed left the game at each index (around's ``earlier``; at
+    the game's length, those that played it whole).  A
+    probe is finished, never submitted and fast (median gap below ``probed_median_ms``).  A
+    decision is a point when its probes are more than honest players' fast throwaway runs (at most
+    ``probed_share`` of the runs that left there) make likely: below ``probed_alpha`` under a
+    binomial; a whole-line probe is one more point so judged.  It takes ``probed_points``."""
+    crowd = crowd or {}
+    left_at: dict[int, int] = {}
+    whole = 0
+    for run in runs:
+        if run["whole"]:
+            whole += 1
+        elif run["left"]:
+            left_at[run["left"]["index"]] = left_at.get(run["left"]["index"], 0) + 1
+    points: dict[int, dict] = {}
+    fast_whole = []
+    for run in runs:
+        median = run["pace"]["median_ms"]
+        if run["submitted"] or not run["finished"] or median is None or median >= settings.probed_median_ms:
+            continue
+        if run["whole"]:
+            fast_whole.append(run["run_id"])
+        elif run["left"] and len(decisions[run["left"]["index"]][1]) > 1:
+            k = run["left"]["index"]
+            point = points.setdefault(k, {"index": k, "played": run["left"]["played"], "tried": {}, "runs": [],
+                                          "left_there": left_at[k] + crowd.get(k, 0)})
+            point["tried"][run["left"]["tried"]] = point["tried"].get(run["left"]["tried"], 0) + 1
+            point["runs"].append(run["run_id"])
+    for p in points.values():
+        p["p"] = _tail(p["left_there"], len(p["runs"]), settings.probed_share)
+    branches = sorted((p for p in points.values() if p["p"] < settings.probed_alpha), key=lambda p: p["index"])
+    whole_p = _tail(whole + crowd.get(len(decisions), 0), len(fast_whole), settings.probed_share) if fast_whole else 1.0
+    score = len(branches) + (whole_p < settings.probed_alpha)
+    if score < settings.probed_points:
+        return None
+    return {"points": score, "branches": branches,
+            "whole": fast_whole if whole_p < settings.probed_alpha else [], "whole_p": whole_p,
+            "runs": sum(len(p["runs"]) for p in branches) + (len(fast_whole) if whole_p < settings.probed_alpha else 0),
+            "median_ms_below": settings.probed_median_ms, "share": settings.probed_share,
+            "alpha": settings.probed_alpha}
+
+
+def _tail(n: int, k: int, q: float) -> float:
+    """P(X >= k) for X binomial(n, q): how likely ``k`` of ``n`` runs are fast throwaways by chance
+    (summed over the ``k`` terms below it: k is a few runs, n up to a day's players)."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    below = sum(math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+                         + i * math.log(q) + (n - i) * math.log1p(-q)) for i in range(k))
+    if below > 0.999:  # 1 - below loses digits: the upper tail summed instead, from k on
+        term, total = math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                               + k * math.log(q) + (n - k) * math.log1p(-q)), 0.0
+        for i in range(k, n + 1):
+            total += term
+            if term < total * 1e-12:
+                break
+            term *= (n - i) / (i + 1) * q / (1 - q)
+        return round(min(1.0, total), 10)
+    return round(max(0.0, 1.0 - below), 10)
 
 
 def many_runs(address: str, run_ids: list[str], run_id: str, settings: FlagSettings) -> dict | None:

@@ -16,6 +16,7 @@ from datetime import date
 from service import duplicate
 from service.config import Settings
 from service.errors import Conflict, NotFound
+from service.flags import described
 from service.freshness import Freshness
 from service.leaderboard import Leaderboard
 from service.players import Players
@@ -134,7 +135,7 @@ class Ops:
             for f in flags:
                 if "choices" in f.get("evidence", {}):
                     f["evidence"] = {**{k: v for k, v in f["evidence"].items() if k != "choices"}, "choices_sealed": True}
-        return flags
+        return described(flags)
 
     def hands(self, sub_id: str, who: str, why: str) -> dict:
         """The submission in full, the record with every hand included, even while its day is open:

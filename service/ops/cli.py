@@ -17,6 +17,7 @@ from service.config import Settings
 from service.errors import ServiceError
 from service.ops import Ops
 from service.ops.desk_cli import DECISIONS, DESK_COMMANDS, add_desk_parsers, run_desk
+from service.runs.around import around
 from service.seeds import parse_date
 
 
@@ -45,6 +46,9 @@ def add_parser(sub) -> None:
         a.add_argument("--reason", required=True)
         if name == "disqualify":
             a.add_argument("--public-reason", help="what the player reads (the reason stays ops')")
+    around = osub.add_parser("runs", help="the day's runs around a game: every run that followed its cards and left them")
+    around.add_argument("submission_id")
+    around.add_argument("--json", action="store_true", help="as GET /api/v1/ops/submissions/{id}/runs answers")
     add_desk_parsers(osub)
     r = osub.add_parser("reverify", help="replay every submission of a day again; report differences")
     r.add_argument("date")
@@ -58,6 +62,24 @@ def add_parser(sub) -> None:
     k.add_argument("--reason", default="")
     k.add_argument("--json", action="store_true")
     ops.set_defaults(func=cmd_ops)
+
+
+def print_runs_around(found: dict) -> None:
+    """``service.runs.around.around``'s answer as a table: a run a line, deepest first; where it
+    left the game as deal.trick (0-based, as the API counts) and the cards played and tried."""
+    print(f"{'run':<29} {'followed':>8}  {'left at':<16} {'pace':>8} {'finished':<8} {'submitted':<9} "
+          f"{'token age':>9}  {'network':<22} user agent")
+    for run in found["runs"]:
+        left = run["left"]
+        where = ("whole" if run["whole"] else "stopped on it") if left is None else \
+            f"{left['deal']}.{left['trick']} {left['played']}>{left['tried']}{'' if left['decision'] else ' (forced)'}"
+        pace = f"{run['pace']['median_ms']}ms" if run["pace"]["median_ms"] is not None else "-"
+        age = f"{run['token_age_seconds']}s" if run["token_age_seconds"] is not None else "-"
+        print(f"{run['run_id']:<29} {run['followed']:>8}  {where:<16} {pace:>8} {'yes' if run['finished'] else 'no':<8} "
+              f"{'yes' if run['submitted'] else 'no':<9} {age:>9}  {run['network']:<22} {run['user_agent']}")
+    for e in found["earlier"]:
+        print(f"  and {e['runs']} runs that left at card {e['index']} (deal {e['deal']}, trick {e['trick']}), "
+              "not listed", file=sys.stderr)
 
 
 def progress_bar(done: int, total: int) -> None:
@@ -106,11 +128,21 @@ def _run(ops: Ops, args, who: str) -> int:
         if args.json:
             print(json.dumps({"submissions": subs}, ensure_ascii=False))
         else:
+            print(f"{'submission':<40}  {'status':<12} {'score':>5}  {'flags':<24} nickname")
             for s in subs:
                 flags = ",".join(f["code"] for f in s["flags"]) or "-"
                 why = f"  ({s['delay_reason']})" if s["status"] == "delayed" and s["delay_reason"] else ""
                 print(f"{s['submission_id']}  {s['status']:<12} {s['score'] if s['score'] is not None else '-':>5}  "
                       f"{flags:<24} {s['nickname']}{why}")
+        sys.stdout.flush()  # the rows before the count, however the two streams are shown
+        print(f"{len(subs)} submissions", file=sys.stderr)
+        return 0
+    if c == "runs":
+        found = around(ops.r, ops.settings, args.submission_id)
+        if args.json:
+            print(json.dumps({"submission_id": args.submission_id, **found}, ensure_ascii=False))
+        else:
+            print_runs_around(found)
         return 0
     if c == "requeue":
         if bool(args.submission_id) == args.delayed:
@@ -138,12 +170,10 @@ def _run(ops: Ops, args, who: str) -> int:
                       f"fast runs {len(s['fast_runs'])}  {s['nickname']}")
         return 0
     if c == "disqualify":
-        out = ops.disqualify(args.submission_id, who, args.reason, args.public_reason)
-        print(json.dumps({"submission_id": out["submission_id"], "status": out["status"]}))
+        print(json.dumps(ops.disqualify(args.submission_id, who, args.reason, args.public_reason), ensure_ascii=False))
         return 0
     if c in ("restore", "release"):
-        out = getattr(ops, c)(args.submission_id, who, args.reason)
-        print(json.dumps({"submission_id": out["submission_id"], "status": out["status"]}))
+        print(json.dumps(getattr(ops, c)(args.submission_id, who, args.reason), ensure_ascii=False))
         return 0
     if c == "reverify":
         report = ops.reverify(parse_date(args.date), progress=progress_bar)

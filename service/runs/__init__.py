@@ -243,7 +243,8 @@ class Runs(RunStore):
         for k, v in stored_run(run).items():
             args += [k, v]
         (created, got), _acked = run_replicated(
-            self.r, self._open, [self.key(run_id), self.address_runs_key(day, shard), self.paths_key(day, shard)],
+            self.r, self._open, [self.key(run_id), self.address_runs_key(day, shard), self.paths_key(day, shard),
+                                 self.lines_key(day, shard)],
             args, self.settings.redis_wait_ms)
         if not created:
             raise Conflict(f"this player already has a ranked run on {day.isoformat()}",
@@ -363,10 +364,10 @@ class Runs(RunStore):
         new_plays = run["plays"] + added
         new_cards = run["cards"] + code
         over = state.is_over
-        keys = [self.key(run_id), self.paths_key(day, run_shard(run_id))]
+        keys = [self.key(run_id), self.paths_key(day, run_shard(run_id)), self.lines_key(day, run_shard(run_id))]
         args = [len(run["plays"]), added, mine, vlq(stamp - int(run.get("last") or 0)),
                 stamp, "1" if over else "0", pack_instant(now) if over else "", run["ranked"],
-                0 if run["ranked"] == "1" else self.practice_ttl()]
+                0 if run["ranked"] == "1" else self.practice_ttl(), run_id[12:]]
         try:
             # loads play.lua if Redis lacks it; on a cluster, answered once a replica has the play
             stored, _acked = run_replicated(self.r, self._play, keys, args, self.settings.redis_wait_ms)

@@ -199,6 +199,14 @@ class RunStore:
         The day's tree is the sum over its shards (``path_counts``)."""
         return key_for("paths", day_scope(day, shard))
 
+    @staticmethod
+    def lines_key(day: date, shard: int) -> str:
+        """The lines of the day's ranked runs of ``shard``: a sorted set (every score 0, read by
+        prefix, ``ZRANGEBYLEX``) of each run's cards so far a character each, then ' ' and its id's
+        last 16 characters; open_run.lua adds a run, play.lua moves it along.  Kept as the paths
+        are; ``service.runs.around`` reads it."""
+        return key_for("lines", day_scope(day, shard))
+
     def _over_shards(self, read) -> list:
         """``read(pipe, shard)`` queued for every shard of a day (``store.EVERY_SHARD``), in one
         round trip; the replies in that order."""

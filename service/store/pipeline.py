@@ -37,7 +37,7 @@ def pipelined(client: redis.Redis, queue, scripts=()) -> list:
 #: Commands whose one key is their first argument, among those the service pipelines.
 _FIRST_KEY = frozenset({"EXISTS", "GET", "HGET", "HMGET", "HGETALL", "HSET", "HSETNX", "HINCRBY", "EXPIRE",
                         "TTL", "ZSCORE", "ZMSCORE", "ZCOUNT", "ZREVRANK", "ZRANK", "ZCARD", "ZREVRANGE", "ZRANGE",
-                        "LRANGE", "LLEN", "SCARD"})
+                        "LRANGE", "LLEN", "SCARD", "ZLEXCOUNT", "ZRANGEBYLEX", "SADD"})
 #: Replies of a command sent straight to a master that say it was not done there (the slot is
 #: elsewhere, the script unknown: a master promoted in a failover has none) or may not have
 #: been (the connection broke): sent again through redis-py's cluster pipeline.

@@ -28,6 +28,7 @@ from service.replay import SubmissionRejected, simulate, verify
 from service.restrictions import Restrictions
 from service.review.queue import Reviews
 from service.runs import Runs
+from service.runs.around import around
 from service.runs.table import parse_plays
 from service.store import day_scope, key_for
 from service.submissions import Submissions
@@ -92,6 +93,11 @@ def verify_submission(settings: Settings, client, submission_id: str, *, rebuild
     subs.mark_verified(submission_id, score, now, flags=flags, deals=points)
     if not rebuilding:
         try:
+            if not out.get("deferred"):
+                duplicate.place(client, day, sub["pid"], points)
+        except Exception:  # the next build puts it there: never costs a verdict
+            log.exception("submission %s: could not be placed on the matchpoint board", submission_id)
+        try:
             duplicate.request_build(settings, client, day)
         except Exception:  # the board is built again by the next game or the maintenance: never costs a verdict
             log.exception("submission %s: the matchpoint board's build could not be queued", submission_id)
@@ -113,6 +119,7 @@ def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderbo
         "explored": suspicion.explored(decisions, lambda q: runs.path_counts(day, q), fs)
         or (many and suspicion.explored_from_address(
             decisions, runs.unsubmitted_cards([r for r in address_runs if r != sub["run_id"]]), fs)),
+        "probed": _probed(settings, client, sub, record, decisions),
         "many_runs": many,
         "speed": suspicion.speed([int(t) for t in sub.get("times", "").split(",") if t], fs),
         "outlier": suspicion.outlier(record["rank_score"], {b["score"]: b["count"] for b in boards.histogram(day)},
@@ -121,6 +128,12 @@ def _flags(settings: Settings, client, sub: dict, record: dict, boards: Leaderbo
                                    _expert_agreement(settings, client, day, record["bots"]), fs),
     }
     return [{"code": code, "evidence": evidence} for code, evidence in found.items() if evidence]
+
+
+def _probed(settings: Settings, client, sub: dict, record: dict, decisions) -> dict | None:
+    """The ``probed`` flag from the runs around the game (``service.runs.around``)."""
+    found = around(client, settings, sub["id"], sub=sub, record=record)
+    return suspicion.probed(decisions, found["runs"], settings.flags, {e["index"]: e["runs"] for e in found["earlier"]})
 
 
 def _expert_agreement(settings: Settings, client, day: date, bots: str) -> dict:

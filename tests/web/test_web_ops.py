@@ -138,12 +138,24 @@ def test_ops_page_lists_sorts_filters_replays_disqualifies_and_restores(visitor,
     speed = next(f for f in detail_api["flags"] if f["code"] == "speed")
     expect(detail.locator(".flag-card", has_text="speed")).to_contain_text(f"{speed['evidence']['median_ms']} ms")
     expect(detail).to_contain_text(detail_api["address"])
+    # every flag says what it means, in the API's words
+    for flag in detail_api["flags"]:
+        assert flag["description"], flag
+        expect(detail.locator(".flag-card", has_text=flag["code"])).to_contain_text(flag["description"])
+    # the day's runs around the game, read when asked for, the same as the API's
+    around_api = requests.get(f"{site}/api/v1/ops/submissions/{target}/runs", headers=OPS, timeout=10).json()
+    around = detail.get_by_role("region", name="The day's runs around this game")
+    around.get_by_role("button", name="Show the runs around this game").click()
+    expect(around).to_contain_text(f"{len(around_api['runs'])} run")
+    expect(around.locator("tbody tr")).to_have_count(len(around_api["runs"]))
     expect(detail.get_by_role("heading", name=re.compile(r"From the same address \(\d+\)"))).to_be_visible()
 
     expect(detail).not_to_contain_text("null")
     # The day is open: its hands are read on purpose only, with a reason the audit log keeps.
     expect(page.locator("#replay-pos")).to_have_count(0)
     hands = detail.get_by_role("region", name="The day's hands")
+    box = hands.get_by_role("button", name="Show the hands").bounding_box()
+    assert box["height"] < 60 and box["width"] < 300, box  # a button, not a disc the size of the form
     hands.get_by_role("button", name="Show the hands").click()
     expect(hands.get_by_label(re.compile("^Why"))).to_be_focused()  # no reason: nothing was sent
     hands.get_by_label(re.compile("^Why")).fill("test: a look at the replay")
@@ -156,7 +168,7 @@ def test_ops_page_lists_sorts_filters_replays_disqualifies_and_restores(visitor,
     assert read["who"].startswith(f"{OPS_USER}@")  # the operator whose token it is
     detail_api = resp.value.json()
     pos = page.locator("#replay-pos")
-    expect(pos).to_contain_text("Deal 1, trick 1 of 8")
+    expect(pos).to_contain_text("Deal 0, trick 0 of 0–7")
     deal = detail_api["record"]["deals"][0]
     first = deal["tricks"][0]["plays"]
     view = page.locator("#replay-view")
@@ -164,7 +176,7 @@ def test_ops_page_lists_sorts_filters_replays_disqualifies_and_restores(visitor,
     expect(view.locator(".hand.seat-0 .cards > li")).to_have_count(len(deal["hands"]["0"]))
     view.focus()
     page.keyboard.press("ArrowRight")
-    expect(pos).to_contain_text("Deal 1, trick 2 of 8")
+    expect(pos).to_contain_text("Deal 0, trick 1 of 0–7")
     expect(view).to_be_focused()
     # The hands as they stood at trick 2: the first trick's cards are gone.
     for seat in range(4):
@@ -179,9 +191,9 @@ def test_ops_page_lists_sorts_filters_replays_disqualifies_and_restores(visitor,
     expect(view.locator(".won")).to_contain_text(f"{second['points']} point")
     expect(view.locator(".oracle")).to_have_count(0)  # no oracle in the record: nothing shown
     page.keyboard.press("ArrowLeft")
-    expect(pos).to_contain_text("trick 1 of 8")
+    expect(pos).to_contain_text("trick 0 of 0–7")
     page.keyboard.press("ArrowRight")
-    expect(pos).to_contain_text("trick 2 of 8")
+    expect(pos).to_contain_text("trick 1 of 0–7")
 
     shot(page, "ops-detail", full_page=True)
     found = _serious(page)
@@ -247,7 +259,7 @@ def test_ops_page_lists_sorts_filters_replays_disqualifies_and_restores(visitor,
     detail.get_by_role("button", name="Close").click()
     expect(detail).to_be_hidden()
     page.locator(f'#ops-rows tr[data-id="{target}"]').get_by_role("button").click()
-    expect(pos).to_contain_text("Deal 1, trick 1 of 8")
+    expect(pos).to_contain_text("Deal 0, trick 0 of 0–7")
     oracle = view.locator(".plays > li.mine .oracle")
     expect(oracle).to_contain_text("oracle:")
     branch = detail.locator(".flag-card", has_text="explored").get_by_role("table", name="Branch points")

@@ -103,8 +103,12 @@ class MatchpointBoardSchema(ma.Schema):
                        "it is done; a week's or a month's until its last day's board is final"})
     built_at = fields.String(required=True, allow_none=True, metadata={
         "description": "when the board was computed (null: not yet); a day's is computed again at most every "
-                       "few minutes while the day is open"})
+                       "MANILLE_MATCHPOINTS_SECONDS while the day is open, a verified game placed on it meanwhile "
+                       "(placed)"})
     games = fields.Integer(required=True, metadata={"description": "games (a period: players) on the board"})
+    placed = fields.Integer(metadata={
+        "description": "a day: games verified since the board was built, each placed on it at once by its own "
+                       "matchpoints against the field so far (as its result shows them), among the build's entries"})
     days_counted = fields.Integer(metadata={"description": "weeks and months: the closed days the board counts"})
     total = fields.Integer(required=True)
     offset = fields.Integer(required=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from service.flags import DESCRIPTIONS
+
 from .common import StrictSchema
 from .submissions import SUBMISSION_STATUSES
 
@@ -47,8 +49,10 @@ class AuditQuerySchema(StrictSchema):
 
 
 class FlagSchema(ma.Schema):
-    code = fields.String(required=True, metadata={"description": "explored | many_runs | speed | outlier"})
+    code = fields.String(required=True, metadata={"description": "; ".join(
+        f"{code}: {text}" for code, text in DESCRIPTIONS.items())})
     evidence = fields.Dict(required=True)
+    description = fields.String(metadata={"description": "what the flag means, in a sentence"})
 
 
 class OpsSubmissionSchema(ma.Schema):

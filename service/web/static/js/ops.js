@@ -6,6 +6,7 @@
 // names no field and posts: its button, disabled in the page as served, is enabled here, so the
 // token can only ever leave by this script, in a header.
 import { hindsightSection } from "./opshindsight.js";
+import { aroundSection } from "./opsaround.js";
 import { fill, h } from "./dom.js";
 import { handsSection } from "./opshands.js";
 import { replayViewer } from "./opsreplay.js";
@@ -13,7 +14,7 @@ import { Refused, forgetToken, keepToken, ops, savedToken } from "./opsapi.js";
 import { decisionSection } from "./opsdecision.js";
 import { loadDesk } from "./opsdesk.js";
 import { reviewQueue } from "./opsreview.js";
-import { FLAG_HELP, dl, evidence, flagBadge, flagBadges, runList, statusBadge, time } from "./opsfacts.js";
+import { dl, evidence, flagBadge, flagBadges, runList, statusBadge, time } from "./opsfacts.js";
 
 const PAGE = 1000;
 
@@ -183,7 +184,7 @@ export function startOps() {
       h("section", { class: "flag-detail", "aria-labelledby": "ops-flags-title" },
         h("h3", { id: "ops-flags-title" }, `Flags (${flags.length})`),
         flags.length ? flags.map((f) => h("article", { class: "flag-card" },
-          h("h4", {}, flagBadge(f.code), " ", FLAG_HELP[f.code] || ""), evidence(f)))
+          h("h4", {}, flagBadge(f), " ", f.description || ""), evidence(f)))
           : h("p", { class: "note" }, "No flag.")),
       h("section", { "aria-labelledby": "ops-client-title" },
         h("h3", { id: "ops-client-title" }, "Client"),
@@ -198,6 +199,7 @@ export function startOps() {
         runList(sub.address_runs, "none"),
         h("h4", {}, `From the same token (${(sub.token_runs || []).length})`),
         runList(sub.token_runs, "none")),
+      aroundSection(sub, refused),
       hindsightSection(sub, (why) => ops("POST", `/submissions/${encodeURIComponent(sub.submission_id)}/analyse`,
         { reason: why })),
       decisionSection(sub, { refused, loadList, openDetail }),

@@ -5,14 +5,6 @@ import { h } from "./dom.js";
 import { cardEl } from "./opsreplay.js";
 
 const STATUSES = ["verified", "held", "review", "disqualified", "restricted", "rejected", "queued", "delayed"];
-export const FLAG_HELP = {
-  explored: "Other runs of the day followed this game and branched off at its decision points",
-  many_runs: "Many ranked runs of the day were opened from this address",
-  speed: "The player's cards came faster than a person reads the table",
-  outlier: "A score far above the day's distribution",
-  hindsight: "The cards turned out better with hindsight than what the seat knew could expect",
-  hindsight_player: "The player's recent games, together, turned out better with hindsight than their seats could expect",
-};
 
 export function time(iso) {
   if (!iso) return h("span", { class: "note" }, "—");
@@ -22,9 +14,10 @@ export function time(iso) {
 }
 
 export const statusBadge = (status) => h("span", { class: `status status-${STATUSES.includes(status) ? status : "other"}` }, status || "—");
-export const flagBadge = (code) => h("span", { class: "flag", title: FLAG_HELP[code] || null }, code);
+// A flag's badge, its description (the API's, one sentence) as its title
+export const flagBadge = (f) => h("span", { class: "flag", title: f.description || null }, f.code);
 export const flagBadges = (flags) => (flags && flags.length
-  ? h("ul", { class: "flags", "aria-label": "Flags" }, flags.map((f) => h("li", {}, flagBadge(f.code))))
+  ? h("ul", { class: "flags", "aria-label": "Flags" }, flags.map((f) => h("li", {}, flagBadge(f))))
   : h("span", { class: "note" }, "none"));
 
 export function dl(pairs) {
@@ -53,6 +46,42 @@ export function evidence(flag) {
             h("td", { class: "num" }, String(b.index)), h("td", {}, cardEl(b.played)),
             h("td", {}, h("ul", { class: "tried" }, Object.entries(b.tried || {}).map(([card, n]) =>
               h("li", {}, cardEl(card), ` × ${n}`)))))))) : null,
+      ];
+    }
+    case "probed": {
+      const branches = Array.isArray(e.branches) ? e.branches : [];
+      return [
+        dl([["Points", e.points], ["Fast throwaway runs", e.runs],
+          ["A run is fast below", e.median_ms_below !== undefined ? `${e.median_ms_below} ms between cards` : null],
+          ["Runs that played the whole line fast", Array.isArray(e.whole) ? e.whole.length : null]]),
+        branches.length ? h("table", { class: "evidence" },
+          h("caption", {}, "Decisions where fast throwaway runs left this game"),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "Index"),
+            h("th", { scope: "col" }, "Card played"), h("th", { scope: "col" }, "Cards tried (runs)"),
+            h("th", { scope: "col", class: "num" }, "Runs that left there"),
+            h("th", { scope: "col", class: "num" }, "Chance"))),
+          h("tbody", {}, branches.map((b) => h("tr", {},
+            h("td", { class: "num" }, String(b.index)), h("td", {}, cardEl(b.played)),
+            h("td", {}, h("ul", { class: "tried" }, Object.entries(b.tried || {}).map(([card, n]) =>
+              h("li", {}, cardEl(card), ` × ${n}`)))),
+            h("td", { class: "num" }, String(b.left_there)), h("td", { class: "num" }, String(b.p)))))) : null,
+      ];
+    }
+    case "oracle": {
+      const choices = Array.isArray(e.choices) ? e.choices : [];
+      return [
+        dl([["Decisive decisions", e.decisive], ["Agreed with the exact solver", e.agreed],
+          ["Rate", e.rate], ["expert-1's rate, same seat and day", e.expert_rate],
+          ["Counted from trick (from 0)", e.from_trick],
+          ["The solver's choices", e.choices_sealed ? "sealed while the day is open (Show the hands)" : null]]),
+        choices.length ? h("table", { class: "evidence" },
+          h("caption", {}, "Decisive decisions (deals and tricks from 0)"),
+          h("thead", {}, h("tr", {}, ["Deal", "Trick", "Played", "Solver's best", "Agreed"].map((x) =>
+            h("th", { scope: "col" }, x)))),
+          h("tbody", {}, choices.map((c) => h("tr", {},
+            h("td", { class: "num" }, String(c.deal)), h("td", { class: "num" }, String(c.trick)),
+            h("td", {}, cardEl(c.card)), h("td", {}, h("ul", { class: "tried" }, (c.oracle || []).map((x) =>
+              h("li", {}, cardEl(x))))), h("td", {}, c.agreed ? "yes" : "no"))))) : null,
       ];
     }
     case "many_runs":

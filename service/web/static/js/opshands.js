@@ -11,7 +11,7 @@ export function handsSection(sub, page) {
   const reason = h("textarea", { id: "ops-hands-reason", required: true, maxlength: "1000", rows: "2",
     "aria-describedby": "ops-hands-note" });
   const button = h("button", { type: "submit", class: "btn" }, "Show the hands");
-  const f = h("form", { class: "hands", method: "post", "aria-label": "Read this game's hands" },
+  const f = h("form", { class: "hands-form", method: "post", "aria-label": "Read this game's hands" },
     h("p", { class: "field" }, h("label", { for: "ops-hands-reason" }, "Why (required, kept in the audit log)"), reason),
     h("p", { class: "ops-buttons" }, button), msg);
   f.addEventListener("submit", async (e) => {

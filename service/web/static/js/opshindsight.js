@@ -11,7 +11,7 @@ function figures(e) {
     ["z-score", `${e.z} (flags at ${e.z_threshold} or more)`],
     ["Card points gained over the bot's cards, beyond what the seat could expect", `${e.gain} (flags at ${e.gain_threshold} or more)`],
     ["Null variance", e.var],
-    ["Decisions counted (from trick " + (e.from_trick + 1) + " of each deal)", e.decisions],
+    ["Decisions counted (from trick " + e.from_trick + " of each deal, counted from 0)", e.decisions],
     ["Departures from the bot's card (expert-1, the baseline)", e.departures],
   ];
   return h("dl", { class: "facts" }, rows.map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, String(v)))));
@@ -21,11 +21,11 @@ function drivers(e) {
   const list = Array.isArray(e.drivers) ? e.drivers : [];
   if (!list.length) return h("p", { class: "note" }, "No departure from the bot's card.");
   return h("table", { class: "evidence" },
-    h("caption", {}, "The decisions that drive it"),
+    h("caption", {}, "The decisions that drive it (deals and tricks from 0)"),
     h("thead", {}, h("tr", {}, ["Deal", "Trick", "Played", "Bot's card", "Gain"].map((x) =>
       h("th", { scope: "col" }, x)))),
     h("tbody", {}, list.map((d) => h("tr", {},
-      h("td", { class: "num" }, String(d.deal + 1)), h("td", { class: "num" }, String(d.trick + 1)),
+      h("td", { class: "num" }, String(d.deal)), h("td", { class: "num" }, String(d.trick)),
       h("td", {}, cardText(d.played)), h("td", {}, cardText(d.baseline || d.seat_best)), h("td", { class: "num" }, String(d.gain))))));
 }
 

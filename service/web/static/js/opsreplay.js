@@ -91,7 +91,8 @@ export function replayViewer(record) {
   function render() {
     const s = all[at];
     const d = s.deal;
-    pos.textContent = `Deal ${s.di + 1}, trick ${s.ti + 1} of ${s.tricks} (step ${at + 1} of ${all.length})`;
+    // deals and tricks count from 0, as the API and the game record number them
+    pos.textContent = `Deal ${s.di}, trick ${s.ti} of 0–${s.tricks - 1} (step ${at + 1} of ${all.length})`;
     prev.disabled = at === 0;
     next.disabled = at === all.length - 1;
     const now = new Set((s.trick.plays || []).map((p) => p.card));
@@ -112,7 +113,7 @@ export function replayViewer(record) {
       s.trick.leader !== undefined ? `Led by ${seatName(s.trick.leader)}.` : "");
     const extra = [];
     if (s.ti === s.tricks - 1 && Array.isArray(d.points)) {
-      extra.push(h("p", { class: "deal-end" }, `End of deal ${s.di + 1}: points ${d.points.join(" – ")}`,
+      extra.push(h("p", { class: "deal-end" }, `End of deal ${s.di}: points ${d.points.join(" – ")}`,
         Array.isArray(d.totals) ? `; game totals ${d.totals.join(" – ")}` : ""));
     }
     view.replaceChildren(about, h("h4", {}, "Hands at the start of the trick"), hands,
