@@ -13,7 +13,10 @@
   analysis workers (the same on the ``analysis`` queue, the players', then the ``warm`` queue of
   the day's searched decisions computed ahead; and on ``analysis-check``, the hidden-information
   check's, which no player's request may delay; at a lower CPU priority: a game's analysis takes
-  seconds, a day's warm minutes, and verification never waits behind either) and gunicorn
+  seconds, a day's warm minutes, and verification never waits behind either), the bots' pool
+  (the same on the ``bots`` queue: the searches of plays that no cache holds, ``service.botpool``;
+  ``MANILLE_BOT_POOL`` defaults to 8 here; one process, so at most one core, below the web's
+  priority so that no search slows a ranked play) and gunicorn
   (``deploy/gunicorn.conf.py``) on http://127.0.0.1:8000 (``MANILLE_BIND`` to change), prints the URL.
 - A worker that dies is started again, at most ``WORKER_RESTARTS`` times in ``WORKER_WINDOW``
   seconds; then, or when gunicorn dies, everything stops (exit 1).
@@ -43,6 +46,7 @@ from redis.retry import Retry
 
 from service.analysis import CHECK_QUEUE, QUEUE as ANALYSIS_QUEUE
 from service.botcache.warm import QUEUE as WARM_QUEUE
+from service.botpool import QUEUE as BOTS_QUEUE
 from service.config import QUEUE_NAME
 from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.procs import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, children_of, die_with, prctl
@@ -52,8 +56,11 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 #: The workers started, by process name: (queue, nice increment).
 WORKERS = {"worker": ((QUEUE_NAME, BOARDS_QUEUE), 0), "analyst": ((ANALYSIS_QUEUE, WARM_QUEUE), 10),
-           "checker": ((CHECK_QUEUE,), 10)}
-LABELS = {"worker": "worker", "analyst": "analysis worker", "checker": "check's analysis worker"}
+           "checker": ((CHECK_QUEUE,), 10), "bots": ((BOTS_QUEUE,), 5)}
+LABELS = {"worker": "worker", "analyst": "analysis worker", "checker": "check's analysis worker",
+          "bots": "bots' pool worker"}
+#: ``MANILLE_BOT_POOL`` unless set: the searches go to the bots' pool, 8 of them waiting at most.
+LOCAL_BOT_POOL = "8"
 WORKER_RESTARTS = 5
 WORKER_WINDOW = 60.0
 DEFAULT_REDIS_DEAD_SECONDS = 10.0
@@ -152,6 +159,7 @@ class Launcher:
         if not env.get("MANILLE_SECRET") and not env.get("MANILLE_SECRET_FILE"):
             env["MANILLE_SECRET"] = local_secret(self.var)
         env.setdefault("MANILLE_LOG_FORMAT", "text")  # a person reads these; production logs JSON
+        env.setdefault("MANILLE_BOT_POOL", LOCAL_BOT_POOL)
         bind = env.setdefault("MANILLE_BIND", "127.0.0.1:8000")
         self.env = env
         self.argv["web"] = [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),

@@ -50,6 +50,18 @@ counts its own bounds the same way (``deploy/nginx.conf``).
                       class of thirty joining its teacher's league from one address in ten minutes
                       never meets them.  A join answered as a member already counts nothing.
 
+``search_ms_per_token``, ``search_ms_per_address``  milliseconds of CPU the bots' searches of a
+                      token's or an address's plays took (default 10 s a minute and 60 s an hour
+                      per token, 20 s a minute and 300 s an hour per address).  A play is a few
+                      Redis round trips, unless its bots search a position no cache holds (free
+                      play at the day's strength, an archive day, a cold day: ``service.botpool``),
+                      which takes tens to hundreds of ms of a core: a free game at expert-5 about
+                      1.2 s.  A play that would start a search is refused (429) once either is
+                      spent, and a stored play's searches are counted in both as they cost, so
+                      600 plays a minute cannot buy 600 searches.  An honest player's 60 free
+                      games an hour (``runs_per_token``) fit; a script driving the strongest table
+                      from one address gets a third of a core for a minute, then 8 % of one.
+
 Opening a duel's run counts towards ``runs_per_token`` and ``runs_per_address`` as any run.
 
 A request answered from what is stored counts nothing and is never refused: the same turn and card
@@ -100,10 +112,19 @@ def client_address() -> str:
 def gate(*limits: tuple[str, str]) -> Gate:
     """The configured windows of each (limit name, subject); a limit turned off has none.  The
     request's answer reports where it leaves them (its RateLimit headers)."""
-    configured = services().settings.limits
-    made = Gate((name, subject, parse(configured.get(name) or "")) for name, subject in limits)
-    g.rate_gate = made
+    made = g.rate_gate = configured(*limits)
     return made
+
+
+def configured(*limits: tuple[str, str]) -> Gate:
+    """The configured windows of each (limit name, subject), as ``gate`` without reporting them."""
+    windows = services().settings.limits
+    return Gate((name, subject, parse(windows.get(name) or "")) for name, subject in limits)
+
+
+def search_gate(pid: str) -> Gate:
+    """A play's search limits: the milliseconds of CPU its bots' searches may still take."""
+    return configured(("search_ms_per_token", pid), ("search_ms_per_address", client_address()))
 
 
 class Admission:
