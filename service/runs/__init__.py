@@ -281,7 +281,8 @@ class Runs(RunStore):
             start = time.thread_time()
             tbl.bots_until_player(table, bot, bidder, played=played)
             return played, round((time.thread_time() - start) * 1000)
-        got = self.pool.think(job_terms({**run, "kind": run_kind(run)}), plays + stored_actions(played), urgent=run_kind(run) == "ranked")
+        kind = run_kind(run)
+        got = self.pool.think(job_terms({**run, "kind": kind}), plays + stored_actions(played), urgent=kind == "ranked")
         for action in parse_stored(got["actions"]):
             played.append(action)
             tbl.step(table.state, action, table.events, checked=True)

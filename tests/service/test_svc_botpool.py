@@ -263,6 +263,7 @@ def test_a_ranked_game_is_played_whole_while_a_free_games_search_waits_in_the_po
 
 def _pool_worker(argv: list[str]) -> int:
     """The pid of the process running ``argv`` that this test started (not its RQ scheduler, a fork)."""
-    out = subprocess.run(["pgrep", "-P", str(os.getpid()), "-f", "-x", " ".join(argv)], capture_output=True, text=True).stdout.split()
+    out = subprocess.run(["pgrep", "-P", str(os.getpid()), "-f", "-x", " ".join(argv)],
+                         capture_output=True, text=True).stdout.split()
     assert len(out) == 1, out
     return int(out[0])
