@@ -53,9 +53,10 @@ def wait_live(base: str, proc: subprocess.Popen | None, timeout: float = 60) -> 
     raise SystemExit(f"{base} did not become ready")
 
 
-def start_make_run(tmp: Path, port: int, web_concurrency: str | None) -> subprocess.Popen:
+def start_make_run(tmp: Path, port: int, web_concurrency: str | None, **extra: str) -> subprocess.Popen:
     env = dict(os.environ, MANILLE_VAR=str(tmp / "var"), MANILLE_BIND=f"127.0.0.1:{port}",
                MANILLE_REDIS_PORT=str(free_port()), MANILLE_LOG_LEVEL="warning")
+    env.update(extra)
     env.pop("REDIS_URL", None)
     for name in DEFAULT_LIMITS:
         env[f"MANILLE_LIMIT_{name.upper()}"] = "off"
