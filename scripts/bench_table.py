@@ -25,14 +25,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from load_test import start_make_run, wait_live  # noqa: E402
+from load_test import start_make_run, wait_live, warm_up  # noqa: E402
 from service.redis_server import free_port  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -42,45 +41,6 @@ FREE_OPEN = "POST /runs (free, strongest)"
 FULL = "POST /runs (free, pool full)"
 MIXES = (("ranked players and watchers", ["RankedPlayer", "Watcher"], 54),
          ("the same with 6 free players at the day's strength", ["RankedPlayer", "Watcher", "StrongFreePlayer"], 60))
-
-
-def warm_up(redis_url: str, secret: str, helpers: int = 2, timeout: float = 900) -> float:
-    """Queue today's and tomorrow's warms and wait until both are done, with ``helpers`` extra
-    warm workers beside ``make run``'s; returns the seconds it took."""
-    from rq import Queue
-
-    from service.botcache import warm
-    from service.config import Settings
-    from service.challenges import Challenges
-    from service.store import connect
-
-    settings = Settings.from_env({"MANILLE_SECRET": secret, "REDIS_URL": redis_url})
-    client = connect(redis_url)
-    today = settings.today()
-    days = (today, today + timedelta(days=1))
-    t0 = time.monotonic()
-    warm.refresh(settings, client)
-    procs = [subprocess.Popen([sys.executable, "-m", "worker", "--url", redis_url, "--name",
-                               f"bench-warm-{os.getpid()}-{i}", warm.QUEUE],
-                              cwd=ROOT, env=dict(os.environ, MANILLE_SECRET=secret, MANILLE_LOG_FORMAT="text"),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i in range(helpers)]
-    try:
-        while time.monotonic() - t0 < timeout:
-            left = []
-            for day in days:
-                bot = Challenges(client, settings).stored_terms(day, create=False)["bots"]
-                got = warm.progress(client, settings.seed(day), bot)
-                if not got["jobs"] or got["done"] < got["jobs"]:
-                    left.append(f"{day}: {got['done']}/{got['jobs']}")
-            if not left:
-                return time.monotonic() - t0
-            time.sleep(1)
-        raise SystemExit(f"the warm did not finish in {timeout:.0f} s: {left}; queue {Queue(warm.QUEUE).count}")
-    finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            p.wait(30)
 
 
 def cpu_of(name_part: str) -> float:

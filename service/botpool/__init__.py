@@ -76,6 +76,9 @@ class Probe:
             raise SearchNeeded
         return card
 
+    def call(self, obs, rng):
+        return self.bot.call(obs, rng)
+
 
 def job_terms(run: dict) -> dict:
     """What of ``run`` (its ``kind`` set) a job needs to play its bots (nothing of the player's)."""
@@ -98,6 +101,13 @@ class BotPool:
     def waiting(self) -> int:
         """Jobs waiting for a worker (the one in hand not counted)."""
         return self.queue.count
+
+    def health(self) -> dict:
+        """Readiness's view: the queue's ``workers``, the bots' turns ``waiting``, ``max_waiting``."""
+        from rq import Worker
+
+        return {"workers": len(Worker.all(connection=self.queue.connection, queue=self.queue)),
+                "waiting": self.waiting(), "max_waiting": self.settings.bot_pool}
 
     def admit(self) -> None:
         """Room for a new game at a searching table; Unavailable ``bots_busy`` (with ``waiting``,

@@ -110,7 +110,8 @@ def test_a_free_game_at_full_strength_is_played_by_the_pool_with_the_bots_own_ca
 def test_a_play_the_pool_has_not_answered_is_answered_when_sent_again(rclient, redis_server, pool):
     with freeze_time(ON_DAY):
         client = _app(redis_server.url, MANILLE_BOT_POOL_WAIT="0.3").test_client()
-        r = client.post("/api/v1/runs", json={"kind": "random"})
+        # opened by a web process that waits the default 20 s (its first bots' turn may search)
+        r = _app(redis_server.url).test_client().post("/api/v1/runs", json={"kind": "random"})
         run, token = r.get_json(), r.get_json()["player_token"]
         pool.running.clear()  # the pool stalls: the next search waits
         while True:
@@ -150,6 +151,8 @@ def test_the_pool_full_a_new_free_game_at_full_strength_is_told_so_and_offered_t
         body = err(r, 503, "bots_busy")
         assert body["waiting"] == 2 and body["offer"] == {"kind": "random", "bots": "expert-1"}
         assert int(r.headers["Retry-After"]) >= 1
+        ready = client.get("/api/v1/health/ready").get_json()  # ops see it: no worker on the pool now
+        assert ready["bots"] == {"workers": 0, "waiting": 2, "max_waiting": 2} and "no_bots_worker" in ready["warnings"]
         err(client.post("/api/v1/runs", json={"kind": "random", "bots": DEFAULT_BOTS}), 503, "bots_busy")
         assert {k: v for k, v in snapshot(rclient).items() if not k.startswith("rq:")} == before  # nothing stored
         # the club's table (the offer) and the beginner's open as ever
