@@ -37,7 +37,7 @@ from service.redis_server import free_port  # noqa: E402
 BIN = Path(sys.executable).parent
 RANKED = "POST /runs/[id]/plays (ranked)"
 FREE = "POST /runs/[id]/plays (free, strongest)"
-FREE_OPEN = "POST /runs (free, strongest)"
+FREE_GAME = "a free game at the strongest table, finished"
 FULL = "POST /runs (free, pool full)"
 MIXES = (("ranked players and watchers", ["RankedPlayer", "Watcher"], 54),
          ("the same with 6 free players at the day's strength", ["RankedPlayer", "Watcher", "StrongFreePlayer"], 60))
@@ -122,14 +122,17 @@ def main(argv=None) -> int:
         ratio = figure(with_free, RANKED, "99%") / max(1.0, figure(without, RANKED, "99%"))
         p99 = figure(with_free, RANKED, "99%")
         cpu = results[2 * r + 1][2]
-        games = figure(with_free, FREE_OPEN, "Request Count")
+        plays = figure(with_free, FREE, "Request Count")
+        per_game = figure(with_free, FREE_GAME, "Average Content Size")
         print(f"\nround {r + 1}: ranked p99 with free players / without = {ratio:.2f}x (target <= 1.3x); "
               f"with them {p99:.0f} ms (target <= 150 ms); free play p99 {figure(with_free, FREE, '99%'):.0f} ms "
               f"(target <= 1000 ms)")
-        if games:
-            per_game = cpu / games
-            print(f"bots' pool: {cpu:.1f} s of CPU for {games:.0f} free games opened at the day's strength: "
-                  f"{per_game:.2f} s a game, {per_game * 1000 / 3600:.2f} cores per thousand free games an hour")
+        if plays and per_game:
+            game_cpu = cpu / plays * per_game
+            print(f"bots' pool: {cpu:.1f} s of CPU for {plays:.0f} free plays at the day's strength, "
+                  f"{cpu / plays * 1000:.0f} ms a play; {per_game:.0f} plays a finished game "
+                  f"({figure(with_free, FREE_GAME, 'Request Count'):.0f} finished): {game_cpu:.2f} s a game, "
+                  f"{game_cpu * 1000 / 3600:.2f} cores per thousand free games an hour")
     print(f"\nload average after: {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")
     return 0
 

@@ -7,7 +7,9 @@ time): ranked players, watchers of the day's board, and free players at the day'
 - ``Watcher`` (18): the day's board, the week's and the all-time one (scripts/locustfile.py's);
 - ``StrongFreePlayer`` (6): free play at the strongest table (the day's bots), its plays counted
   as ``POST /runs/[id]/plays (free, strongest)``; a table that is full (503 ``bots_busy``) is
-  asked again after its Retry-After, each refusal counted as ``POST /runs (free, pool full)``.
+  asked again after its Retry-After, each refusal counted as ``POST /runs (free, pool full)``;
+  each game finished is counted as ``a free game at the strongest table, finished``, its size
+  the plays it took.
 
 Every client is 127.0.0.1: the service runs with its limits off.
 """
@@ -22,6 +24,7 @@ import locustfile as day
 
 RANKED_PLAYS = "POST /runs/[id]/plays (ranked)"
 FREE_PLAYS = "POST /runs/[id]/plays (free, strongest)"
+FREE_GAME = "a free game at the strongest table, finished"
 
 
 class RankedPlayer(FastHttpUser):
@@ -68,4 +71,12 @@ class StrongFreePlayer(FastHttpUser):
                 return
         else:
             return
-        day.play_through(self, run, run["player_token"], FREE_PLAYS)
+        start, plays = time.monotonic(), run["turn"]
+        if day.play_through(self, run, run["player_token"], FREE_PLAYS):
+            # a finished game, its plays as its "size": the bench reads plays a game from it
+            got = self.client.get(f"/api/v1/runs/{run['run_id']}", headers={"X-Player-Token": run["player_token"]},
+                                  name="GET /runs/[id] (free, finished)")
+            plays = got.json().get("turn", plays) if got.status_code == 200 else plays
+            self.environment.events.request.fire(
+                request_type="GAME", name=FREE_GAME, response_time=(time.monotonic() - start) * 1000,
+                response_length=plays, exception=None, context={})
