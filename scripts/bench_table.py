@@ -4,8 +4,8 @@
     .venv/bin/python scripts/bench_table.py [--seconds 45] [--rounds 1]
 
 Starts its own ``make run`` (``python -m service.run_local``: embedded Redis, the workers, the
-bots' pool, gunicorn; every ``MANILLE_LIMIT_*`` off), warms today and tomorrow (the state a day
-opens in: ``service.botcache.warm``, with two extra warm workers while it runs), then runs two
+bots' pool, gunicorn; every ``MANILLE_LIMIT_*`` off), warms today (the state a day opens in:
+``service.botcache.warm``, with two extra warm workers while it runs; then no warm runs), then runs two
 mixes in turn with locust (scripts/locust_table.py), each ``--seconds`` long: 36 ranked players (a
 card every 0.1 s) and 18 watchers of the day's board, without and then with 6 free players at the
 strongest table (the day's bots, expert-5).  Prints each mix's ranked plays, their p50 and p99 and
@@ -93,7 +93,7 @@ def main(argv=None) -> int:
             print(f"load average before: {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f} ({os.cpu_count()} cores)",
                   flush=True)
             took = warm_up(f"redis://127.0.0.1:{rport}/0", secret)
-            print(f"today's and tomorrow's warms done in {took:.0f} s", flush=True)
+            print(f"today's warm done in {took:.0f} s", flush=True)
             results = []
             for r in range(args.rounds):
                 for i, (label, classes, users) in enumerate(MIXES):

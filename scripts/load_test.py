@@ -10,7 +10,7 @@ Without ``--host`` it starts its own ``make run`` (``python -m service.run_local
 the workers, the bots' pool, gunicorn) in a temporary directory, on free ports, with every
 ``MANILLE_LIMIT_*`` off (every simulated player comes from 127.0.0.1), and stops it after.  It
 loads it twice: first as a cold day (nothing warmed: the day's warm queued by the workers and
-running beside), then, once today's and tomorrow's warms are done (``warm_up``, with two extra
+running beside), then, once today's warm is done and no warm runs (``warm_up``, with two extra
 warm workers), as the day opens; a table for each.  With ``--host`` (a loopback
 address only) it loads that service, whose limits must be off.  The machine's load average is
 printed before and after: locust runs on the same machine and takes its share of the cores.
@@ -29,7 +29,6 @@ import sys
 import tempfile
 import time
 import urllib.request
-from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -73,12 +72,15 @@ def start_make_run(tmp: Path, port: int, web_concurrency: str | None, **extra: s
 
 
 def warm_up(redis_url: str, secret: str, helpers: int = 2, timeout: float = 900) -> float:
-    """Queue today's and tomorrow's warms (``service.botcache.warm``) and wait until both are done,
-    with ``helpers`` extra warm workers beside ``make run``'s; returns the seconds it took."""
+    """Queue today's warm (``service.botcache.warm``) and wait until it is done, with ``helpers``
+    extra warm workers beside ``make run``'s; then no warm runs (tomorrow's, queued with it, is
+    dropped, as if done: it would otherwise run under the load).  Returns the seconds it took."""
+    from rq import Queue
+
     from service.botcache import warm
     from service.challenges import Challenges
     from service.config import Settings
-    from service.store import connect
+    from service.store import connect, raw_client
 
     settings = Settings.from_env({"MANILLE_SECRET": secret, "REDIS_URL": redis_url})
     client = connect(redis_url)
@@ -92,13 +94,15 @@ def warm_up(redis_url: str, secret: str, helpers: int = 2, timeout: float = 900)
     try:
         while time.monotonic() - t0 < timeout:
             left = []
-            for day in (today, today + timedelta(days=1)):
-                bot = Challenges(client, settings).stored_terms(day, create=False)["bots"]
-                got = warm.progress(client, settings.seed(day), bot)
-                if not got["jobs"] or got["done"] < got["jobs"]:
-                    left.append(f"{day}: {got['done']}/{got['jobs']}")
-            if not left:
+            bot = Challenges(client, settings).stored_terms(today, create=False)["bots"]
+            got = warm.progress(client, settings.seed(today), bot)
+            if got["jobs"] and got["done"] >= got["jobs"]:
+                queue = Queue(warm.QUEUE, connection=raw_client(client))
+                queue.empty()  # tomorrow's
+                while queue.started_job_registry.count and time.monotonic() - t0 < timeout:
+                    time.sleep(0.5)
                 return time.monotonic() - t0
+            left = [f"{today}: {got['done']}/{got['jobs']}"]
             time.sleep(1)
         raise SystemExit(f"the warm did not finish in {timeout:.0f} s: {left}")
     finally:
@@ -161,8 +165,8 @@ def main(argv=None) -> int:
                 if load(base, tmp, args, "a cold day: nothing warmed, the day's warm running beside") is None:
                     return 1
                 took = warm_up(f"redis://127.0.0.1:{redis_port}/0", secret)
-                print(f"\ntoday's and tomorrow's warms done in {took:.0f} s", flush=True)
-            return 0 if load(base, tmp, args, "the day warmed (today's and tomorrow's warms done)") else 1
+                print(f"\ntoday's warm done in {took:.0f} s", flush=True)
+            return 0 if load(base, tmp, args, "the day warmed (today's warm done, none running)") else 1
         finally:
             if service is not None:
                 os.killpg(service.pid, signal.SIGINT)  # make run's Ctrl-C: web, worker, then Redis

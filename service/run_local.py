@@ -14,9 +14,9 @@
   the day's searched decisions computed ahead; and on ``analysis-check``, the hidden-information
   check's, which no player's request may delay; at a lower CPU priority: a game's analysis takes
   seconds, a day's warm minutes, and verification never waits behind either), the bots' pool
-  (the same on the ``bots`` queue: the searches of plays that no cache holds, ``service.botpool``;
-  ``MANILLE_BOT_POOL`` defaults to 8 here; one process, so at most one core, below the web's
-  priority so that no search slows a ranked play) and gunicorn
+  (a worker a core on the ``bots`` queue: the searches of plays that no cache holds,
+  ``service.botpool``; ``MANILLE_BOT_POOL`` defaults to 8 here; below the web's priority so that
+  no search slows a ranked play) and gunicorn
   (``deploy/gunicorn.conf.py``) on http://127.0.0.1:8000 (``MANILLE_BIND`` to change), prints the URL.
 - A worker that dies is started again, at most ``WORKER_RESTARTS`` times in ``WORKER_WINDOW``
   seconds; then, or when gunicorn dies, everything stops (exit 1).
@@ -56,9 +56,13 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 #: The workers started, by process name: (queue, nice increment).
 WORKERS = {"worker": ((QUEUE_NAME, BOARDS_QUEUE), 0), "analyst": ((ANALYSIS_QUEUE, WARM_QUEUE), 10),
-           "checker": ((CHECK_QUEUE,), 10), "bots": ((BOTS_QUEUE,), 5)}
+           "checker": ((CHECK_QUEUE,), 10)}
+#: The bots' pool: a worker a core, each below the web's priority (a cold day's ranked searches
+#: are the pool's too: one worker for them all queued them for seconds on 2 cores).
+BOT_WORKERS = {f"bots-{i + 1}": ((BOTS_QUEUE,), 5) for i in range(os.cpu_count() or 1)}
+WORKERS.update(BOT_WORKERS)
 LABELS = {"worker": "worker", "analyst": "analysis worker", "checker": "check's analysis worker",
-          "bots": "bots' pool worker"}
+          **{name: "bots' pool worker" for name in BOT_WORKERS}}
 #: ``MANILLE_BOT_POOL`` unless set: the searches go to the bots' pool, 8 of them waiting at most.
 LOCAL_BOT_POOL = "8"
 WORKER_RESTARTS = 5
