@@ -49,6 +49,7 @@ def bots_queue(live):
 def test_a_full_strongest_table_shows_the_games_waiting_and_offers_the_club(visitor, bots_queue):
     bots_queue.enqueue_call(JOB, args=(BUSY, ""))  # no worker: it waits, the pool is full
     page = visitor(locale="fr-BE")
+    page.watch.allow(r"503")  # the refused openings are the test's
     with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST") as refused:
         page.goto("/free?lang=fr&speed=instant")
     assert refused.value.status == 503 and refused.value.json()["error"] == "bots_busy"
@@ -63,7 +64,6 @@ def test_a_full_strongest_table_shows_the_games_waiting_and_offers_the_club(visi
     assert opened.value.json()["bots"] == "expert-1"
     expect(notice).to_have_count(0)
     expect(enabled_cards(page).first).to_be_visible()
-    page.watch.allow(r"503")  # the refused opening is the test's
 
 
 def test_the_page_waits_its_turn_then_opens_the_strongest_table(visitor, bots_queue):
