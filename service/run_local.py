@@ -14,7 +14,7 @@
   the day's searched decisions computed ahead; and on ``analysis-check``, the hidden-information
   check's, which no player's request may delay; at a lower CPU priority: a game's analysis takes
   seconds, a day's warm minutes, and verification never waits behind either), the bots' pool
-  (a worker a core on the ``bots`` queue: the searches of plays that no cache holds,
+  (a worker for each core but one on the ``bots`` queue: the searches of plays that no cache holds,
   ``service.botpool``; ``MANILLE_BOT_POOL`` defaults to 8 here; below the web's priority so that
   no search slows a ranked play) and gunicorn
   (``deploy/gunicorn.conf.py``) on http://127.0.0.1:8000 (``MANILLE_BIND`` to change), prints the URL.
@@ -57,9 +57,11 @@ BIN = Path(sys.executable).parent
 #: The workers started, by process name: (queue, nice increment).
 WORKERS = {"worker": ((QUEUE_NAME, BOARDS_QUEUE), 0), "analyst": ((ANALYSIS_QUEUE, WARM_QUEUE), 10),
            "checker": ((CHECK_QUEUE,), 10)}
-#: The bots' pool: a worker a core, each below the web's priority (a cold day's ranked searches
-#: are the pool's too: one worker for them all queued them for seconds on 2 cores).
-BOT_WORKERS = {f"bots-{i + 1}": ((BOTS_QUEUE,), 5) for i in range(os.cpu_count() or 1)}
+#: The bots' pool: a worker for each core but one (one at least), each below the web's priority.
+#: On 2 cores a worker a core took the web's cores too: with free players at the day's strength
+#: a ranked play's p99 was 1.56x its p99 without them, against 1.09x with one worker
+#: (docs/performance.md); a cold day's searches then queue for that one.
+BOT_WORKERS = {f"bots-{i + 1}": ((BOTS_QUEUE,), 5) for i in range(max(1, (os.cpu_count() or 1) - 1))}
 WORKERS.update(BOT_WORKERS)
 LABELS = {"worker": "worker", "analyst": "analysis worker", "checker": "check's analysis worker",
           **{name: "bots' pool worker" for name in BOT_WORKERS}}

@@ -22,7 +22,8 @@ Four kinds of run:
 
 The searching bots' decisions of a day's runs go through the day's decision cache
 (``service.botcache``), which the worker fills ahead (``service.botcache.warm``); a free deal's
-are computed as met and not kept: no other game meets its seed.
+are computed as met and not kept: no other game meets its seed.  A search no cache holds is the
+bots' pool's (``service.botpool``: workers of their own) when the service has one (``pool``).
 """
 
 from __future__ import annotations
