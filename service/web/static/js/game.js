@@ -91,12 +91,20 @@ export class Game {
       const today = this.me && this.me.today;
       if (today && today.run_id) return this.resume(await api.get(`/runs/${today.run_id}`));
       let run;
-      try {
-        run = await api.post("/runs", {});
-      } catch (e) {
-        if (e.code !== "already_played" || !e.body.run_id) throw e;
-        return this.resume(await api.get(`/runs/${e.body.run_id}`));
+      for (;;) {
+        try {
+          run = await api.post("/runs", {});
+          break;
+        } catch (e) {
+          if (e instanceof ApiError && e.code === "bots_busy") {
+            await this.botsBusy(e); // the first bots' turn still searched: ask again
+            continue;
+          }
+          if (e.code !== "already_played" || !e.body.run_id) throw e;
+          return this.resume(await api.get(`/runs/${e.body.run_id}`));
+        }
       }
+      setStatus("");
       return this.begin(run);
     }
     const saved = store.get(this.storeKey);
@@ -125,15 +133,18 @@ export class Game {
       } catch (e) {
         // the strongest table's bots are all busy: wait for a place, or take the club's table
         if (!(e instanceof ApiError && e.code === "bots_busy") || epoch !== this.epoch) throw e;
-        const { waitTurn } = await import("./busytable.js");
         const offer = e.body.offer;
-        if (offer && (await waitTurn(document.getElementById("play-area"), e.body)) === "club") {
-          body.bots = offer.bots;
+        if (!offer) {
+          await this.botsBusy(e);
+        } else {
+          const { waitTurn } = await import("./busytable.js");
+          if ((await waitTurn(document.getElementById("play-area"), e.body)) === "club") body.bots = offer.bots;
         }
         if (epoch !== this.epoch) return;
       }
     }
     import("./busytable.js").then((m) => m.clearTurn());
+    setStatus("");
     if (epoch !== this.epoch) return; // "New game" again meanwhile: the newer one has the table
     store.set(this.storeKey, run.run_id);
     return this.begin(run);
@@ -349,6 +360,12 @@ export class Game {
     }
   }
 
+  // A 503 bots_busy without an offer: the bots' pool has not answered yet; said, then asked again.
+  async botsBusy(e) {
+    setStatus(t("botsThinking"));
+    await sleep(Math.min(2, e.body.retry_after || 1) * 1000);
+  }
+
   // The table says the bots are thinking (a status line, and the felt busy) until they answer.
   thinking(on) {
     this.felt.setAttribute("aria-busy", on ? "true" : "false");
@@ -365,7 +382,7 @@ export class Game {
         if (e instanceof ApiError && e.code === "bots_busy") {
           // the bots' pool has not answered yet: the same play again waits on the same search
           this.thinking(true);
-          await sleep(Math.min(2, e.body.retry_after || 1) * 1000);
+          await this.botsBusy(e);
           continue;
         }
         const limited = limitedFor(e);
