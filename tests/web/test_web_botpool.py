@@ -41,20 +41,25 @@ def live(tmp_path_factory):
 
 @pytest.fixture
 def pool_worker(live):
-    """``start()``: the pool's worker (``python -m worker bots``), stopped after the test."""
+    """``start()``: the pool's worker (``python -m worker bots``, under faketime: a process group of
+    its own, signalled whole), stopped after the test."""
     started = []
 
     def start() -> subprocess.Popen:
         env = dict(os.environ, MANILLE_SECRET=SECRET, MANILLE_TZ=TZ, MANILLE_BOTS=DEFAULT_BOTS)
         started.append(subprocess.Popen(live._python("worker", "--url", live.redis.url, BOTS_QUEUE), env=env,
                                         cwd=live.root, stdout=open(live.dir / "bots.log", "a"),
-                                        stderr=subprocess.STDOUT))
+                                        stderr=subprocess.STDOUT, start_new_session=True))
         return started[-1]
     yield start
     for worker in started:
-        worker.send_signal(signal.SIGCONT)
-        worker.terminate()
-        worker.wait(30)
+        os.killpg(worker.pid, signal.SIGCONT)
+        os.killpg(worker.pid, signal.SIGTERM)
+        try:
+            worker.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
 
 
 @pytest.fixture
@@ -104,7 +109,7 @@ def test_the_bots_are_said_to_think_while_the_pool_answers(visitor, pool_worker)
     page.goto("/free?lang=en&speed=instant")
     felt = page.locator("#felt")
     status = page.get_by_role("status").filter(has_text="The bots are thinking…")
-    worker.send_signal(signal.SIGSTOP)  # held: the next search waits for it
+    os.killpg(worker.pid, signal.SIGSTOP)  # held: the next search waits for it
     held = False
     try:
         for _ in range(20):  # until a card's bots' turn is a search (most are, at this table)
@@ -115,14 +120,14 @@ def test_the_bots_are_said_to_think_while_the_pool_answers(visitor, pool_worker)
                     expect(status).to_be_visible(timeout=3_000)
                     expect(felt).to_have_attribute("aria-busy", "true")
                     held = True
-                    worker.send_signal(signal.SIGCONT)
+                    os.killpg(worker.pid, signal.SIGCONT)
                 except AssertionError:
                     pass  # answered without a search: the next card
             assert answer.value.status == 200
             if held:
                 break
     finally:
-        worker.send_signal(signal.SIGCONT)
+        os.killpg(worker.pid, signal.SIGCONT)
     assert held, "no card's answer waited for the pool"
     expect(status).to_have_count(0)
     expect(felt).to_have_attribute("aria-busy", "false")
