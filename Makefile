@@ -50,7 +50,8 @@ translations: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/manille bench
 
-# locust's realistic mix against a make run of its own (limits off), 60 s, 127.0.0.1 only.
+# locust's realistic mix against a make run of its own (limits off), 127.0.0.1 only: 60 s on a cold
+# day, then 60 s once the day's warm is done.
 load: $(STAMP)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[bench]'
 	$(PY) scripts/load_test.py

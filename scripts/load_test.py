@@ -7,8 +7,11 @@ says of the verification queue after.  Not a test: a measurement (pip install -e
                                           [--host http://127.0.0.1:8000]
 
 Without ``--host`` it starts its own ``make run`` (``python -m service.run_local``: embedded Redis,
-one worker, gunicorn) in a temporary directory, on free ports, with every ``MANILLE_LIMIT_*`` off
-(every simulated player comes from 127.0.0.1), and stops it after.  With ``--host`` (a loopback
+the workers, the bots' pool, gunicorn) in a temporary directory, on free ports, with every
+``MANILLE_LIMIT_*`` off (every simulated player comes from 127.0.0.1), and stops it after.  It
+loads it twice: first as a cold day (nothing warmed: the day's warm queued by the workers and
+running beside), then, once today's warm is done and no warm runs (``warm_up``, with two extra
+warm workers), as the day opens; a table for each.  With ``--host`` (a loopback
 address only) it loads that service, whose limits must be off.  The machine's load average is
 printed before and after: locust runs on the same machine and takes its share of the cores.
 """
@@ -19,6 +22,7 @@ import argparse
 import csv
 import os
 import resource
+import secrets
 import signal
 import subprocess
 import sys
@@ -53,9 +57,10 @@ def wait_live(base: str, proc: subprocess.Popen | None, timeout: float = 60) -> 
     raise SystemExit(f"{base} did not become ready")
 
 
-def start_make_run(tmp: Path, port: int, web_concurrency: str | None) -> subprocess.Popen:
+def start_make_run(tmp: Path, port: int, web_concurrency: str | None, **extra: str) -> subprocess.Popen:
     env = dict(os.environ, MANILLE_VAR=str(tmp / "var"), MANILLE_BIND=f"127.0.0.1:{port}",
                MANILLE_REDIS_PORT=str(free_port()), MANILLE_LOG_LEVEL="warning")
+    env.update(extra)
     env.pop("REDIS_URL", None)
     for name in DEFAULT_LIMITS:
         env[f"MANILLE_LIMIT_{name.upper()}"] = "off"
@@ -64,6 +69,47 @@ def start_make_run(tmp: Path, port: int, web_concurrency: str | None) -> subproc
     log = open(tmp / "make-run.log", "w")
     return subprocess.Popen([sys.executable, "-m", "service.run_local"], cwd=ROOT, env=env,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def warm_up(redis_url: str, secret: str, helpers: int = 2, timeout: float = 900) -> float:
+    """Queue today's warm (``service.botcache.warm``) and wait until it is done, with ``helpers``
+    extra warm workers beside ``make run``'s; then no warm runs (tomorrow's, queued with it, is
+    dropped, as if done: it would otherwise run under the load).  Returns the seconds it took."""
+    from rq import Queue
+
+    from service.botcache import warm
+    from service.challenges import Challenges
+    from service.config import Settings
+    from service.store import connect, raw_client
+
+    settings = Settings.from_env({"MANILLE_SECRET": secret, "REDIS_URL": redis_url})
+    client = connect(redis_url)
+    today = settings.today()
+    t0, left = time.monotonic(), []
+    warm.refresh(settings, client)
+    procs = [subprocess.Popen([sys.executable, "-m", "worker", "--url", redis_url, "--name",
+                               f"load-warm-{os.getpid()}-{i}", warm.QUEUE],
+                              cwd=ROOT, env=dict(os.environ, MANILLE_SECRET=secret, MANILLE_LOG_FORMAT="text"),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i in range(helpers)]
+    try:
+        while time.monotonic() - t0 < timeout:
+            left = []
+            bot = Challenges(client, settings).stored_terms(today, create=False)["bots"]
+            got = warm.progress(client, settings.seed(today), bot)
+            if got["jobs"] and got["done"] >= got["jobs"]:
+                queue = Queue(warm.QUEUE, connection=raw_client(client))
+                queue.empty()  # tomorrow's
+                while queue.started_job_registry.count and time.monotonic() - t0 < timeout:
+                    time.sleep(0.5)
+                return time.monotonic() - t0
+            left = [f"{today}: {got['done']}/{got['jobs']}"]
+            time.sleep(1)
+        raise SystemExit(f"the warm did not finish in {timeout:.0f} s: {left}")
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(30)
 
 
 def scrape(base: str) -> dict:
@@ -105,51 +151,22 @@ def main(argv=None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="manille-load-") as tmp_name:
         tmp = Path(tmp_name)
-        service = None
+        service, secret, redis_port = None, secrets.token_hex(32), free_port()
         if args.host:
             base = args.host.rstrip("/")
         else:
             port = free_port()
             base = f"http://127.0.0.1:{port}"
-            service = start_make_run(tmp, port, args.web_concurrency)
+            service = start_make_run(tmp, port, args.web_concurrency, MANILLE_SECRET=secret,
+                                     MANILLE_REDIS_PORT=str(redis_port))
         try:
             wait_live(base, service)
-            before = scrape(base)
-            load0 = os.getloadavg()
-            print(f"load average before: {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f} ({os.cpu_count()} cores); "
-                  f"{args.users} users, {args.seconds} s, against {base}", flush=True)
-            t0, cpu0 = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
-            out = subprocess.run(
-                [str(BIN / "locust"), "-f", str(ROOT / "scripts" / "locustfile.py"), "--headless",
-                 "--users", str(args.users), "--spawn-rate", str(args.spawn_rate), "--run-time", f"{args.seconds}s",
-                 "--stop-timeout", "10", "--host", base, "--csv", str(tmp / "load"), "--only-summary",
-                 "--loglevel", "WARNING"],
-                cwd=ROOT, capture_output=True, text=True, timeout=args.seconds + 120)
-            elapsed = time.monotonic() - t0
-            cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-            locust_cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
-            load1 = os.getloadavg()
-            if not (tmp / "load_stats.csv").exists():
-                print(out.stdout[-3000:], out.stderr[-3000:], file=sys.stderr)
-                return 1
-            report(tmp / "load_stats.csv", elapsed)
-            time.sleep(3)  # the last submissions' verifications
-            after = scrape(base)
-            print(f"\nload average after: {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")
-            print(f"locust itself used {locust_cpu:.0f} s of CPU in {elapsed:.0f} s "
-                  f"({locust_cpu / elapsed:.2f} of the {os.cpu_count()} cores)")
-            verdicts = {k.split('"')[1]: v - before.get(k, 0) for k, v in after.items()
-                        if k.startswith("manille_verifications_total{") and v - before.get(k, 0)}
-            print(f"verifications during the run: {verdicts}; queue after: "
-                  f"{after.get('manille_queue_jobs', 0):.0f} waiting, oldest "
-                  f"{after.get('manille_queue_oldest_job_age_seconds', 0):.1f} s; failed jobs "
-                  f"{after.get('manille_queue_failed_jobs', 0):.0f}; redis used "
-                  f"{after.get('manille_redis_used_memory_bytes', 0) / 2**20:.1f} MiB")
-            failures = tmp / "load_failures.csv"
-            lines = failures.read_text().splitlines()[1:] if failures.exists() else []
-            for line in lines[:10]:
-                print("failure:", line[:300])
-            return 0
+            if service is not None:
+                if load(base, tmp, args, "a cold day: nothing warmed, the day's warm running beside") is None:
+                    return 1
+                took = warm_up(f"redis://127.0.0.1:{redis_port}/0", secret)
+                print(f"\ntoday's warm done in {took:.0f} s", flush=True)
+            return 0 if load(base, tmp, args, "the day warmed (today's warm done, none running)") else 1
         finally:
             if service is not None:
                 os.killpg(service.pid, signal.SIGINT)  # make run's Ctrl-C: web, worker, then Redis
@@ -158,6 +175,48 @@ def main(argv=None) -> int:
                 except subprocess.TimeoutExpired:
                     os.killpg(service.pid, signal.SIGKILL)
                     service.wait()
+
+
+def load(base: str, tmp: Path, args, title: str) -> bool | None:
+    """One run of locust's mix against ``base``, its table printed under ``title``; None if
+    locust wrote no statistics."""
+    tag = f"load{len(list(tmp.glob('load*_stats.csv')))}"
+    before = scrape(base)
+    load0 = os.getloadavg()
+    print(f"\n{title}\nload average before: {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f} ({os.cpu_count()} cores); "
+          f"{args.users} users, {args.seconds} s, against {base}", flush=True)
+    t0, cpu0 = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(
+        [str(BIN / "locust"), "-f", str(ROOT / "scripts" / "locustfile.py"), "--headless",
+         "--users", str(args.users), "--spawn-rate", str(args.spawn_rate), "--run-time", f"{args.seconds}s",
+         "--stop-timeout", "10", "--host", base, "--csv", str(tmp / tag), "--only-summary",
+         "--loglevel", "WARNING"],
+        cwd=ROOT, capture_output=True, text=True, timeout=args.seconds + 120)
+    elapsed = time.monotonic() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    locust_cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+    load1 = os.getloadavg()
+    if not (tmp / f"{tag}_stats.csv").exists():
+        print(out.stdout[-3000:], out.stderr[-3000:], file=sys.stderr)
+        return None
+    report(tmp / f"{tag}_stats.csv", elapsed)
+    time.sleep(3)  # the last submissions' verifications
+    after = scrape(base)
+    print(f"\nload average after: {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")
+    print(f"locust itself used {locust_cpu:.0f} s of CPU in {elapsed:.0f} s "
+          f"({locust_cpu / elapsed:.2f} of the {os.cpu_count()} cores)")
+    verdicts = {k.split('"')[1]: v - before.get(k, 0) for k, v in after.items()
+                if k.startswith("manille_verifications_total{") and v - before.get(k, 0)}
+    print(f"verifications during the run: {verdicts}; queue after: "
+          f"{after.get('manille_queue_jobs', 0):.0f} waiting, oldest "
+          f"{after.get('manille_queue_oldest_job_age_seconds', 0):.1f} s; failed jobs "
+          f"{after.get('manille_queue_failed_jobs', 0):.0f}; redis used "
+          f"{after.get('manille_redis_used_memory_bytes', 0) / 2**20:.1f} MiB")
+    failures = tmp / f"{tag}_failures.csv"
+    lines = failures.read_text().splitlines()[1:] if failures.exists() else []
+    for line in lines[:10]:
+        print("failure:", line[:300])
+    return True
 
 
 if __name__ == "__main__":

@@ -31,14 +31,15 @@ def today_iso(client) -> str:
         return r.json()["date"]
 
 
-def play_through(user, run: dict, token: str) -> bool:
-    """Play legal cards until the run is finished; False if a play failed."""
+def play_through(user, run: dict, token: str, name: str = "POST /runs/[id]/plays") -> bool:
+    """Play legal cards until the run is finished (each play counted under ``name``); False if a
+    play failed."""
     hdrs = {"X-Player-Token": token}
     while run["status"] != "finished":
         time.sleep(THINK)
         card = random.choice(run["view"]["legal"])
         with user.client.post(f"/api/v1/runs/{run['run_id']}/plays", json={"turn": run["turn"], "card": card},
-                              headers=hdrs, name="POST /runs/[id]/plays", catch_response=True) as r:
+                              headers=hdrs, name=name, catch_response=True) as r:
             if r.status_code != 200:
                 r.failure(f"play answered {r.status_code}: {r.text[:200]}")
                 return False

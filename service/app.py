@@ -15,6 +15,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import api, errors_http, web
 from service.telemetry import web as telemetry
+from service.botpool import BotPool
 from service.challenges import Challenges, check_commitments
 from service.config import Settings
 from service.duels import Duels
@@ -43,6 +44,8 @@ class Services:
         self.passkeys = Passkeys(self.redis, self.players.devices)
         self.challenges = Challenges(self.redis, settings)
         self.runs = Runs(self.redis, settings)
+        if settings.bot_pool:
+            self.runs.pool = BotPool(self.queue, settings)
         self.submissions = Submissions(self.redis, settings, queue=self.queue)
         self.analyses = Analyses(self.redis, settings, queue=self.queue)
         self.leaderboard = Leaderboard(self.redis, settings.board_max_age)

@@ -32,7 +32,8 @@
 ``MANILLE_LIMIT_ANALYSES_PER_TOKEN``, ``MANILLE_LIMIT_ANALYSES_PER_ADDRESS``,
 ``MANILLE_LIMIT_LEAGUES_PER_TOKEN``, ``MANILLE_LIMIT_LEAGUES_PER_ADDRESS``,
 ``MANILLE_LIMIT_REPORTS_PER_TOKEN``, ``MANILLE_LIMIT_REPORTS_PER_ADDRESS``,
-``MANILLE_LIMIT_OPS_TOKENS_PER_ADDRESS``
+``MANILLE_LIMIT_OPS_TOKENS_PER_ADDRESS``, ``MANILLE_LIMIT_LINKS_PER_PLAYER``, ``MANILLE_LIMIT_LINKS_PER_ADDRESS``,
+``MANILLE_LIMIT_JOINS_PER_ADDRESS``, ``MANILLE_LIMIT_SEARCH_MS_PER_TOKEN``, ``MANILLE_LIMIT_SEARCH_MS_PER_ADDRESS``
                      rate limits (see ``service.api.limits``), e.g. "12 per hour;30 per day";
                      "off" removes one
 ``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
@@ -76,6 +77,12 @@
 ``MANILLE_WARM_DEALS``  how many of a day's first deals the worker computes the searching bots'
                      decisions of ahead, every line a player may take (``service.botcache.warm``;
                      default 12); 0: none, each decision computed when first met
+``MANILLE_BOT_POOL``  the bots' searches that no cache holds are computed by the ``bots`` queue's
+                     workers (``service.botpool``), and at most this many wait for one; past it a
+                     new free game at the day's strength is refused (503 ``bots_busy``); 0 (the
+                     default; ``make run`` sets 8): the web process computes them itself
+``MANILLE_BOT_POOL_WAIT``  seconds a play waits for the pool's answer before a 503 ``bots_busy``
+                     (the same play sent again waits on the same job; default 20)
 ``MANILLE_MATCHPOINTS_SECONDS``  while a day is open, its matchpoint board is built again at most this
                      often (``service.duplicate.matchpoints``; default 300); 0: after every game
 ``MANILLE_CLOSED_MAX_AGE``  seconds a cache may keep a public answer about a closed day (its boards,
@@ -137,6 +144,7 @@ DEFAULT_CLOSED_MAX_AGE = 300
 DEFAULT_ANALYSIS_QUEUE_MAX = 1000
 DEFAULT_PLAYER_KEEP_DAYS = 30
 DEFAULT_WARM_DEALS = 12
+DEFAULT_BOT_POOL_WAIT = 20.0
 #: A household, a café or a classroom behind one address brings several players a day; a search of
 #: the day's game needs dozens of runs (48 in the attack measured before these limits).  Why each
 #: figure: ``service.api.limits``.
@@ -158,6 +166,8 @@ DEFAULT_LIMITS = {
     "links_per_player": "10 per hour;30 per day",
     "links_per_address": "30 per hour;100 per day",
     "joins_per_address": "20 per 10 minutes;100 per day",
+    "search_ms_per_token": "10000 per minute;60000 per hour",
+    "search_ms_per_address": "20000 per minute;300000 per hour",
 }
 
 
@@ -328,6 +338,8 @@ class Settings:
     #: The site's base URL as players reach it (https://manille.example): device links' URLs and the
     #: passkeys' relying party; "" in development: the request's own origin (``service.players.origin``).
     public_url: str = ""
+    bot_pool: int = 0
+    bot_pool_wait: float = DEFAULT_BOT_POOL_WAIT
     clock: DayClock = field(init=False)
     secrets: SecretSchedule = field(init=False)
     operators: OpsTokens = field(init=False)
@@ -373,6 +385,8 @@ class Settings:
         parse_nodes(self.redis_cluster)  # and a malformed MANILLE_REDIS_CLUSTER
         if self.warm_deals < 0:
             raise ValueError(f"MANILLE_WARM_DEALS must be >= 0, not {self.warm_deals}")
+        if self.bot_pool < 0 or self.bot_pool_wait <= 0:
+            raise ValueError("MANILLE_BOT_POOL must be >= 0 and MANILLE_BOT_POOL_WAIT > 0")
         if self.redis_wait_ms < 0:
             raise ValueError(f"MANILLE_REDIS_WAIT_MS must be >= 0, not {self.redis_wait_ms}")
         self.clock = DayClock(self.tz, self.grace_seconds)
@@ -426,6 +440,8 @@ class Settings:
             "player_keep_days": int(environ.get("MANILLE_PLAYER_KEEP_DAYS") or DEFAULT_PLAYER_KEEP_DAYS),
             "warm_deals": int(environ.get("MANILLE_WARM_DEALS") or DEFAULT_WARM_DEALS),
             "public_url": public_url_from_env(environ.get("MANILLE_PUBLIC_URL")),
+            "bot_pool": int(environ.get("MANILLE_BOT_POOL") or 0),
+            "bot_pool_wait": float(environ.get("MANILLE_BOT_POOL_WAIT") or DEFAULT_BOT_POOL_WAIT),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

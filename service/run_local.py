@@ -13,7 +13,10 @@
   analysis workers (the same on the ``analysis`` queue, the players', then the ``warm`` queue of
   the day's searched decisions computed ahead; and on ``analysis-check``, the hidden-information
   check's, which no player's request may delay; at a lower CPU priority: a game's analysis takes
-  seconds, a day's warm minutes, and verification never waits behind either) and gunicorn
+  seconds, a day's warm minutes, and verification never waits behind either), the bots' pool
+  (a worker for each core but one on the ``bots`` queue: the searches of plays that no cache holds,
+  ``service.botpool``; ``MANILLE_BOT_POOL`` defaults to 8 here; below the web's priority so that
+  no search slows a ranked play) and gunicorn
   (``deploy/gunicorn.conf.py``) on http://127.0.0.1:8000 (``MANILLE_BIND`` to change), prints the URL.
 - A worker that dies is started again, at most ``WORKER_RESTARTS`` times in ``WORKER_WINDOW``
   seconds; then, or when gunicorn dies, everything stops (exit 1).
@@ -43,6 +46,7 @@ from redis.retry import Retry
 
 from service.analysis import CHECK_QUEUE, QUEUE as ANALYSIS_QUEUE
 from service.botcache.warm import QUEUE as WARM_QUEUE
+from service.botpool import QUEUE as BOTS_QUEUE
 from service.config import QUEUE_NAME
 from service.duplicate import QUEUE as BOARDS_QUEUE
 from service.procs import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, children_of, die_with, prctl
@@ -53,7 +57,16 @@ BIN = Path(sys.executable).parent
 #: The workers started, by process name: (queue, nice increment).
 WORKERS = {"worker": ((QUEUE_NAME, BOARDS_QUEUE), 0), "analyst": ((ANALYSIS_QUEUE, WARM_QUEUE), 10),
            "checker": ((CHECK_QUEUE,), 10)}
-LABELS = {"worker": "worker", "analyst": "analysis worker", "checker": "check's analysis worker"}
+#: The bots' pool: a worker for each core but one (one at least), each below the web's priority.
+#: On 2 cores a worker a core took the web's cores too: with free players at the day's strength
+#: a ranked play's p99 was 1.56x its p99 without them, against 1.09x with one worker
+#: (docs/performance.md); a cold day's searches then queue for that one.
+BOT_WORKERS = {f"bots-{i + 1}": ((BOTS_QUEUE,), 5) for i in range(max(1, (os.cpu_count() or 1) - 1))}
+WORKERS.update(BOT_WORKERS)
+LABELS = {"worker": "worker", "analyst": "analysis worker", "checker": "check's analysis worker",
+          **{name: "bots' pool worker" for name in BOT_WORKERS}}
+#: ``MANILLE_BOT_POOL`` unless set: the searches go to the bots' pool, 8 of them waiting at most.
+LOCAL_BOT_POOL = "8"
 WORKER_RESTARTS = 5
 WORKER_WINDOW = 60.0
 DEFAULT_REDIS_DEAD_SECONDS = 10.0
@@ -152,6 +165,7 @@ class Launcher:
         if not env.get("MANILLE_SECRET") and not env.get("MANILLE_SECRET_FILE"):
             env["MANILLE_SECRET"] = local_secret(self.var)
         env.setdefault("MANILLE_LOG_FORMAT", "text")  # a person reads these; production logs JSON
+        env.setdefault("MANILLE_BOT_POOL", LOCAL_BOT_POOL)
         bind = env.setdefault("MANILLE_BIND", "127.0.0.1:8000")
         self.env = env
         self.argv["web"] = [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),

@@ -127,3 +127,20 @@ def analysis_failed(job, connection, exc_type, exc_value, _traceback) -> None:
 
     Analyses(_env_settings().state_beside(connection), _env_settings()).fail(
         job.args[0], {"error": "analysis_failed", "message": f"{getattr(exc_type, '__name__', 'error')}: {exc_value}"})
+
+
+_runs: tuple = (None, None)  # (the job connection, its Runs): scripts and caches made once per worker
+
+
+def bots_think(terms: dict, plays: str) -> dict:
+    """The bots' pool: a run's bots play from ``plays`` until seat 0's turn (``service.botpool``)."""
+    from service import botpool
+    from service.runs import Runs
+
+    global _runs
+    job = get_current_job()
+    conn = job.connection if job is not None else None
+    if _runs[1] is None or _runs[0] is not conn:
+        settings, client = _context()
+        _runs = (conn, Runs(client, settings))
+    return botpool.think(_runs[1], terms, plays)

@@ -61,6 +61,9 @@ class Ready(MethodView):
         ``warm``: the queue of the day's decisions computed ahead (``workers``, ``queued``) and
         today's warm (its ``bots``, ``jobs``, ``done``); its jobs queued with no worker give the
         warning ``no_warm_worker`` (still 200: the bots then decide as each decision is met, slower).
+        ``bots``: the bots' pool (null: none, MANILLE_BOT_POOL 0), its queue's ``workers``, the
+        bots' turns ``waiting`` and ``max_waiting``; no worker gives the warning ``no_bots_worker``
+        (still 200: ranked play with a warm day goes on; a play that needs a search waits, then 503).
         ``redis_memory_bytes`` Redis uses of its ``redis_maxmemory_bytes`` (null: no limit set);
         at MANILLE_MEMORY_WARN of it (default 0.8) ``warnings`` holds ``redis_memory`` and the
         answer stays 200: every web process shares the one Redis, so taking them out of the
@@ -75,7 +78,7 @@ class Ready(MethodView):
         out = {"status": "ok", "redis": False, "queue_redis": False, "redis_cluster": None, "workers": 0, "last_worker_seen_seconds": None,
                "pending": None, "oldest_queued_seconds": None, "failed": None,
                "redis_memory_bytes": None, "redis_maxmemory_bytes": None, "warnings": [],
-               "analysis": {"workers": None, "queued": None}, "warm": None,
+               "analysis": {"workers": None, "queued": None}, "warm": None, "bots": None,
                "compiled_solver": solver.compiled(), "workers_without_compiled_solver": None}
         try:
             out["redis"] = bool(s.redis.ping())
@@ -116,6 +119,10 @@ class Ready(MethodView):
             out["warm"] = warm.health(s.settings, s.redis, s.queue)
             if out["warm"]["queued"] and not out["warm"]["workers"]:
                 out["warnings"].append("no_warm_worker")  # the bots decide as met: slower plays
+            if s.runs.pool is not None:
+                out["bots"] = s.runs.pool.health()
+                if not out["bots"]["workers"]:
+                    out["warnings"].append("no_bots_worker")  # a play that searches waits, then 503
         except Exception:  # noqa: BLE001 - any failure means not ready
             workers, pending = [], {"pending": None, "oldest": None}
         if not out["compiled_solver"] or out["workers_without_compiled_solver"]:

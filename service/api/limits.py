@@ -53,6 +53,18 @@ in its /48 at twice them (``WIDER_PREFIXES``): one /48 is two clients' worth, no
                       class of thirty joining its teacher's league from one address in ten minutes
                       never meets them.  A join answered as a member already counts nothing.
 
+``search_ms_per_token``, ``search_ms_per_address``  milliseconds of CPU the bots' searches of a
+                      token's or an address's plays took (default 10 s a minute and 60 s an hour
+                      per token, 20 s a minute and 300 s an hour per address).  A play is a few
+                      Redis round trips, unless its bots search a position no cache holds (free
+                      play at the day's strength, an archive day, a cold day: ``service.botpool``),
+                      which takes tens to hundreds of ms of a core: a free game at expert-5 about
+                      1.2 s.  A play that would start a search is refused (429) once either is
+                      spent, and a stored play's searches are counted in both as they cost, so
+                      600 plays a minute cannot buy 600 searches.  An honest player's 60 free
+                      games an hour (``runs_per_token``) fit; a script driving the strongest table
+                      from one address gets a third of a core for a minute, then 8 % of one.
+
 Opening a duel's run counts towards ``runs_per_token`` and ``runs_per_address`` as any run.
 
 A request answered from what is stored counts nothing and is never refused: the same turn and card
@@ -95,7 +107,8 @@ from .common import services
 
 #: The limits whose subject is ``client_address()``: each also counts the wider networks around it.
 ADDRESS_LIMITS = frozenset({"ranked_runs", "runs_per_address", "plays_per_address", "submissions_per_address",
-                            "analyses_per_address", "leagues_per_address"})
+                            "analyses_per_address", "leagues_per_address", "reports_per_address",
+                            "links_per_address", "joins_per_address", "search_ms_per_address"})
 
 
 def client_address() -> str:
@@ -119,10 +132,19 @@ def _counted(configured: dict, name: str, subject: str):
 def gate(*limits: tuple[str, str]) -> Gate:
     """The configured windows of each (limit name, subject); a limit turned off has none.  The
     request's answer reports where it leaves them (its RateLimit headers)."""
-    configured = services().settings.limits
-    made = Gate(counted for name, subject in limits for counted in _counted(configured, name, subject))
-    g.rate_gate = made
+    made = g.rate_gate = configured(*limits)
     return made
+
+
+def configured(*limits: tuple[str, str]) -> Gate:
+    """The configured windows of each (limit name, subject), as ``gate`` without reporting them."""
+    windows = services().settings.limits
+    return Gate(counted for name, subject in limits for counted in _counted(windows, name, subject))
+
+
+def search_gate(pid: str) -> Gate:
+    """A play's search limits: the milliseconds of CPU its bots' searches may still take."""
+    return configured(("search_ms_per_token", pid), ("search_ms_per_address", client_address()))
 
 
 class Admission:

@@ -51,8 +51,9 @@ class RunList(MethodView):
         (muette-1, parlee-1, manillen-1; 422 ``unknown_rules``) to ``target`` (422
         ``unknown_target``), against ``bots``: a beginner's table (greedy-1), the club's
         (expert-1) or the strongest, today's bots (the default; under parlee-1 and manillen-1
-        expert-1); another is 422 ``unknown_bots``; each with ``allowed``; ``{"kind": "duel",
-        "duel": code}`` the game of a duel, unranked, once per player (404 ``unknown_duel``; 409
+        expert-1); another is 422 ``unknown_bots``; each with ``allowed``; the strongest while
+        its bots' pool is full is 503 ``bots_busy`` with ``waiting`` and ``offer`` (the club's
+        table); ``{"kind": "duel", "duel": code}`` the game of a duel, unranked, once per player (404 ``unknown_duel``; 409
         ``already_played`` with ``run_id``, ``own_duel`` for its challenger, ``duel_full``).
         Without a token a new one is issued and returned once as ``player_token``."""
         s = services()
@@ -137,15 +138,18 @@ class RunPlays(MethodView):
         An illegal card is 422 ``illegal_card`` with ``obligation`` and ``legal``; an illegal call
         422 ``illegal_call``, a card while a call is due ``call_expected``, a call while a card is
         ``card_expected``, a call that is none ``unknown_call``, each with ``legal``.  A new play
-        counts towards the limits on plays per token and per address (429 ``too_many_requests``);
-        a repeat counts nothing and is answered even at the limit.  503 ``play_unconfirmed``:
+        counts towards the limits on plays per token and per address (429 ``too_many_requests``),
+        and its bots' searches' CPU towards the search limits (a play that would search once they
+        are spent: 429); a repeat counts nothing and is answered even at the limit.  503
+        ``bots_busy``: the bots' pool did not answer in time; send the same play again.  503 ``play_unconfirmed``:
         Redis took the play and never answered; it may have been played: send the same turn and
         card again."""
         s = services()
         pid = s.players.claimed_pid(token_from_request())  # known or not: read with the run
         gate = limits.gate(("plays_per_token", pid), ("plays_per_address", limits.client_address()))
         kind = "call" if "call" in body else "card"
-        result = s.runs.play(run_id, pid, body["turn"], body[kind], kind=kind, limits=gate, players=s.players)
+        result = s.runs.play(run_id, pid, body["turn"], body[kind], kind=kind, limits=gate, players=s.players,
+                             cpu=limits.search_gate(pid))
         if result.run.get("duel") and result.run["status"] == "finished" and run_kind(result.run) == "duel":
             duels.record_finished(result.run, result.table.state)  # a repeat finds it kept: nothing
         return as_documented(run_json(result.run, result.table, result.table.events))

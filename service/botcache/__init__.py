@@ -156,7 +156,21 @@ class CachedBot:
         searches = getattr(self.bot, "searches", None)
         if searches is None or not searches(obs):
             return self.bot.choose(obs, rng)
-        digest = observation_digest(self.id, obs, totals=getattr(self.bot, "reads_totals", True))
+        card = self.lookup(obs)
+        if card is not None:
+            return card
+        card = self.bot.choose(obs, rng)
+        if self.write:
+            self.cache.put(self.digest(obs), str(card))
+        return card
+
+    def digest(self, obs: Observation) -> str:
+        return observation_digest(self.id, obs, totals=getattr(self.bot, "reads_totals", True))
+
+    def lookup(self, obs: Observation) -> Card | None:
+        """The card the cache holds for this dear decision, None if none (or one not legal there,
+        dropped: it is computed again)."""
+        digest = self.digest(obs)
         got = self.cache.get(digest)
         if got is not None:
             card = Card.parse(got)
@@ -164,10 +178,7 @@ class CachedBot:
                 return card
             log.error("decision cache: %s is not legal for %s; recomputed", got, digest)
             self.cache.drop(digest)
-        card = self.bot.choose(obs, rng)
-        if self.write:
-            self.cache.put(digest, str(card))
-        return card
+        return None
 
 
 def cached(bot, client, seed: bytes, *, write: bool = True):

@@ -212,16 +212,18 @@ class Limits:
         self.r = client
         self.script = load_script(client, __file__, "windows.lua")
 
-    def queue(self, gate: Gate, pipe, mode: str, now: int) -> None:
+    def queue(self, gate: Gate, pipe, mode: str, now: int, weight: int = 1) -> None:
         """One script call per limit of ``gate`` queued on ``pipe`` (``store.pipelined``):
         ``check`` or ``take`` (the replies go to ``gate.verdict``, and for a take to
-        ``gate.counted``), ``count`` or ``uncount`` at ``now``."""
+        ``gate.counted``), ``count`` (``weight`` hits) or ``uncount`` at ``now``."""
+        extra = [weight] if weight != 1 else []
         for _name, keys, args, _windows in gate.limits:
-            evalsha_on(pipe, self.script, keys, [mode, now, *args])
+            evalsha_on(pipe, self.script, keys, [mode, now, *args, *extra])
 
-    def _run(self, gate: Gate, mode: str, now: int | None) -> list:
+    def _run(self, gate: Gate, mode: str, now: int | None, weight: int = 1) -> list:
         now = now or now_ms()
-        return pipelined(self.r, lambda pipe: self.queue(gate, pipe, mode, now), [self.script]) if gate else []
+        return pipelined(self.r, lambda pipe: self.queue(gate, pipe, mode, now, weight),
+                         [self.script]) if gate else []
 
     def take(self, gate: Gate, now: int) -> Gate:
         """Count one hit at ``now`` in every limit of ``gate`` that has room, in one round trip;
@@ -246,9 +248,9 @@ class Limits:
         if gate:
             gate.replies, gate.taken = self._run(gate, "check", now), False
 
-    def count(self, gate: Gate, now: int | None = None) -> None:
-        """One hit in every window of ``gate`` (the request succeeded)."""
-        self._run(gate, "count", now)
+    def count(self, gate: Gate, now: int | None = None, weight: int = 1) -> None:
+        """``weight`` hits (one: the request succeeded; a search's ms of CPU) in every window of ``gate``."""
+        self._run(gate, "count", now, weight)
 
     def uncount(self, gate: Gate, now: int) -> None:
         """Take back the hit ``count`` made at ``now`` (what it counted was not stored after all)."""

@@ -4,12 +4,14 @@
 -- of buckets of E/60 ms (field: the bucket's number, now // size; value: its hits); the last 60
 -- buckets are the window.  Its keys share one hash tag: one cluster slot.
 -- KEYS the windows; ARGV[1] 'check', 'count', 'take' or 'uncount'; ARGV[2] now (ms);
--- ARGV[3..] amount and length (ms) of each window.
+-- ARGV[3..] amount and length (ms) of each window; for count, then how many hits (default 1: a
+-- search's milliseconds of CPU are counted as that many hits).
 -- check, take: {0, 0, ...} when every window has room for one more hit (take has counted it), else
 -- {i, ms until window i has, ...} (take has counted nothing); then, for each window, its hits
 -- before this request and the ms until its oldest hit leaves it (0: none), which the RateLimit
 -- headers are made of; count, uncount: {0, 0}.
 local mode, now = ARGV[1], tonumber(ARGV[2])
+local weight = tonumber(ARGV[2 * #KEYS + 3] or '1')
 
 local function size_of(expiry)
   return math.max(1, math.floor(expiry / 60))
@@ -54,7 +56,7 @@ local function change(i, how)
   local key, expiry = KEYS[i], tonumber(ARGV[2 * i + 2])
   local bucket = string.format('%d', math.floor(now / size_of(expiry)))
   if how == 'count' then
-    redis.call('HINCRBY', key, bucket, 1)
+    redis.call('HINCRBY', key, bucket, weight)
     if redis.call('HLEN', key) > 60 then  -- drop the buckets that left the window
       local cur = tonumber(bucket)
       for _, field in ipairs(redis.call('HKEYS', key)) do

@@ -22,7 +22,8 @@ Four kinds of run:
 
 The searching bots' decisions of a day's runs go through the day's decision cache
 (``service.botcache``), which the worker fills ahead (``service.botcache.warm``); a free deal's
-are computed as met and not kept: no other game meets its seed.
+are computed as met and not kept: no other game meets its seed.  A search no cache holds is the
+bots' pool's (``service.botpool``: workers of their own) when the service has one (``pool``).
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 import redis
+from redis.exceptions import RedisError
 
 from bots import get_bidder, get_bot
 from service.botcache import cached
+from service.botpool import Probe, SearchNeeded, job_terms
 from service.challenges import Challenges
 from service.config import Settings
 from service.errors import Conflict, NotFound, Unavailable, Unprocessable
@@ -132,6 +135,8 @@ class Runs(RunStore):
         super().__init__(client, settings)
         self.challenges = Challenges(client, settings)
         self.games = GameCache(settings.play_cache)
+        #: The bots' pool (``service.botpool.BotPool``) the searches go to; None: computed here.
+        self.pool = None
 
     # -- opening -------------------------------------------------------------
 
@@ -160,6 +165,8 @@ class Runs(RunStore):
         now = now or self.settings.now()
         day = self.settings.today(now)
         terms = self.free_terms(day, rules, target, bots)
+        if self.pool is not None and getattr(get_bot(terms["bots"]), "searches", None) is not None:
+            self.pool.admit()  # full: bots_busy, before anything is stored
         return self._create(day, pid, "random", free_play_seed(), ip=ip, user_agent=user_agent, now=now,
                             terms=terms)
 
@@ -226,7 +233,10 @@ class Runs(RunStore):
         shard = shard_of(pid)
         run_id = self.ranked_id(day, pid) if ranked else f"{day:%Y%m%d}-{shard:02d}-{secrets.token_urlsafe(12)}"
         table = tbl.replay(seed, [], deal_start=True, **game_terms(terms))
-        plays = tbl.bots_until_player(table, self.bots_of(terms["bots"], kind, seed), bidder_of(terms))
+        bots_run = {"kind": kind, "date": day.isoformat(), **terms, **(extra or {})}
+        if kind == "random":
+            bots_run["seed"] = seed.hex()
+        plays, _cpu_ms = self.move_bots(table, bots_run, seed, "")
         agent = self.remember_agent(user_agent[:256])
         run = {
             "id": run_id, "pid": pid, "date": day.isoformat(), "ranked": "1" if ranked else "0",
@@ -251,6 +261,43 @@ class Runs(RunStore):
                            code="already_played", run_id=got)
         self.games.put(run_id, seed, run["plays"], table.state)
         return run, table
+
+    def move_bots(self, table: tbl.Table, run: dict, seed: bytes, plays: str,
+                  cpu: Gate = NO_LIMITS) -> tuple[list, int]:
+        """Let the run's bots play on ``table`` (the game after ``plays``, as stored) until seat 0's
+        turn; returns their actions and the ms of CPU their searches took.  What costs no search
+        is played here; from the first search no cache holds, ``cpu`` (the search limits) must
+        have room (else TooManyRequests, nothing stored) and the rest is the pool's (``self.pool``:
+        ``BotPool.think``, which may raise Unavailable ``bots_busy``), or computed here without one."""
+        bot = self.bots_of(run["bots"], run_kind(run), seed)
+        bidder = bidder_of(run)
+        played: list = []
+        try:
+            tbl.bots_until_player(table, Probe(bot), bidder, played=played)
+            return played, 0
+        except SearchNeeded:
+            pass
+        if cpu:
+            self.limits.check(cpu)
+        if self.pool is None:
+            start = time.thread_time()
+            tbl.bots_until_player(table, bot, bidder, played=played)
+            return played, round((time.thread_time() - start) * 1000)
+        kind = run_kind(run)
+        got = self.pool.think(job_terms({**run, "kind": kind}), plays + stored_actions(played), urgent=kind == "ranked")
+        for action in parse_stored(got["actions"]):
+            played.append(action)
+            tbl.step(table.state, action, table.events, checked=True)
+        return played, int(got["cpu_ms"])
+
+    def charge(self, cpu: Gate, cpu_ms: int) -> None:
+        """Count a stored play's ``cpu_ms`` of search in the search limits ``cpu`` (best effort:
+        Redis failing now leaves them emptier)."""
+        if cpu and cpu_ms > 0:
+            try:
+                self.limits.count(cpu, now_ms(), weight=cpu_ms)
+            except RedisError:
+                pass
 
     def bots_of(self, bots: str, kind: str, seed: bytes):
         """The bots of a run: a day's through the day's decision cache; a free deal's bare (its
@@ -291,7 +338,7 @@ class Runs(RunStore):
 
     def play(self, run_id: str, pid: str, turn: int, text: str, *, kind: str = "card",
              now: datetime | None = None, limits: Gate = NO_LIMITS,
-             players: Players | None = None) -> PlayResult:
+             players: Players | None = None, cpu: Gate = NO_LIMITS) -> PlayResult:
         """Play seat 0's action number ``turn`` (0-based; ``kind`` card, or call under rules with an
         auction) and let the bots answer.
 
@@ -306,6 +353,8 @@ class Runs(RunStore):
         counted.  A play Redis did not confirm (503 ``play_unconfirmed``) keeps its count.
         ``players``: ``pid`` is a token's claim (its device id), resolved to its player (else
         Unauthorized) as the run is read; None: the caller resolved it.
+        ``cpu``: the search limits (``move_bots``), charged with the CPU of the bots' searches once
+        the play is stored.
         """
         now = now or self.settings.now()
         for _attempt in range(3):
@@ -313,7 +362,7 @@ class Runs(RunStore):
             run, room = self._load_for_play(run_id, pid, limits, stamp, players)
             counted, keep = (limits.counted(room) if room is not None else NO_LIMITS), False
             try:
-                result = self._play_once(run_id, run, turn, text, kind, now, stamp, limits, room)
+                result = self._play_once(run_id, run, turn, text, kind, now, stamp, limits, room, cpu)
                 keep = result is not None and not result.replayed
             except Unavailable:
                 keep = True  # the play may have been stored: its count stays
@@ -327,7 +376,7 @@ class Runs(RunStore):
         raise Conflict("the run changed while playing; try again", code="wrong_turn")
 
     def _play_once(self, run_id: str, run: dict, turn: int, text: str, kind: str, now: datetime, stamp: int,
-                   limits: Gate, room: list | None) -> PlayResult | None:
+                   limits: Gate, room: list | None, cpu: Gate = NO_LIMITS) -> PlayResult | None:
         """``play`` on the run as read: the result (the play stored, or a repeat answered again),
         or None if the run changed before the play could be stored; raises what ``play`` does."""
         action = parse_action(text, kind)
@@ -357,9 +406,8 @@ class Runs(RunStore):
             raise Conflict("the game of this run is over", code="run_finished") from None
         if room is not None:
             limits.verdict(room)  # full: TooManyRequests before the bots think
-        bots = tbl.bots_until_player(table, self.bots_of(run["bots"], run_kind(run), self.seed_of(run)),
-                                     bidder_of(run))
         mine = stored_actions((action,))
+        bots, cpu_ms = self.move_bots(table, run, seed, run["plays"] + mine, cpu)
         added = mine + stored_actions(bots)
         new_plays = run["plays"] + added
         new_cards = run["cards"] + code
@@ -380,6 +428,7 @@ class Runs(RunStore):
                 code="play_unconfirmed", turn=turn, **{kind: str(action)}, retry_after=1) from e
         if not stored:
             return None
+        self.charge(cpu, cpu_ms)
         if not over:
             self.games.put(run_id, seed, new_plays, state)
         run.update(plays=new_plays, cards=new_cards, last=str(stamp))

@@ -110,10 +110,10 @@ def replay(seed: bytes, plays: list, *, rules: str | None = None, target: int | 
     return table
 
 
-def bots_until_player(table: Table, bot: Bot, bidder=None) -> list:
+def bots_until_player(table: Table, bot: Bot, bidder=None, played: list | None = None) -> list:
     """Let the bots play (and ``bidder`` call) until seat 0 is to move or the game is over;
-    returns their actions."""
-    played = []
+    returns their actions (appended to ``played``, which keeps those made if a bot raises)."""
+    played = [] if played is None else played
     state = table.state
     while not state.is_over and state.current_player != PLAYER:
         seat = state.current_player

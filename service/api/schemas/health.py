@@ -39,6 +39,8 @@ class HealthSchema(ma.Schema):
     workers_without_compiled_solver = fields.Integer(allow_none=True, metadata={
         "description": "verification and analysis workers that said at start they search without the "
                        "compiled solver"})
+    bots = fields.Dict(allow_none=True, metadata={
+        "description": "the bots' pool (null: none): its queue's workers, the bots' turns waiting, max_waiting"})
     warm = fields.Dict(allow_none=True, metadata={
         "description": "the warm of the day's decisions: its queue's workers and queued jobs; today's bots, the warm's "
                        "jobs and those done (0 jobs: nothing to warm, or not queued yet)"})

@@ -17,6 +17,9 @@ import { TrickArea } from "./trick.js";
 import { firstVisit } from "./welcome.js";
 
 
+// How long a play's answer may take before the page says the bots are thinking.
+const THINKING_AFTER_MS = 600;
+
 export class Game {
   constructor(ctx) {
     this.ctx = ctx;
@@ -91,12 +94,20 @@ export class Game {
       const today = this.me && this.me.today;
       if (today && today.run_id) return this.resume(await api.get(`/runs/${today.run_id}`));
       let run;
-      try {
-        run = await api.post("/runs", {});
-      } catch (e) {
-        if (e.code !== "already_played" || !e.body.run_id) throw e;
-        return this.resume(await api.get(`/runs/${e.body.run_id}`));
+      for (;;) {
+        try {
+          run = await api.post("/runs", {});
+          break;
+        } catch (e) {
+          if (e instanceof ApiError && e.code === "bots_busy") {
+            await this.botsBusy(e); // the first bots' turn still searched: ask again
+            continue;
+          }
+          if (e.code !== "already_played" || !e.body.run_id) throw e;
+          return this.resume(await api.get(`/runs/${e.body.run_id}`));
+        }
       }
+      setStatus("");
       return this.begin(run);
     }
     const saved = store.get(this.storeKey);
@@ -117,7 +128,26 @@ export class Game {
     if (variant && variant.rules !== "muette-1") Object.assign(body, { rules: variant.rules, target: variant.target });
     if (this.strength) body.bots = this.strength.botsFor(variant.rules);
     const epoch = this.epoch;
-    const run = await api.post("/runs", body);
+    let run;
+    for (;;) {
+      try {
+        run = await api.post("/runs", body);
+        break;
+      } catch (e) {
+        // the strongest table's bots are all busy: wait for a place, or take the club's table
+        if (!(e instanceof ApiError && e.code === "bots_busy") || epoch !== this.epoch) throw e;
+        const offer = e.body.offer;
+        if (!offer) {
+          await this.botsBusy(e);
+        } else {
+          const { waitTurn } = await import("./busytable.js");
+          if ((await waitTurn(document.getElementById("play-area"), e.body)) === "club") body.bots = offer.bots;
+        }
+        if (epoch !== this.epoch) return;
+      }
+    }
+    import("./busytable.js").then((m) => m.clearTurn());
+    setStatus("");
     if (epoch !== this.epoch) return; // "New game" again meanwhile: the newer one has the table
     store.set(this.storeKey, run.run_id);
     return this.begin(run);
@@ -323,12 +353,41 @@ export class Game {
   // waited out, then the action goes.
   async send(turn, action) {
     let delay = 500;
+    // the bots searching a position takes a moment: said once the answer is slow in coming
+    const thinking = setTimeout(() => this.thinking(true), THINKING_AFTER_MS);
+    try {
+      return await this.sendAgain(turn, action, delay);
+    } finally {
+      clearTimeout(thinking);
+      this.thinking(false);
+    }
+  }
+
+  // A 503 bots_busy without an offer: the bots' pool has not answered yet; said, then asked again.
+  async botsBusy(e) {
+    setStatus(t("botsThinking"));
+    await sleep(Math.min(2, e.body.retry_after || 1) * 1000);
+  }
+
+  // The table says the bots are thinking (a status line, and the felt busy) until they answer.
+  thinking(on) {
+    this.felt.setAttribute("aria-busy", on ? "true" : "false");
+    if (on) setStatus(t("botsThinking"));
+  }
+
+  async sendAgain(turn, action, delay) {
     for (;;) {
       try {
         const answer = await api.post(`/runs/${this.run.run_id}/plays`, { turn, ...action });
         setStatus("");
         return answer;
       } catch (e) {
+        if (e instanceof ApiError && e.code === "bots_busy") {
+          // the bots' pool has not answered yet: the same play again waits on the same search
+          this.thinking(true);
+          await this.botsBusy(e);
+          continue;
+        }
         const limited = limitedFor(e);
         if (limited !== null) {
           setStatus(t("playsTooFast", { seconds: num(limited) }));

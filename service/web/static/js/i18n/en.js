@@ -46,6 +46,9 @@ export default {
   errorGeneric: "Something went wrong: {message}",
   offline: "The server cannot be reached. Check your connection and reload the page.",
   reconnecting: "Reconnecting…",
+  botsThinking: "The bots are thinking…",
+  tableBusy: "The strongest table is busy. Games waiting before yours: {waiting}. Yours starts as soon as there is room.",
+  playAtClub: "Play at the club's table now",
   resynced: "The table was out of step with the server and has been redrawn.",
   yourTurn: "Your turn.",
   dealStarts: ({ n, dealer, card, trump, you }) =>

@@ -47,6 +47,9 @@ export default {
   errorGeneric: "Un problème est survenu : {message}",
   offline: "Le serveur est injoignable. Vérifiez la connexion et rechargez la page.",
   reconnecting: "Reconnexion…",
+  botsThinking: "Les robots réfléchissent…",
+  tableBusy: "La table la plus forte est occupée. Parties en attente avant la vôtre : {waiting}. La vôtre commence dès qu’il y a de la place.",
+  playAtClub: "Jouer maintenant à la table du club",
   resynced: "La table était en décalage avec le serveur ; elle a été redessinée.",
   yourTurn: "À vous de jouer.",
   dealStarts: ({ n, dealer, card, trump, you }) =>

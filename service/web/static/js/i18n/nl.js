@@ -46,6 +46,9 @@ export default {
   errorGeneric: "Er ging iets mis: {message}",
   offline: "De server is onbereikbaar. Controleer de verbinding en laad de pagina opnieuw.",
   reconnecting: "Opnieuw verbinden…",
+  botsThinking: "De robots denken na…",
+  tableBusy: "De sterkste tafel is bezet. Partijen die vóór de uwe wachten: {waiting}. De uwe begint zodra er plaats is.",
+  playAtClub: "Nu aan de clubtafel spelen",
   resynced: "De tafel liep niet gelijk met de server en is opnieuw getekend.",
   yourTurn: "U bent aan de beurt.",
   dealStarts: ({ n, dealer, card, trump, you }) =>
