@@ -3,7 +3,8 @@
 // not played), and the line the end of the day's game says for each league ("in X: 2nd of 5").
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { num, signed, t } from "./i18n.js";
+import { num, t } from "./i18n.js";
+import { periodCells, periodHeads } from "./periods.js";
 import { copyText, canShare } from "./share.js";
 
 async function myLeagues() {
@@ -40,12 +41,12 @@ export async function leagueTabs(state, reload) {
 
 function leagueTable(board, caption) {
   const day = board.board === "day";
-  const heads = [t("colLeagueRank"), t("colPlayer"), ...(day ? [t("colScore")] : [t("colMargin"), t("colDays")]),
+  const heads = [t("colLeagueRank"), t("colPlayer"), ...(day ? [t("colPoints")] : periodHeads()),
     t("colPublicRank")];
   const rows = board.entries.map((e) => h("tr", { class: e.me ? "mine" : null, "aria-current": e.me ? "true" : null },
     h("td", { class: "num" }, num(e.rank)), h("td", { class: "nick" }, e.nickname || "—"),
     day ? h("td", { class: "num" }, num(e.score, { useGrouping: false }))
-      : [h("td", { class: "num" }, signed(e.sum)), h("td", { class: "num" }, num(e.days))],
+      : periodCells(e.sum, e.days),
     h("td", { class: "num" }, t("publicRank", { rank: num(e.public_rank), total: num(board.public_total) }))));
   return h("table", { class: "board league-board" },
     h("caption", {}, caption),

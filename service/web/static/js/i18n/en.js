@@ -134,6 +134,8 @@ export default {
   colPlayer: "Player",
   colPoints: "Points",
   colDays: "Days",
+  colSum: "Over 1000, summed",
+  colMean: "A day on average",
   boardEmpty: "No one on this board yet.",
   dayNobody: "No one played this day.",
   boardError: "The leaderboard cannot be loaded right now.",

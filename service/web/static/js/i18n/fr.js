@@ -136,6 +136,8 @@ export default {
   colPlayer: "Joueur",
   colPoints: "Points",
   colDays: "Jours",
+  colSum: "Au-dessus de 1000, cumulés",
+  colMean: "Moyenne par jour",
   boardEmpty: "Personne dans ce classement pour l'instant.",
   dayNobody: "Personne n'a joué ce jour-là.",
   boardError: "Le classement ne peut pas être chargé pour le moment.",

@@ -134,6 +134,8 @@ export default {
   colPlayer: "Speler",
   colPoints: "Punten",
   colDays: "Dagen",
+  colSum: "Boven 1000, opgeteld",
+  colMean: "Gemiddeld per dag",
   dayNobody: "Niemand speelde die dag.",
   boardEmpty: "Nog niemand in dit klassement.",
   boardError: "Het klassement kan nu niet worden geladen.",
