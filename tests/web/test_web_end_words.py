@@ -60,7 +60,7 @@ EXPECTED = {
                     "Niemand speelde", "1 speler", "21 spelers"],
         "standing": ["U speelt het spel van deze dag als eerste: nog niemand om u mee te vergelijken.",
                      "Beter dan de andere speler tot nu toe.", "De andere speler deed het tot nu toe even goed of beter.",
-                     "Beter dan alle 2 andere spelers tot nu toe.", "Beter dan 50% van de 2 andere spelers tot nu toe.",
+                     "Beter dan beide andere spelers tot nu toe.", "Beter dan 50% van de 2 andere spelers tot nu toe.",
                      "Beter dan 77% van de 9 andere spelers tot nu toe."],
         "ranks": ["Rang #1 van 1", "Rang #1 van 2", "Rang #2 van 2", "Rang #1 van 3", "Rang #2 van 3", "Rang #3 van 10"],
     },

@@ -90,6 +90,10 @@ def test_every_page_reads_whole_and_fits(visitor, played, lang, device):
     page.get_by_role("button", name=played["league"]).click()
     expect(page.locator("table.league-board")).to_be_visible()
     found += audit(page, "league board", touch, missing)
+    page.locator('button[data-board="week"]').click()
+    expect(page.locator("table.league-board caption")).to_contain_text(re.compile(r"\d"))
+    _busy_done(page, "#board-list")
+    found += audit(page, "league board, week", touch, missing)
 
     page.goto(f"/leagues?lang={lang}")
     expect(page.locator("details.league-card").first).to_be_visible()

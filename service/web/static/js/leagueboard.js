@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { periodCells, periodHeads } from "./periods.js";
-import { copyText, canShare } from "./share.js";
+import { shareOrCopy } from "./share.js";
 
 async function myLeagues() {
   if (!api.hasToken()) return [];
@@ -99,12 +99,7 @@ export async function standings(box, day) {
         try {
           url = new URL((await api.get(`/leagues/${encodeURIComponent(lg.league_id)}`)).invite_url, location.origin).href;
         } catch { /* the board's link will do */ }
-        const data = { title: "Manille", text: `Manille ${day} · ${text}`, url };
-        if (canShare(data)) {
-          try { await navigator.share(data); } catch { /* closed */ }
-          return;
-        }
-        said.textContent = (await copyText(`${data.text}\n${url}`)) ? t("copied") : t("copyFailed");
+        said.textContent = await shareOrCopy({ title: "Manille", text: `Manille ${day} · ${text}`, url });
       } }, t("share"));
     lines.push(h("li", {}, h("a", { href: `/leaderboard?league=${encodeURIComponent(lg.league_id)}&board=day&day=${day}` }, text),
       " ", share, " ", said));

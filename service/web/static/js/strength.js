@@ -1,4 +1,4 @@
-// Free play's choice of strength: a radio group (a beginner's table, the club's, the strongest)
+// Free play's choice of strength: a radio group (a beginner's table, the club's, the day's: the hardest)
 // in the variant picker's form, before its "New game" button. The server says which bots each one
 // is under each rules id (the page's data-strengths: the strongest is the day's own bots); the
 // choice is kept on this device, like the variant, and a note says when the game in play is
@@ -18,7 +18,8 @@ export class Strength {
     this.tables = tables;
     this.inputs = LEVELS.map((level) => h("input", { type: "radio", name: "strength", value: level }));
     this.texts = LEVELS.map(() => h("span"));
-    const saved = LEVELS.includes(store.get(KEY)) ? store.get(KEY) : "strongest";
+    // a first free game is against the club's table: the day's (the hardest) is chosen, not met
+    const saved = LEVELS.includes(store.get(KEY)) ? store.get(KEY) : "club";
     this.inputs[LEVELS.indexOf(saved)].checked = true;
     this.note = h("p", { class: "variant-note strength-note", role: "status" });
     const form = picker.form;

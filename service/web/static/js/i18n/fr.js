@@ -81,7 +81,8 @@ export default {
       pl(scored, { one: "# point de partie", other: "# points de partie" })}`,
   formula: "1000 + 10 × ({us} − {them}) = {score}",
   nickname: "Pseudo",
-  nickHelp: "Jusqu'à 24 caractères d'une même écriture, affiché au classement. Validez avec Entrée.",
+  nickHelp: "Jusqu'à 24 caractères d'un même alphabet ; c'est le nom affiché au classement. Validez avec Entrée.",
+  nickHelpTouch: "Jusqu'à 24 caractères d'un même alphabet ; c'est le nom affiché au classement.",
   submitScore: "Envoyer mon score",
   nickEmpty: "Saisissez un pseudo.",
   nickTooLong: "Un pseudo compte au plus 24 caractères.",
@@ -192,9 +193,10 @@ export default {
   variantManillen: "Manillen (en 21)",
   // la force du jeu libre (strength.js)
   strength: "Force des robots",
-  strengthBeginner: "Débutant ({bots})",
-  strengthClub: "Joueur de club ({bots})",
-  strengthStrongest: "Les plus forts : la table du jour ({bots})",
+  strengthBeginner: "Débutant",
+  strengthClub: "Joueur de club",
+  strengthStrongest: "La table du jour (la plus forte)",
+  newGameChoices: "Variante et robots d'une nouvelle partie",
   newGameStrength: "« Nouvelle partie » joue contre : {chosen} ; cette partie-ci continue contre : {playing}.",
 
   // l'analyse carte par carte (analysis.js, analysisview.js, decision.js, lossplot.js)

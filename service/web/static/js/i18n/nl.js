@@ -79,7 +79,8 @@ export default {
       side === 0 ? "wij scoren" : "zij scoren"} ${pl(scored, { one: "# spelpunt", other: "# spelpunten" })}`,
   formula: "1000 + 10 × ({us} − {them}) = {score}",
   nickname: "Bijnaam",
-  nickHelp: "Tot 24 tekens in één schrift, getoond in het klassement. Bevestig met Enter.",
+  nickHelp: "Hoogstens 24 tekens uit één alfabet; zo staat u in het klassement. Bevestig met Enter.",
+  nickHelpTouch: "Hoogstens 24 tekens uit één alfabet; zo staat u in het klassement.",
   submitScore: "Mijn score insturen",
   nickEmpty: "Typ een bijnaam.",
   nickTooLong: "Een bijnaam telt hoogstens 24 tekens.",
@@ -98,8 +99,10 @@ export default {
   notRankedYet: "Gecontroleerd; uw rang verschijnt zo dadelijk in het klassement.",
   verifiedScore: "Gecontroleerde score {score} voor {nick}.",
   firstToPlay: "U speelt het spel van deze dag als eerste: nog niemand om u mee te vergelijken.",
-  beatAll: { one: "Beter dan de andere speler tot nu toe.", other: "Beter dan alle # andere spelers tot nu toe." },
+  beatAll: { one: "Beter dan de andere speler tot nu toe.", "=2": "Beter dan beide andere spelers tot nu toe.",
+    other: "Beter dan alle # andere spelers tot nu toe." },
   beatNone: { one: "De andere speler deed het tot nu toe even goed of beter.",
+    "=2": "Beide andere spelers deden het tot nu toe even goed of beter.",
     other: "De # andere spelers deden het tot nu toe allemaal even goed of beter." },
   beatSome: { one: "Beter dan {pct} van de andere speler tot nu toe.", other: "Beter dan {pct} van de # andere spelers tot nu toe." },
   streak: { one: "Reeks: # dag", other: "Reeks: # dagen op rij" },
@@ -164,7 +167,7 @@ export default {
   promptChoose: ({ suit, nt }) => `Kies een troef${suit ? ` (×${suit})` : ""} (of zonder troef, ×${nt}) of pas`,
   promptMustChoose: ({ suit, nt }) =>
     `Alle drie pasten: kies een troef${suit ? ` (×${suit})` : ""} (of zonder troef, ×${nt})`,
-  variantNames: { "muette-1": "Muette", "parlee-1": "Parlée", "manillen-1": "Manillen" },
+  variantNames: { "muette-1": "Stille manille", "parlee-1": "Manille met bieden", "manillen-1": "Vlaams manillen" },
   newGameStarts: "„Nieuw spel” start {variant}; dit spel gaat verder als {playing}.",
   doubled: "gekontreerd",
   redoubled: "gerekontreerd",
@@ -183,15 +186,16 @@ export default {
   tieCarry: "30–30: niemand scoort; de volgende ronde telt ×{n}.",
   variant: "Variant",
   newGame: "Nieuw spel",
-  variantMuette: "Muette (troef omgedraaid, tot 40)",
-  variantParlee101: "Parlée, tot 101",
-  variantParlee51: "Parlée, tot 51",
-  variantManillen: "Manillen (tot 21)",
+  variantMuette: "Stille manille (troef omgedraaid, tot 40)",
+  variantParlee101: "Manille met bieden, tot 101",
+  variantParlee51: "Manille met bieden, tot 51",
+  variantManillen: "Vlaams manillen (tot 21)",
   // de sterkte in vrij spel (strength.js)
   strength: "Sterkte van de robots",
-  strengthBeginner: "Beginner ({bots})",
-  strengthClub: "Clubspeler ({bots})",
-  strengthStrongest: "Sterkst: de tafel van vandaag ({bots})",
+  strengthBeginner: "Beginner",
+  strengthClub: "Clubspeler",
+  strengthStrongest: "De tafel van de dag (de sterkste)",
+  newGameChoices: "Variant en robots voor een nieuwe partij",
   newGameStrength: "„Nieuw spel” speelt tegen {chosen}; dit spel gaat verder tegen {playing}.",
 
   // de analyse kaart per kaart (analysis.js, analysisview.js, decision.js, lossplot.js)
@@ -266,7 +270,7 @@ export default {
   leagueName: "Naam van de competitie",
   leagueNameHelp: "1 tot 40 tekens. Alleen de leden zien hem.",
   leagueNickname: "Uw naam in competities",
-  leagueNicknameHelp: "Tot 24 tekens in één schrift; ook uw bijnaam in het klassement.",
+  leagueNicknameHelp: "Hoogstens 24 tekens uit één alfabet; ook uw bijnaam in het klassement.",
   createLeague: "Competitie aanmaken",
   leagueCreated: "Competitie ‘{name}’ aangemaakt: stuur de link naar wie erbij moet.",
   leagueNameEmpty: "Typ een naam voor de competitie.",
@@ -372,9 +376,9 @@ export default {
   aloneOnDeal: "voorlopig de enige uitslag",
   versusOthers: ({ beaten, tied, others }) => {
     const n = (x) => pl(x, { other: "#" });
-    if (beaten === others) return pl(others, { one: "beter dan de andere uitslag", other: "beter dan alle # andere" });
-    if (!beaten && tied === others) return pl(others, { one: "gelijk met de andere uitslag", other: "gelijk met alle # andere" });
-    if (!beaten && !tied) return pl(others, { one: "de andere uitslag is hoger", other: "alle # andere zijn hoger" });
+    if (beaten === others) return pl(others, { one: "beter dan de andere uitslag", "=2": "beter dan beide andere", other: "beter dan alle # andere" });
+    if (!beaten && tied === others) return pl(others, { one: "gelijk met de andere uitslag", "=2": "gelijk met beide andere", other: "gelijk met alle # andere" });
+    if (!beaten && !tied) return pl(others, { one: "de andere uitslag is hoger", "=2": "beide andere zijn hoger", other: "alle # andere zijn hoger" });
     const better = `beter dan ${n(beaten)} van de ${pl(others, { other: "# andere" })}`;
     return tied ? `${better}, gelijk met ${n(tied)}` : better;
   },
@@ -382,8 +386,8 @@ export default {
   gameMp: { one: "Uw matchpunten: {mp}, op de ene ronde die ook anderen speelden.",
     other: "Uw matchpunten: {mp}, het gemiddelde over # rondes." },
   dealNotReached: "Uw spel eindigde vóór deze ronde.",
-  dealField: { "=0": "Nog geen getelde spel speelde ze.", one: "# speelde ze · gemiddeld {mean}",
-    other: "# speelden ze · gemiddeld {mean}" },
+  dealField: { "=0": "Nog in geen enkele getelde partij gespeeld.", one: "Gespeeld in # partij · gemiddeld {mean}",
+    other: "Gespeeld in # partijen · gemiddeld {mean}" },
   fieldLegend: "Elke grafiek: hoeveel spellen elk aantal kaartpunten op de ronde namen (0 tot 61). De gearceerde helft, 31 en meer, wint de ronde; de stippellijn is het gemiddelde; de uwe is rood. Matchpunten: het deel van de andere uitslagen dat u verslaat, een gelijkspel telt voor de helft.",
   fieldOnceVerified: "Zodra het gecontroleerd is, wordt elk van uw rondes naast die van alle anderen getoond.",
   yourDealsTitle: "Uw rondes tegenover de anderen",
