@@ -193,6 +193,13 @@ function nicknameForm(box, run, game) {
   input.focus();
 }
 
+// The number the deals came from, folded away under what it is for: a player checks with it that
+// the cards were dealt fairly (docs/rules: the day's fingerprint, then its seed).
+function seedCheck(seed) {
+  return h("details", { class: "seed" }, h("summary", {}, t("seedCheck")),
+    h("p", { class: "note" }, t("seedWhat")), h("p", {}, h("code", {}, seed)));
+}
+
 export async function showEnd(game, run) {
   const section = document.getElementById("end");
   let full = run;
@@ -212,7 +219,7 @@ export async function showEnd(game, run) {
     { score: num(result.rank_score, { useGrouping: false }) })), ...reasoning(full.view.deals || [], totals)];
   if (full.ranked) parts.push(box);
   if (!full.ranked && full.kind !== "duel") { // a duel is played once: its end compares, below
-    if (full.seed) parts.push(h("p", { class: "seed" }, `${t("seed")} `, h("code", {}, full.seed)));
+    if (full.seed) parts.push(seedCheck(full.seed));
     parts.push(h("p", { class: "links" },
       h("button", { type: "button", class: "btn primary", onclick: () => {
         section.hidden = true;
