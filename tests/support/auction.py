@@ -36,8 +36,8 @@ WORDS = {
         "calls": {"C": "Klaveren", "D": "Ruiten", "H": "Harten", "S": "Schoppen", "NT": "Zonder troef",
                   "pass": "Pas", "double": "Kontra", "redouble": "Rekontra"},
         "suits": {"C": "klaveren", "D": "ruiten", "H": "harten", "S": "schoppen", "NT": "zonder troef"},
-        "your_call": "Uw bod", "new_game": "Nieuw spel", "parlee101": "Manille met bieden, tot 101",
-        "manillen": "Vlaams manillen (tot 21)", "muette": "Stille manille", "parlee": "Manille met bieden", "game_to": "Spel (tot {n})",
+        "your_call": "Uw bod", "new_game": "Nieuwe partij", "parlee101": "Manille met bieden, tot 101",
+        "manillen": "Vlaams manillen (tot 21)", "muette": "Stille manille", "parlee": "Manille met bieden", "game_to": "Partij (tot {n})",
         "doubled": "gekontreerd", "redoubled": "gerekontreerd", "muette_start": re.compile(r"draai(t|en)? .* om"),
     },
 }

@@ -58,7 +58,7 @@ EXPECTED = {
                     "620 tot 630: 0 spelers", "620 tot 630: 1 speler", "620 tot 630: 3 spelers",
                     "W: 0 kaarten", "W: 1 kaart", "W: 2 kaarten", "Reeks: 1 dag", "Reeks: 2 dagen op rij",
                     "Niemand speelde", "1 speler", "21 spelers"],
-        "standing": ["U speelt het spel van deze dag als eerste: nog niemand om u mee te vergelijken.",
+        "standing": ["U speelt de partij van deze dag als eerste: nog niemand om u mee te vergelijken.",
                      "Beter dan de andere speler tot nu toe.", "De andere speler deed het tot nu toe even goed of beter.",
                      "Beter dan beide andere spelers tot nu toe.", "Beter dan 50% van de 2 andere spelers tot nu toe.",
                      "Beter dan 77% van de 9 andere spelers tot nu toe."],
