@@ -21,11 +21,22 @@ from playwright.sync_api import expect
 
 from support.closed_day import play_closed_day
 from support.page_audit import audit, watch_missing
-from support.web_helpers import ANALYSIS_MS, PLAY_TODAY, api_play_ranked_game, hand, is_run_answer, play_game
+from support.web_helpers import (ANALYSIS_MS, PLAY_TODAY, Game, api_play_ranked_game, hand, is_run_answer, play_game,
+                                 play_one, watch_play_requests)
 
 PHONE_360 = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 DESKTOP_1366 = {"viewport": {"width": 1366, "height": 800}}
 DEVICES = {"phone": PHONE_360, "desktop": DESKTOP_1366}
+
+#: What of the table, the hand and the last message lies outside the window at the page's top.
+ONE_SCREEN_JS = """() => {
+  const parts = [['the felt', '#felt'], ['the last message', '#ticker'],
+                 ...[...document.querySelectorAll('#hand button')].map((b) => [`the card ${b.dataset.card}`, b])];
+  return parts.filter(([, el]) => {
+    const r = (typeof el === 'string' ? document.querySelector(el) : el).getBoundingClientRect();
+    return r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth;
+  }).map(([name]) => name);
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +73,14 @@ def test_every_page_reads_whole_and_fits(visitor, played, lang, device):
         play.click()
     expect(hand(new).get_by_role("button").first).to_be_visible()
     found += audit(new, "today's table", touch, missing)
+    if touch:  # during play, one screen holds the table, the hand and the last message: no scroll
+        game = Game()
+        watch_play_requests(new, game)
+        play_one(new, game, "tap")
+        expect(new.locator("#ticker")).not_to_be_empty()
+        new.evaluate("window.scrollTo(0, 0)")
+        found += [f"today's table: {what} outside the screen at 360×740"
+                  for what in new.evaluate(ONE_SCREEN_JS)]
 
     # the player who played: the result, the review, the boards, the leagues
     page = visitor(**DEVICES[device])
