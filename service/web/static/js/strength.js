@@ -62,7 +62,9 @@ export class Strength {
   // Shows the strength of the run in play (a resumed run may be of another than the saved choice).
   select(run) {
     const table = this.tables[run.rules] || {};
-    const level = ["strongest", "club", "beginner"].find((l) => table[l] === run.bots);
+    // two tables may be the same bots (a day dealt by the club's): the choice made stays chosen
+    const level = table[this.level] === run.bots ? this.level
+      : ["strongest", "club", "beginner"].find((l) => table[l] === run.bots);
     this.playing = level ? { level, rules: run.rules, bots: run.bots } : null;
     if (level) this.inputs[LEVELS.indexOf(level)].checked = true;
     this.explain();
