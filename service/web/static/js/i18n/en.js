@@ -136,7 +136,7 @@ export default {
   colPlayer: "Player",
   colPoints: "Points",
   colDays: "Days",
-  colSum: "Over 1000, summed",
+  colSum: "Points over 1000, summed",
   colMean: "A day on average",
   boardEmpty: "No one on this board yet.",
   dayNobody: "No one played this day.",

@@ -138,7 +138,7 @@ export default {
   colPlayer: "Joueur",
   colPoints: "Points",
   colDays: "Jours",
-  colSum: "Au-dessus de 1000, cumulés",
+  colSum: "Points au-dessus de 1000, cumulés",
   colMean: "Moyenne par jour",
   boardEmpty: "Personne dans ce classement pour l'instant.",
   dayNobody: "Personne n'a joué ce jour-là.",

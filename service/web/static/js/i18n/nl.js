@@ -138,7 +138,7 @@ export default {
   colPlayer: "Speler",
   colPoints: "Punten",
   colDays: "Dagen",
-  colSum: "Boven 1000, opgeteld",
+  colSum: "Punten boven 1000, opgeteld",
   colMean: "Gemiddeld per dag",
   dayNobody: "Niemand speelde die dag.",
   boardEmpty: "Nog niemand in dit klassement.",
