@@ -5,9 +5,10 @@ phone no tap target under 44×44 px (support.page_audit says exactly what is rea
 
 Walked: the welcome, today's table, its result and its trick-by-trick review, the leaderboard's
 four periods, its matchpoint view and a league's tab, the leagues page, the archive and a past
-day's table, the rules, a free table, its end, its analysis and its challenge, and the duel's page.
-The day's game, the league and the past day are set up once through the API and the service's
-own classes; the free game is played from the page."""
+day's table played to its end, its analysis (the four hands at a decision sorted by suit then
+rank) and its challenge, the duel's page, the rules and a free table.  The day's game, the league
+and the past day are set up once through the API and the service's own classes; the past day is
+played from the page, the same cards every time."""
 
 from __future__ import annotations
 
@@ -27,6 +28,14 @@ from support.web_helpers import (ANALYSIS_MS, PLAY_TODAY, Game, api_play_ranked_
 PHONE_360 = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 DESKTOP_1366 = {"viewport": {"width": 1366, "height": 800}}
 DEVICES = {"phone": PHONE_360, "desktop": DESKTOP_1366}
+
+#: The hands shown as rows of small cards whose order is not by suit (clubs to spades), then rank.
+UNSORTED_HANDS_JS = """() => {
+  const key = (c) => 'CDHS'.indexOf(c[1]) * 8 + '789JQKAT'.indexOf(c[0]);
+  return [...document.querySelectorAll('.mini-cards')]
+    .map((list) => [...list.querySelectorAll('[data-card]')].map((el) => el.dataset.card))
+    .filter((cards) => cards.some((c, i) => i && key(cards[i - 1]) > key(c)));
+}"""
 
 #: What of the table, the hand and the last message lies outside the window at the page's top.
 ONE_SCREEN_JS = """() => {
@@ -124,20 +133,17 @@ def test_every_page_reads_whole_and_fits(visitor, played, lang, device):
     expect(hand(page).get_by_role("button").first).to_be_visible()
     found += audit(page, "archive table", touch, missing)
 
-    page.goto(f"/rules?lang={lang}")
-    found += audit(page, "rules", touch, missing)
-
-    # a free game: its table, its end, its analysis, its challenge and the duel's page
-    with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST"):
-        page.goto(f"/free?lang={lang}&speed=instant")
-    expect(hand(page).get_by_role("button").first).to_be_visible()
-    found += audit(page, "free table", touch, missing)
-    play_game(page, "mouse" if not touch else "tap", page.locator("#end h2").first)
-    found += audit(page, "free end", touch, missing)
-    ask = page.locator("#end").get_by_role("button", name=re.compile("analy", re.I)).first
-    ask.click()
+    # the past day played to its end, the same cards every walk (so the analyst computes its
+    # positions once): its end, its analysis, its challenge and the duel's page
+    play_game(page, "tap" if touch else "mouse", page.locator("#end h2").first, choose=lambda enabled: enabled[0])
+    found += audit(page, "archive end", touch, missing)
+    page.locator("#end").get_by_role("button", name=re.compile("analy", re.I)).first.click()
     expect(page.locator("#analysis .an-main")).to_be_visible(timeout=ANALYSIS_MS)
     found += audit(page, "analysis", touch, missing)
+    page.locator("#analysis .an-card").nth(3).click()  # a decision: the four hands at that moment
+    expect(page.locator("#analysis .mini-cards").first).to_be_visible()
+    found += [f"analysis: a hand not sorted by suit then rank: {cards}"
+              for cards in page.evaluate(UNSORTED_HANDS_JS)]
     page.locator("#end").get_by_role("button", name=re.compile("défier|daag|challenge", re.I)).first.click()
     link = page.locator("#duel-link")
     expect(link).to_have_value(re.compile(r"/duel/"))
@@ -145,5 +151,12 @@ def test_every_page_reads_whole_and_fits(visitor, played, lang, device):
     page.goto(link.input_value() + f"?lang={lang}")
     expect(page.locator("table.duel-table, #end h2").first).to_be_visible()
     found += audit(page, "duel", touch, missing)
+
+    page.goto(f"/rules?lang={lang}")
+    found += audit(page, "rules", touch, missing)
+    with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST"):
+        page.goto(f"/free?lang={lang}&speed=instant")
+    expect(hand(page).get_by_role("button").first).to_be_visible()
+    found += audit(page, "free table", touch, missing)
 
     assert not found, f"{lang} on the {device}:\n  " + "\n  ".join(found)
