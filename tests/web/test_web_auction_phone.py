@@ -11,7 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.auction import NAMING, WORDS, call_group, choose, deal_until, is_new_run, new_game, open_free
+from support.auction import (NAMING, WORDS, call_group, choose, deal_until, is_new_run, new_game, open_free,
+                             unfold_choices)
 from support.web_helpers import is_plays_answer, is_run_answer
 
 SIZES = [(360, 740), (390, 844), (430, 932)]
@@ -116,6 +117,7 @@ def test_a_new_game_clears_the_old_contract_at_once(visitor, lang):
     naming = next(c["call"] for c in run["view"]["calls"] if c["call"] in ("C", "D", "H", "S", "NT"))
     assert w["calls"][naming] in old, old
     # what the panel says the moment "New game" is pressed, before the new run's answer comes
+    unfold_choices(page)
     with page.expect_response(is_new_run):
         now = page.get_by_role("button", name=w["new_game"]).evaluate(
             "(b) => { b.click(); return document.querySelector('#scores .trump').textContent; }")
