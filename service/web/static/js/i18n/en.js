@@ -200,7 +200,7 @@ export default {
   analyseGame: "Analyse this game",
   analysisTitle: "Analysis, card by card",
   analysisOf: "Analysis of {nick}'s game",
-  analysisUnsupported: "Games of parlée and manillen are not analysed yet: the analysis knows muette only.",
+  analysisUnsupported: "Games of manille with bidding and of Flemish manillen are not analysed yet: the analysis knows silent manille only.",
   analysisAfterDay: "The card-by-card analysis of a ranked game opens once its day has closed and the seed is published.",
   analysisAfterDayAt: "The card-by-card analysis of a ranked game opens once its day has closed and the seed is published: from {time}.",
   analysisNotOver: "The game is not over yet.",
