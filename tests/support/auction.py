@@ -18,8 +18,8 @@ WORDS = {
         "calls": {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades", "NT": "No trump",
                   "pass": "Pass", "double": "Double", "redouble": "Redouble"},
         "suits": {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "NT": "no trump"},
-        "your_call": "Your call", "new_game": "New game", "parlee101": "Parlée, to 101",
-        "manillen": "Manillen (to 21)", "muette": "Muette", "parlee": "Parlée", "game_to": "Game (to {n})",
+        "your_call": "Your call", "new_game": "New game", "parlee101": "Manille with bidding, to 101",
+        "manillen": "Flemish manillen (to 21)", "muette": "Silent manille", "parlee": "Manille with bidding", "game_to": "Game (to {n})",
         "doubled": "doubled", "redoubled": "redoubled", "muette_start": re.compile(r"turns? up"),
     },
     "fr": {
@@ -36,8 +36,8 @@ WORDS = {
         "calls": {"C": "Klaveren", "D": "Ruiten", "H": "Harten", "S": "Schoppen", "NT": "Zonder troef",
                   "pass": "Pas", "double": "Kontra", "redouble": "Rekontra"},
         "suits": {"C": "klaveren", "D": "ruiten", "H": "harten", "S": "schoppen", "NT": "zonder troef"},
-        "your_call": "Uw bod", "new_game": "Nieuw spel", "parlee101": "Parlée, tot 101",
-        "manillen": "Manillen (tot 21)", "muette": "Muette", "parlee": "Parlée", "game_to": "Spel (tot {n})",
+        "your_call": "Uw bod", "new_game": "Nieuwe partij", "parlee101": "Manille met bieden, tot 101",
+        "manillen": "Vlaams manillen (tot 21)", "muette": "Stille manille", "parlee": "Manille met bieden", "game_to": "Partij (tot {n})",
         "doubled": "gekontreerd", "redoubled": "gerekontreerd", "muette_start": re.compile(r"draai(t|en)? .* om"),
     },
 }
@@ -57,7 +57,21 @@ def open_free(visitor, lang: str, speed: str = "instant", viewport=PHONE):
     return page, info.value.json()
 
 
+def unfold_choices(page) -> None:
+    """Free play's choices, folded on a phone (and again after each "New game" there), unfolded."""
+    box = page.locator("details.variant-box")
+    if not box.evaluate("d => d.open"):
+        box.locator("summary").click()
+
+
+def choose(page, label: str) -> None:
+    """Check the variant ``label`` in free play's choices."""
+    unfold_choices(page)
+    page.get_by_role("radio", name=re.compile("^" + re.escape(label))).check()
+
+
 def new_game(page, lang: str) -> dict:
+    unfold_choices(page)
     with page.expect_response(is_new_run) as info:
         page.get_by_role("button", name=WORDS[lang]["new_game"]).click()
     assert info.value.status == 201, info.value.text()
@@ -80,7 +94,7 @@ def deal_until(visitor, lang: str, label: str, wanted, per_context: int = 45, co
     for _ in range(contexts):
         page, _ = open_free(visitor, lang)
         page.evaluate(WATCH_LOG)
-        page.get_by_role("radio", name=re.compile("^" + re.escape(label))).check()
+        choose(page, label)
         for _ in range(per_context):
             page.evaluate("() => { window.__seen = []; }")
             run = new_game(page, lang)

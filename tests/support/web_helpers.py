@@ -65,7 +65,7 @@ def play_again_button(page: Page) -> Locator:
 
 
 #: The first visit's button that starts today's game (welcome.js), in each language.
-PLAY_TODAY = re.compile("play today's game|jouer la partie du jour|speel het spel van vandaag", re.I)
+PLAY_TODAY = re.compile("play today's game|jouer la partie du jour|speel de partij van vandaag", re.I)
 
 
 def open_ranked(page: Page, query: str = "lang=en&speed=instant") -> dict:

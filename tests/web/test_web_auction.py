@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.auction import NAMING, WORDS, call_group, deal_until, new_game, open_free
+from support.auction import NAMING, WORDS, call_group, choose, deal_until, new_game, open_free
 from support.web_helpers import is_plays_answer, is_run_answer
 
 def so_far(view: dict) -> tuple[dict | None, int]:
@@ -184,7 +184,7 @@ def test_the_variant_in_play_is_named_and_new_game_says_what_it_starts(visitor, 
     panel = page.locator("#scores")
     expect(panel).to_contain_text(w["muette"])
     expect(panel).to_contain_text(w["game_to"].format(n=40))
-    page.get_by_role("radio", name=re.compile("^" + re.escape(w["parlee101"]))).check()
+    choose(page, w["parlee101"])
     # the table still plays muette, and says plainly that "New game" starts the chosen variant
     expect(panel).to_contain_text(w["muette"])
     note = page.locator("#variant-form .variant-note:not(.strength-note)")
@@ -216,7 +216,7 @@ def expect_only_this_game_in_log(page, lang: str, run: dict) -> None:
 def test_a_new_game_starts_a_new_log(visitor, lang):
     w = WORDS[lang]
     page, first = open_free(visitor, lang, speed="normal")  # the muette deal is narrated at a person's pace
-    page.get_by_role("radio", name=re.compile("^" + re.escape(w["parlee101"]))).check()
+    choose(page, w["parlee101"])
     second = new_game(page, lang)  # at once, while the first game may still be narrated
     expect_only_this_game_in_log(page, lang, second)
     third = new_game(page, lang)  # a parlée game abandoned in its auction
@@ -237,7 +237,7 @@ ROW_LINES = """() => [...document.querySelectorAll('#scores tbody th')].map((th)
 def test_the_score_panel_rows_read_on_one_line_on_a_phone(visitor, lang):
     w = WORDS[lang]
     page, _ = open_free(visitor, lang, viewport={"width": 360, "height": 780})
-    page.get_by_role("radio", name=re.compile("^" + re.escape(w["parlee101"]))).check()
+    choose(page, w["parlee101"])
     for variant in ("muette", "parlee"):
         if variant == "parlee":
             new_game(page, lang)

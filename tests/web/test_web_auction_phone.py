@@ -11,7 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from support.auction import NAMING, WORDS, call_group, deal_until, is_new_run, new_game, open_free
+from support.auction import (NAMING, WORDS, call_group, choose, deal_until, is_new_run, new_game, open_free,
+                             unfold_choices)
 from support.web_helpers import is_plays_answer, is_run_answer
 
 SIZES = [(360, 740), (390, 844), (430, 932)]
@@ -87,7 +88,7 @@ def test_muette_on_a_small_phone_shows_the_whole_hand_on_one_row(visitor, lang):
 def test_after_a_call_with_the_keyboard_focus_goes_to_the_hand(visitor, lang):
     w = WORDS[lang]
     page, run = open_free(visitor, lang)
-    page.get_by_role("radio", name=re.compile("^" + re.escape(w["parlee101"]))).check()
+    choose(page, w["parlee101"])
     for _ in range(50):  # until the player's last call closes the auction on the player's lead
         if run["status"] == "playing" and run["view"].get("legal_calls") and run["view"]["to_move"] == 0:
             buttons = call_group(page, lang).get_by_role("button")
@@ -116,6 +117,7 @@ def test_a_new_game_clears_the_old_contract_at_once(visitor, lang):
     naming = next(c["call"] for c in run["view"]["calls"] if c["call"] in ("C", "D", "H", "S", "NT"))
     assert w["calls"][naming] in old, old
     # what the panel says the moment "New game" is pressed, before the new run's answer comes
+    unfold_choices(page)
     with page.expect_response(is_new_run):
         now = page.get_by_role("button", name=w["new_game"]).evaluate(
             "(b) => { b.click(); return document.querySelector('#scores .trump').textContent; }")
@@ -156,7 +158,7 @@ MUETTE_ONLY = {"fr": "Manille muette\u00a0:", "nl": "Stille manille:", "en": "Ma
 def test_the_footer_does_not_say_muette_during_a_parlee_game(visitor, lang):
     w = WORDS[lang]
     page, run = open_free(visitor, lang, viewport={"width": 390, "height": 844})
-    page.get_by_role("radio", name=re.compile("^" + re.escape(w["parlee101"]))).check()
+    choose(page, w["parlee101"])
     new_game(page, lang)
     foot = page.locator("footer").text_content().replace(" :", "\u00a0:")
     assert not foot.strip().startswith(MUETTE_ONLY[lang]), foot

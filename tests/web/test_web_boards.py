@@ -9,6 +9,7 @@ played, and a day no one played; far enough back not to meet the other tests' da
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import date, timedelta
 
@@ -37,6 +38,12 @@ def days(live):
     boards.record_many(lone, [(pid, "Boards-me", 1130, "sub-me-2")])
     boards.record_many(others, [("other-1", "Other1", 1010, "sub-o1"), ("other-2", "Other2", 990, "sub-o2")])
     return {"token": token, "crowded": crowded, "lone": lone, "others": others, "empty": empty}
+
+
+def _number(text: str) -> int | None:
+    """A number as a board writes it ("+1 250", "−95", "905"); None for a name."""
+    digits = re.sub(r"[\s\u00a0\u202f.,+]", "", text).replace("\u2212", "-")
+    return int(digits) if re.fullmatch(r"-?\d+", digits) else None
 
 
 def _with_token(page, token: str) -> None:
@@ -88,16 +95,24 @@ def test_every_board_counts_in_points_and_a_week_is_named_by_its_days(visitor, d
     day = days["crowded"]
     monday = day - timedelta(days=day.weekday())
     sunday = monday + timedelta(days=6)
-    for page, lang, unit, old in ((visitor(), "en", "Points", "Margin"),
-                                  (visitor(viewport=PHONE, has_touch=True, is_mobile=True), "nl", "Punten", "Verschil")):
+    for page, lang, unit, old, mean in ((visitor(), "en", "Points", "Margin", "A day on average"),
+                                        (visitor(viewport=PHONE, has_touch=True, is_mobile=True), "nl", "Punten",
+                                         "Verschil", "Gemiddeld per dag")):
         _board(page, day, lang)
         heads = page.locator("#board-list table.board thead th")
         expect(heads.nth(2)).to_have_text(unit)
         for tab in ("week", "month", "all"):
             page.locator(f'[data-board="{tab}"]').click()
             expect(page.locator("#board-list")).not_to_have_attribute("aria-busy", "true")
-            expect(heads.nth(2)).to_have_text(unit)  # the same unit as the day's, named the same
+            # the same unit as the day's, named the same, with what it sums; the mean day beside it
+            expect(heads.nth(2)).to_contain_text(unit)
+            expect(heads.nth(2)).to_contain_text("1000")
+            expect(heads.nth(3)).to_have_text(mean)
             expect(page.locator("#board-list table.board thead")).not_to_contain_text(old)
+            for row in page.locator("#board-list table.board tbody tr").all()[:5]:
+                cells = [_number(c) for c in row.locator("td").all_inner_texts()]
+                total, day_mean, played = cells[2], cells[3], cells[4]
+                assert day_mean == math.floor(1000 + total / played + 0.5), (tab, cells)  # Math.round
             if tab == "week":
                 period = page.locator("#board-period")
                 expect(period).not_to_have_text(re.compile(r"W\d"))

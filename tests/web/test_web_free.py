@@ -29,7 +29,12 @@ def test_free_play_twice_in_a_row_changes_no_board(page, site):
     game1 = play_game(page, "mouse", play_again_button(page))
     seed = game1.last["seed"]
     assert seed, "a finished free game has a public seed"
-    expect(page.get_by_role("main")).to_contain_text(seed)  # the seed is shown at the end
+    # the seed is shown at the end, folded under what it is for
+    check = page.locator("#end details.seed")
+    expect(check.locator("code")).to_be_hidden()
+    check.get_by_text("Check it yourself").click()
+    expect(check.locator("code")).to_have_text(seed)
+    expect(check).to_contain_text("anyone can deal the very same cards again")
 
     with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST") as info:
         play_again_button(page).click()

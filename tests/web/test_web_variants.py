@@ -33,8 +33,8 @@ def call_group(page):
 
 
 @pytest.mark.parametrize("label, rules, target", [
-    ("Muette", "muette-1", None), ("Parlée, to 101", "parlee-1", 101), ("Parlée, to 51", "parlee-1", 51),
-    ("Manillen", "manillen-1", 21)])
+    ("Silent manille", "muette-1", None), ("Manille with bidding, to 101", "parlee-1", 101),
+    ("Manille with bidding, to 51", "parlee-1", 51), ("Flemish manillen", "manillen-1", 21)])
 def test_a_whole_game_of_each_variant_from_the_picker(visitor, label, rules, target):
     page = visitor()
     with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST"):

@@ -10,6 +10,11 @@ export const POINTS = { T: 5, A: 4, K: 3, Q: 2, J: 1, 9: 0, 8: 0, 7: 0 };
 export const rankOf = (card) => card[0];
 export const suitOf = (card) => card[1];
 
+// A hand as a player holds it and as the table shows it (the server's order): by suit, clubs to
+// spades, then by rank, the seven to the ten.
+export const sortHand = (cards) => [...cards].sort((a, b) =>
+  SUITS.indexOf(suitOf(a)) - SUITS.indexOf(suitOf(b)) || RANKS.indexOf(rankOf(a)) - RANKS.indexOf(rankOf(b)));
+
 export function rankLabel(card) {
   return cat().rankLetters[rankOf(card)];
 }

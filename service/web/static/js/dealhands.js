@@ -1,7 +1,7 @@
 // The four hands of a deal at one moment, from a public game record (the seed is published: no
 // hidden card is ever drawn before it): as rows of small cards (the review, the analysis), or as
 // a bridge diagram's suit lines around the table (the deal movie).
-import { RANKS, SYMBOL, cardName, drawCard, rankLabel, suitName } from "./cards.js";
+import { RANKS, SYMBOL, cardName, drawCard, rankLabel, sortHand, suitName } from "./cards.js";
 import { h } from "./dom.js";
 import { seatName, t } from "./i18n.js";
 
@@ -22,7 +22,7 @@ export function handRows(hands, { names = seatNames(), mover = null, played = nu
   const wrap = h("div", { class: `review-hands${className ? ` ${className}` : ""}` });
   hands.forEach((cards, seat) => {
     const list = h("span", { class: "mini-cards", role: "list", "aria-label": t("handOf", { seat: names[seat] }) });
-    for (const card of cards) {
+    for (const card of sortHand(cards)) {
       const face = drawCard(card);
       face.classList.add("tiny");
       let label = cardName(card);

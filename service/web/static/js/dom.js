@@ -16,6 +16,10 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+// A touch screen with no keyboard at hand (the main pointer a finger, nothing hovers): the same
+// test as base.css's for keyboard-only controls, so the words never tell a phone to press Enter.
+export const touchOnly = () => matchMedia("(hover: none) and (pointer: coarse)").matches;
+
 export const store = {
   get(key) { try { return localStorage.getItem(key); } catch { return null; } },
   set(key, value) { try { localStorage.setItem(key, value); } catch { /* not kept */ } },

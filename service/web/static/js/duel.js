@@ -45,7 +45,7 @@ function offered(box, duel, run) {
     linkBox({ url: new URL(duel.url, location.origin).href, id: "duel-link", label: t("challengeLink"),
       title: "Manille", text: t("challengeText", { score: num(run.result.rank_score, { useGrouping: false }) }) }),
     h("p", { class: "note" }, t("challengeHelp", { date: expiry(duel) })),
-    h("p", {}, h("a", { href: duel.url }, t("seeChallengeResults"))));
+    h("p", { class: "links" }, h("a", { href: duel.url }, t("seeChallengeResults"))));
   title.focus();
 }
 

@@ -2,12 +2,12 @@
 // verification, the rank, the day's histogram, the streak, the countdown and sharing.
 import { api, ApiError, sleep } from "./api.js";
 import { announce } from "./announcer.js";
-import { fill, h, store } from "./dom.js";
+import { fill, h, store, touchOnly } from "./dom.js";
 import { drawHistogram } from "./histogram.js";
 import { num, t, teamName } from "./i18n.js";
 import { rememberSubmission } from "./mygames.js";
 import { beatenIn, standingWords } from "./standing.js";
-import { copyText } from "./share.js";
+import { shareOrCopy } from "./share.js";
 
 const NICK_KEY = "manille.nickname";
 const POLL_MS = 700;
@@ -39,7 +39,6 @@ function shareText(run, sub, total) {
       line = "";
     }
   }
-  lines.push(location.origin + "/");
   return lines.join("\n");
 }
 
@@ -86,7 +85,7 @@ async function verified(box, run, sub) {
   const total = Math.max(hist.total, sub.rank || 0);
   const copied = h("span", { class: "copied", role: "status" });
   const shareBtn = h("button", { type: "button", class: "btn", onclick: async () => {
-    copied.textContent = (await copyText(shareText(run, sub, total))) ? t("copied") : t("copyFailed");
+    copied.textContent = await shareOrCopy({ title: "Manille", text: shareText(run, sub, total), url: `${location.origin}/` });
   } }, t("share"));
   const deals = h("section", { class: "end-deals", hidden: true, "aria-labelledby": "end-deals-title" });
   const standing = sub.rank ? standingWords({ rank: sub.rank, total, beaten: beatenIn(hist.bins, sub.score) }) : null;
@@ -178,7 +177,7 @@ function nicknameForm(box, run, game) {
   const form = h("form", { class: "nick-form", novalidate: true },
     h("label", { for: "nickname" }, t("nickname")),
     h("div", { class: "row" }, input, h("button", { type: "submit", class: "btn primary" }, t("submitScore"))),
-    h("p", { id: "nick-help", class: "note" }, t("nickHelp")),
+    h("p", { id: "nick-help", class: "note" }, t(touchOnly() ? "nickHelpTouch" : "nickHelp")),
     error);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -204,6 +203,13 @@ function nicknameForm(box, run, game) {
   input.focus();
 }
 
+// The number the deals came from, folded away under what it is for: a player checks with it that
+// the cards were dealt fairly (docs/rules: the day's fingerprint, then its seed).
+function seedCheck(seed) {
+  return h("details", { class: "seed" }, h("summary", {}, t("seedCheck")),
+    h("p", { class: "note" }, t("seedWhat")), h("p", {}, h("code", {}, seed)));
+}
+
 export async function showEnd(game, run) {
   const section = document.getElementById("end");
   let full = run;
@@ -223,7 +229,7 @@ export async function showEnd(game, run) {
     { score: num(result.rank_score, { useGrouping: false }) })), ...reasoning(full.view.deals || [], totals)];
   if (full.ranked) parts.push(box);
   if (!full.ranked && full.kind !== "duel") { // a duel is played once: its end compares, below
-    if (full.seed) parts.push(h("p", { class: "seed" }, `${t("seed")} `, h("code", {}, full.seed)));
+    if (full.seed) parts.push(seedCheck(full.seed));
     parts.push(h("p", { class: "links" },
       h("button", { type: "button", class: "btn primary", onclick: () => {
         section.hidden = true;

@@ -115,6 +115,9 @@ export class Game {
       try {
         const run = await api.get(`/runs/${saved}`);
         if (run.status === "playing") return this.resume(run);
+        // a past day played to its end is shown finished (its result, review and analysis, "play
+        // again" beside them); a free game's end is behind it: free play deals anew
+        if (run.status === "finished" && this.ctx.mode === "archive") return this.resume(run);
       } catch (e) {
         if (isTransient(e)) throw e;
       }

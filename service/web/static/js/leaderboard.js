@@ -8,10 +8,10 @@ import { addView, allViews, findView, onViewsChanged } from "./boardviews.js";
 import { fill, h } from "./dom.js";
 import { leagueBoard, leagueTabs } from "./leagueboard.js";
 import { drawHistogram } from "./histogram.js";
-import { num, signed, t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 import { ownSubmission } from "./mygames.js";
 import { drawPager } from "./pager.js";
-import { boardPath, periodLabel } from "./periods.js";
+import { boardPath, periodCells, periodHeads, periodLabel } from "./periods.js";
 
 const LIMIT = 50;
 const KINDS = ["day", "week", "month", "all"];
@@ -41,7 +41,7 @@ function rows(entries, kind, mePlayer, analysable) {
     const mine = mePlayer && e.player === mePlayer;
     const cells = [h("td", { class: "num" }, num(e.rank)), h("td", { class: "nick" }, e.nickname || "—")];
     if (kind === "day") cells.push(h("td", { class: "num" }, num(e.score)));
-    else cells.push(h("td", { class: "num" }, signed(e.margin)), h("td", { class: "num" }, num(e.days)));
+    else cells.push(...periodCells(e.margin, e.days));
     if (analysable) {
       const cell = h("td", { class: "an-cell" });
       const sub = entrySubmission(e);
@@ -53,11 +53,11 @@ function rows(entries, kind, mePlayer, analysable) {
 }
 
 // Every board counts in one unit, points: a day's score, and a period's sum of each day's points
-// above or below 1000.
+// above or below 1000 with the mean day it makes (periods.js).
 function boardTable(page, kind, caption, mePlayer, quietCaption = false, closed = false, empty = t("boardEmpty")) {
   const analysable = closed && kind === "day" && page.entries.some(entrySubmission);
   const heads = kind === "day" ? [t("colRank"), t("colPlayer"), t("colPoints")]
-    : [t("colRank"), t("colPlayer"), t("colPoints"), t("colDays")];
+    : [t("colRank"), t("colPlayer"), ...periodHeads()];
   if (analysable) heads.push(t("colAnalysis"));
   return h("table", { class: "board" },
     h("caption", { class: quietCaption ? "sr-only" : null }, caption),

@@ -3,8 +3,9 @@
 // not played), and the line the end of the day's game says for each league ("in X: 2nd of 5").
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { num, signed, t } from "./i18n.js";
-import { copyText, canShare } from "./share.js";
+import { num, t } from "./i18n.js";
+import { periodCells, periodHeads } from "./periods.js";
+import { shareOrCopy } from "./share.js";
 
 async function myLeagues() {
   if (!api.hasToken()) return [];
@@ -40,12 +41,12 @@ export async function leagueTabs(state, reload) {
 
 function leagueTable(board, caption) {
   const day = board.board === "day";
-  const heads = [t("colLeagueRank"), t("colPlayer"), ...(day ? [t("colScore")] : [t("colMargin"), t("colDays")]),
+  const heads = [t("colLeagueRank"), t("colPlayer"), ...(day ? [t("colPoints")] : periodHeads()),
     t("colPublicRank")];
   const rows = board.entries.map((e) => h("tr", { class: e.me ? "mine" : null, "aria-current": e.me ? "true" : null },
     h("td", { class: "num" }, num(e.rank)), h("td", { class: "nick" }, e.nickname || "—"),
     day ? h("td", { class: "num" }, num(e.score, { useGrouping: false }))
-      : [h("td", { class: "num" }, signed(e.sum)), h("td", { class: "num" }, num(e.days))],
+      : periodCells(e.sum, e.days),
     h("td", { class: "num" }, t("publicRank", { rank: num(e.public_rank), total: num(board.public_total) }))));
   return h("table", { class: "board league-board" },
     h("caption", {}, caption),
@@ -98,12 +99,7 @@ export async function standings(box, day) {
         try {
           url = new URL((await api.get(`/leagues/${encodeURIComponent(lg.league_id)}`)).invite_url, location.origin).href;
         } catch { /* the board's link will do */ }
-        const data = { title: "Manille", text: `Manille ${day} · ${text}`, url };
-        if (canShare(data)) {
-          try { await navigator.share(data); } catch { /* closed */ }
-          return;
-        }
-        said.textContent = (await copyText(`${data.text}\n${url}`)) ? t("copied") : t("copyFailed");
+        said.textContent = await shareOrCopy({ title: "Manille", text: `Manille ${day} · ${text}`, url });
       } }, t("share"));
     lines.push(h("li", {}, h("a", { href: `/leaderboard?league=${encodeURIComponent(lg.league_id)}&board=day&day=${day}` }, text),
       " ", share, " ", said));

@@ -1,6 +1,7 @@
 // The boards' periods: the API's name of a day's week (ISO 8601) and month, and how a person says
 // each one ("30 Nov – 6 Dec", "December 2026", a long date).
-import { lang, longDate, t } from "./i18n.js";
+import { h } from "./dom.js";
+import { lang, longDate, num, signed, t } from "./i18n.js";
 
 const utc = (iso) => new Date(`${iso}T00:00:00Z`);
 
@@ -49,3 +50,13 @@ export function periodLabel(kind, day, today) {
   if (kind === "month") return monthName(day);
   return t("allTime");
 }
+
+// A period's cells: its sum of each day's points above or below 1000, and beside it the mean day
+// it makes (a newcomer reads 670 a day, not only −330 over one day), then the days played.
+export function periodCells(sum, days) {
+  const mean = days ? Math.round(1000 + sum / days) : null;
+  return [h("td", { class: "num" }, signed(sum)), h("td", { class: "num" }, mean === null ? "—" : num(mean, { useGrouping: false })),
+    h("td", { class: "num" }, num(days))];
+}
+
+export const periodHeads = () => [t("colSum"), t("colMean"), t("colDays")];

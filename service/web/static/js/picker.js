@@ -5,6 +5,7 @@ import { h, store } from "./dom.js";
 import { t } from "./i18n.js";
 
 const KEY = "manille.variant";
+const wide = () => matchMedia("(min-width: 861px)").matches; // table.css's two-column table
 export const VARIANTS = [
   { value: "muette-1", rules: "muette-1", target: null, label: "variantMuette" },
   { value: "parlee-1/101", rules: "parlee-1", target: 101, label: "variantParlee101" },
@@ -19,9 +20,10 @@ export function variantOf(run) {
 }
 
 export class Picker {
-  // Draws the picker just after `before` (below the table: on a phone the hand and the calls come
-  // first); `onStart(variant)` when "New game" is pressed.
-  constructor(before, { onStart }) {
+  // Draws the picker just before `table`, in a disclosure open on a wide screen and closed on a
+  // phone (the choices come first, yet the table, the hand and the last message still fit one
+  // screen); `onStart(variant)` when "New game" is pressed.
+  constructor(table, { onStart }) {
     this.inputs = VARIANTS.map((v) => h("input", { type: "radio", name: "variant", value: v.value }));
     const saved = VARIANTS.find((v) => v.value === store.get(KEY)) || VARIANTS[0];
     this.inputs[VARIANTS.indexOf(saved)].checked = true;
@@ -37,9 +39,12 @@ export class Picker {
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
       store.set(KEY, this.chosen.value);
+      if (!wide()) this.box.open = false; // on a phone the new deal needs the screen
       onStart(this.chosen);
     });
-    before.after(this.form);
+    this.box = h("details", { class: "variant-box" }, h("summary", {}, t("newGameChoices")), this.form);
+    this.box.open = wide();
+    table.before(this.box);
   }
 
   get chosen() {

@@ -20,6 +20,21 @@ export async function copyText(text) {
 export const canShare = (data) => typeof navigator.share === "function"
   && (typeof navigator.canShare !== "function" || navigator.canShare(data));
 
+// One Share button: the system's share sheet where the browser has one, else its text and link
+// copied; returns the words to say ("" once shared, or when the person closed the sheet).  A sheet
+// that refuses (no user gesture left, a policy) falls back to copying.
+export async function shareOrCopy(data) {
+  if (canShare(data)) {
+    try {
+      await navigator.share(data);
+      return "";
+    } catch (e) {
+      if (e && e.name === "AbortError") return "";
+    }
+  }
+  return (await copyText([data.text, data.url].filter(Boolean).join("\n"))) ? t("copied") : t("copyFailed");
+}
+
 // The link in a box with Copy and (where the browser can) Share; `text` goes with a shared link.
 export function linkBox({ url, label, title, text, id }) {
   const field = h("input", { type: "text", id, readonly: true, value: url, class: "link-field",

@@ -1,4 +1,4 @@
-// Free play's choice of strength: a radio group (a beginner's table, the club's, the strongest)
+// Free play's choice of strength: a radio group (a beginner's table, the club's, the day's: the hardest)
 // in the variant picker's form, before its "New game" button. The server says which bots each one
 // is under each rules id (the page's data-strengths: the strongest is the day's own bots); the
 // choice is kept on this device, like the variant, and a note says when the game in play is
@@ -18,7 +18,8 @@ export class Strength {
     this.tables = tables;
     this.inputs = LEVELS.map((level) => h("input", { type: "radio", name: "strength", value: level }));
     this.texts = LEVELS.map(() => h("span"));
-    const saved = LEVELS.includes(store.get(KEY)) ? store.get(KEY) : "strongest";
+    // a first free game is against the club's table: the day's (the hardest) is chosen, not met
+    const saved = LEVELS.includes(store.get(KEY)) ? store.get(KEY) : "club";
     this.inputs[LEVELS.indexOf(saved)].checked = true;
     this.note = h("p", { class: "variant-note strength-note", role: "status" });
     const form = picker.form;
@@ -61,7 +62,9 @@ export class Strength {
   // Shows the strength of the run in play (a resumed run may be of another than the saved choice).
   select(run) {
     const table = this.tables[run.rules] || {};
-    const level = ["strongest", "club", "beginner"].find((l) => table[l] === run.bots);
+    // two tables may be the same bots (a day dealt by the club's): the choice made stays chosen
+    const level = table[this.level] === run.bots ? this.level
+      : ["strongest", "club", "beginner"].find((l) => table[l] === run.bots);
     this.playing = level ? { level, rules: run.rules, bots: run.bots } : null;
     if (level) this.inputs[LEVELS.indexOf(level)].checked = true;
     this.explain();
