@@ -104,7 +104,7 @@ export default {
   restrictedTitle: "Your account is restricted",
   restrictedWhy: "Our fair-play team restricted your account: {reason}. Your games are checked but do not count on the leaderboards.",
   restrictedUntil: "Until {when}.",
-  restrictedUntilLifted: "Until our team lifts it.",
+  restrictedUntilLifted: "Until our team removes it.",
   appealOpen: "Your appeal was sent; another member of the team will answer it.",
   appealGranted: "Your appeal was granted: {answer}",
   appealUpheld: "Your appeal was answered, the decision stands: {answer}",
