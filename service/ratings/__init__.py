@@ -1,0 +1,331 @@
+"""Ratings: every player's Glicko-2 rating from the days' duplicate results (``glicko``).
+
+A rating is derived data, like the boards.  Once a day has closed and its matchpoint board is
+final (``service.duplicate``), every player on that board (a verified game, compared with the
+field on at least one deal; a held or disqualified game is on no board) gets the day's record:
+the rating after the day, its deviation and volatility, and the day's matchpoints.  Days are rated
+in order, each once: ``through`` names the last day rated, written after the day's records, and a
+record already written for the day is recognised by its date, so a retry after a crash counts
+nothing twice.  A disqualification or a restore asks for a rebuild from its day (``dirty``): the
+next run cuts every history back to the day before and rates every later day again.
+
+Each player's history is one string of fixed 10-byte records (``RECORD``: day, value × 10,
+deviation × 10, volatility × 10^5, matchpoints × 100), appended each day played: its last record
+is the player's rating, its length the days played.  The rating board holds the players whose
+deviation after their last day is at most ``BOARD_DEVIATION`` and who played within
+``BOARD_DAYS`` days of the last day rated, by their rating.
+"""
+
+from __future__ import annotations
+
+import logging
+import struct
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from rq import Queue
+
+from service.duplicate import QUEUE, Field, Matchpoints, request_build
+from service.leaderboard import ALL_NAMES, Leaderboard, day_board, shared_ranks
+from service.store import key_for, pipelined, raw_client
+
+from .glicko import INITIAL_DEVIATION, Rating, field_of, update, widened
+
+JOB = "worker.jobs.rate_days"
+#: A rating whose deviation is above this is provisional (lichess: 110).
+PROVISIONAL_DEVIATION = 110
+#: The rating board's cut: a deviation after the last day played at most this (lichess: 75) ...
+BOARD_DEVIATION = 75
+#: ... and a day played within this many days of the last day rated.
+BOARD_DAYS = 30
+MAX_PAGE = 100
+#: Players read or written per round trip.
+CHUNK = 10_000
+#: The day, value × 10, deviation × 10, volatility × 10^5, matchpoints × 100: 10 bytes a day.
+RECORD = struct.Struct(">HHHHH")
+EPOCH = date(2000, 1, 1)
+#: The board's composite: value × DAY_SHIFT + the last day played (later first on a tie).
+DAY_SHIFT = 2 ** 16
+#: A run holds the lock this long at most (a crashed one's is free again after it).
+LOCK_SECONDS = 1800
+
+THROUGH = key_for("ratings", "ratings", "through")
+DIRTY = key_for("ratings", "ratings", "dirty")
+BOARD = key_for("ratings", "ratings", "board")
+LOCK = key_for("ratings", "ratings", "lock")
+
+log = logging.getLogger("service.ratings")
+
+
+def history_key(pid: str) -> str:
+    """A player's history of days rated, in the player's slot."""
+    return key_for("rating", f"player:{pid}")
+
+
+@dataclass(frozen=True)
+class DayRecord:
+    day: date
+    rating: Rating
+    mp: float
+
+    def pack(self) -> bytes:
+        r = self.rating
+        return RECORD.pack((self.day - EPOCH).days, _u16(r.value * 10), _u16(r.deviation * 10),
+                           _u16(r.volatility * 100_000), _u16(self.mp * 100))
+
+    @classmethod
+    def unpack(cls, raw: bytes, at: int = 0) -> "DayRecord":
+        day, value, deviation, volatility, mp = RECORD.unpack_from(raw, at)
+        return cls(EPOCH + timedelta(days=day), Rating(value / 10, deviation / 10, volatility / 100_000), mp / 100)
+
+    def stored(self) -> "DayRecord":
+        """The record as stored (rounded): what the next day's update starts from."""
+        return DayRecord.unpack(self.pack())
+
+
+def _u16(x: float) -> int:
+    return max(0, min(65535, round(x)))
+
+
+def records(raw: bytes | None) -> list[DayRecord]:
+    """A history's records, oldest first ([] for none)."""
+    raw = raw or b""
+    return [DayRecord.unpack(raw, at) for at in range(0, len(raw) - len(raw) % RECORD.size, RECORD.size)]
+
+
+def request(settings, client, day: date, *, queue=None) -> None:
+    """Queue a run of the ratings up to ``day`` (its matchpoint board just became final) on the
+    boards' queue, after the build that made it final."""
+    connection = queue if queue is not None else settings.queue_connection(client)
+    Queue(QUEUE, connection=connection).enqueue_call(
+        JOB, args=(day.isoformat(),), result_ttl=0, failure_ttl=86400, description=f"ratings {day}")
+
+
+class Ratings:
+    def __init__(self, client) -> None:
+        self.r = client
+        self.raw = raw_client(client)
+
+    # -- rating the days -----------------------------------------------------------------
+
+    def request_rebuild(self, day: date) -> None:
+        """A counted game of ``day`` changed (ops): every rating from ``day`` on is computed again
+        at the next run (the earliest day asked for wins)."""
+        current = self.r.get(DIRTY)
+        if current is None or int(current) > day.toordinal():
+            self.r.set(DIRTY, str(day.toordinal()))
+
+    def through(self) -> date | None:
+        """The last day rated, or None before the first."""
+        raw = self.r.get(THROUGH)
+        return date.fromordinal(int(raw)) if raw else None
+
+    def catch_up(self, settings, upto: date, *, start: date | None = None, queue=None) -> list[date]:
+        """Rate every day not rated yet up to ``upto`` whose matchpoint board is final (after a
+        rebuild asked for, from its day), in order, each once; a closed day whose board is not final
+        yet has its build asked for, and the run stops there (the build asks for the next run).
+        ``start``: the first day when none was ever rated (default ``upto``).  The days rated."""
+        if not self.r.set(LOCK, "1", nx=True, ex=LOCK_SECONDS):
+            return []  # another run is at it; the days it rates are the same
+        try:
+            dirty = self.r.get(DIRTY)
+            if dirty is not None:
+                self._cut(date.fromordinal(int(dirty)))
+                if self.r.get(DIRTY) == dirty:  # an earlier day asked for meanwhile is cut next run
+                    self.r.delete(DIRTY)
+            through = self.through()
+            day = through + timedelta(days=1) if through else (start or upto)
+            mp, now, rated = Matchpoints(self.r), settings.now(), []
+            while day <= upto and settings.clock.phase(day, now) == "closed":
+                if not mp.meta(day_board(day))["final"] or mp.stale(day, True):
+                    request_build(settings, self.r, day, force=True, queue=queue)
+                    break
+                self.rate_day(day)
+                rated.append(day)
+                day += timedelta(days=1)
+            return rated
+        finally:
+            self.r.delete(LOCK)
+
+    def rebuild(self, settings, start: date, upto: date, *, queue=None) -> list[date]:
+        """``manille ratings rebuild --from``: every rating from ``start`` on computed again, up to
+        ``upto``."""
+        self.request_rebuild(start)
+        if self.through() is None:
+            return self.catch_up(settings, upto, start=start, queue=queue)
+        return self.catch_up(settings, upto, queue=queue)
+
+    def rate_day(self, day: date) -> int:
+        """Give every player on ``day``'s final matchpoint board the day's record, from the rating
+        before it, against the day's field; a player whose record of ``day`` is written already
+        (a retry) keeps it.  Then ``through`` is ``day``.  How many players were rated."""
+        players = self._day_results(day)
+        pids = sorted(players)
+        before: dict[str, tuple[Rating, bool]] = {}
+        for start in range(0, len(pids), CHUNK):
+            chunk = pids[start:start + CHUNK]
+            tails = pipelined(self.raw, lambda pipe: [pipe.getrange(history_key(p), -2 * RECORD.size, -1)
+                                                      for p in chunk])
+            for pid, tail in zip(chunk, tails):
+                recs = records(tail)
+                done = bool(recs) and recs[-1].day == day
+                prior = recs[-2] if done and len(recs) == 2 else (recs[-1] if recs and not done else None)
+                rating = widened(prior.rating, (day - prior.day).days - 1) if prior else Rating()
+                before[pid] = (rating, done)
+        field = field_of([before[p][0] for p in pids])
+        cutoff = (day - EPOCH).days - BOARD_DAYS
+        for start in range(0, len(pids), CHUNK):
+            chunk = pids[start:start + CHUNK]
+            with self.raw.pipeline(transaction=False) as pipe:
+                for pid in chunk:
+                    rating, done = before[pid]
+                    mp, deals = players[pid]
+                    rec = DayRecord(day, update(rating, field, mp / 100, deals), mp).stored()
+                    if not done:
+                        pipe.append(history_key(pid), rec.pack())
+                    if rec.rating.deviation <= BOARD_DEVIATION:
+                        pipe.zadd(BOARD, {pid: _composite(rec)})
+                    else:
+                        pipe.zrem(BOARD, pid)
+                pipe.execute()
+        self._sweep(cutoff)
+        self.r.set(THROUGH, str(day.toordinal()))
+        log.info("ratings %s: %d players", day, len(pids))
+        return len(pids)
+
+    def _day_results(self, day: date) -> dict[str, tuple[float, int]]:
+        """Each player of ``day``'s matchpoint board: (matchpoints, deals compared with the field)."""
+        mp = Matchpoints(self.r)
+        key = day_board(day).key_of("mp")
+        scored = {deal for deal, counts in Field(self.r).counts(day).items() if sum(counts) >= 2}
+        out: dict[str, tuple[float, int]] = {}
+        boards = Leaderboard(self.r)
+        for start in range(0, self.r.zcard(key), CHUNK):
+            items = self.r.zrange(key, start, start + CHUNK - 1, withscores=True)
+            games = boards.games_of(day, [p for p, _ in items])
+            for (pid, composite), game in zip(items, games):
+                points = game.split("|", 1)[1].split(",") if game and "|" in game else []
+                deals = sum(1 for deal in range(len(points)) if deal in scored) or 1
+                out[pid] = (mp._value(day_board(day), composite) / 10_000, deals)
+        return out
+
+    def _sweep(self, cutoff: int) -> None:
+        """Take off the rating board whoever last played before day ``cutoff`` (days since EPOCH)."""
+        gone = []
+        for start in range(0, self.r.zcard(BOARD), CHUNK):
+            for pid, composite in self.r.zrange(BOARD, start, start + CHUNK - 1, withscores=True):
+                if int(composite) % DAY_SHIFT < cutoff:
+                    gone.append(pid)
+        for start in range(0, len(gone), CHUNK):
+            self.r.zrem(BOARD, *gone[start:start + CHUNK])
+
+    def _cut(self, start: date) -> None:
+        """Every history cut back to the days before ``start``; ``through`` the day before (none if
+        nothing is left), the board as the histories say on that day."""
+        first = (start - EPOCH).days
+        board: dict[str, float] = {}
+        for key in self.raw.scan_iter(match=history_key("*"), count=1000):
+            raw = self.raw.get(key)
+            if not raw:
+                continue
+            keep = records(raw)
+            keep = [rec for rec in keep if (rec.day - EPOCH).days < first]
+            pid = key.decode().split("{player:", 1)[1].split("}", 1)[0]
+            if len(keep) * RECORD.size != len(raw):
+                if keep:
+                    self.raw.set(key, b"".join(rec.pack() for rec in keep))
+                else:
+                    self.raw.delete(key)
+            if keep and keep[-1].rating.deviation <= BOARD_DEVIATION:
+                board[pid] = _composite(keep[-1])
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.delete(BOARD)
+            if board:
+                pipe.zadd(BOARD, board)
+            pipe.execute()
+        previous = start - timedelta(days=1)
+        through = self.through()
+        if through is not None and through >= start:
+            self.r.set(THROUGH, str(previous.toordinal()))
+        self._sweep((previous - EPOCH).days - BOARD_DAYS)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def history(self, pid: str) -> list[DayRecord]:
+        return records(self.raw.get(history_key(pid)))
+
+    def current(self, last: DayRecord, through: date | None) -> Rating:
+        """The rating now: the last day's, its deviation widened by the days rated since."""
+        return widened(last.rating, ((through or last.day) - last.day).days)
+
+    def player(self, pid: str) -> dict | None:
+        """A player's rating now (``value``, ``deviation``, ``games``: days rated, ``provisional``)
+        and history, or None for a player never rated."""
+        recs = self.history(pid)
+        if not recs:
+            return None
+        now = self.current(recs[-1], self.through())
+        history, previous = [], None
+        for rec in recs:
+            history.append({"date": rec.day.isoformat(), "value": round(rec.rating.value),
+                            "deviation": round(rec.rating.deviation), "mp": round(rec.mp, 2),
+                            "change": None if previous is None else round(rec.rating.value) - round(previous)})
+            previous = rec.rating.value
+        best = sorted(history, key=lambda h: (-h["mp"], h["date"]))[:3]
+        return {"rating": _shown(now, len(recs)), "history": history, "days_played": len(recs),
+                "best_days": [{"date": h["date"], "mp": h["mp"], "value": h["value"]} for h in best]}
+
+    def page(self, offset: int = 0, limit: int = 20) -> dict:
+        """The rating board, best first, ``limit`` from ``offset``, equal values sharing a rank."""
+        limit, offset = max(1, min(limit, MAX_PAGE)), max(0, offset)
+        items, total, through = pipelined(self.r, lambda pipe: [
+            pipe.zrevrange(BOARD, offset, offset + limit - 1, withscores=True), pipe.zcard(BOARD), pipe.get(THROUGH)])
+        return {"total": total, "offset": offset, "limit": limit,
+                "entries": self._entries(items, offset, date.fromordinal(int(through)) if through else None)}
+
+    def entries_of(self, pids: list[str]) -> list[dict]:
+        """The ratings of ``pids`` (a league's members) that have one, best first, ranked among them."""
+        through = self.through()
+        rows = []
+        tails = pipelined(self.raw, lambda pipe: [pipe.getrange(history_key(p), -RECORD.size, -1) for p in pids])
+        lengths = pipelined(self.raw, lambda pipe: [pipe.strlen(history_key(p)) for p in pids])
+        names = self.r.hmget(ALL_NAMES, pids) if pids else []
+        for pid, tail, length, name in zip(pids, tails, lengths, names):
+            if tail:
+                last = DayRecord.unpack(tail)
+                rows.append({"player": pid, "nickname": name or "",
+                             **_shown(self.current(last, through), length // RECORD.size)})
+        rows.sort(key=lambda e: (-e["value"], e["nickname"], e["player"]))
+        for e, rank in zip(rows, shared_ranks([e["value"] for e in rows], 0, 0)):
+            e["rank"] = rank
+        return rows
+
+    def _entries(self, items, offset: int, through: date | None) -> list[dict]:
+        if not items:
+            return []
+        pids = [p for p, _ in items]
+        first = int(items[0][1]) // DAY_SHIFT
+        tails = pipelined(self.raw, lambda pipe: [pipe.getrange(history_key(p), -RECORD.size, -1) for p in pids])
+        lengths = pipelined(self.raw, lambda pipe: [pipe.strlen(history_key(p)) for p in pids])
+        names, above = pipelined(self.r, lambda pipe: [pipe.hmget(ALL_NAMES, pids),
+                                                       pipe.zcount(BOARD, (first + 1) * DAY_SHIFT, "+inf")])
+        values = [int(c) // DAY_SHIFT for _p, c in items]
+        out = []
+        for pid, tail, length, name, rank in zip(pids, tails, lengths, names, shared_ranks(values, offset, above)):
+            last = DayRecord.unpack(tail)
+            out.append({"rank": rank, "player": pid, "nickname": name or "",
+                        **_shown(self.current(last, through), length // RECORD.size)})
+        return out
+
+
+def _composite(rec: DayRecord) -> int:
+    return round(rec.rating.value) * DAY_SHIFT + (rec.day - EPOCH).days
+
+
+def _shown(rating: Rating, games: int) -> dict:
+    return {"value": round(rating.value), "deviation": round(rating.deviation), "games": games,
+            "provisional": rating.deviation > PROVISIONAL_DEVIATION}
+
+
+__all__ = ["BOARD", "BOARD_DAYS", "BOARD_DEVIATION", "DIRTY", "INITIAL_DEVIATION", "JOB", "PROVISIONAL_DEVIATION",
+           "RECORD", "THROUGH", "DayRecord", "Ratings", "history_key", "records", "request"]

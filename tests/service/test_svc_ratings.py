@@ -1,0 +1,146 @@
+"""Ratings on a real Redis, on fixed days: a day's close rates its players once (a retry counts
+nothing twice), a disqualification rebuilds the later days, absence widens the deviation, the
+provisional cut-off, the rating board's cut, the profile and board answers."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from freezegun import freeze_time
+
+from service import duplicate
+from service.config import Settings
+from service.leaderboard import ALL_NAMES, Leaderboard
+from service.ratings import BOARD_DEVIATION, PROVISIONAL_DEVIATION, THROUGH, Ratings, history_key, records
+from service.ratings.glicko import Rating, _volatility, field_of, update
+from service.store import shard_of
+
+FIRST = date(2026, 12, 1)
+#: Each player's card points on a day's deals: a beats b beats c beats d on every deal, e is
+#: in the middle; so the order of their ratings is known.
+#: Deals a day's game has.
+DEALS = 10
+STRENGTH = {"a": 50, "b": 40, "c": 30, "d": 20, "e": 35}
+
+
+def _after(day: date) -> str:
+    """Noon the day after ``day`` in Brussels: ``day`` has closed and its seed is public."""
+    return f"{day + timedelta(days=1)}T11:00:00+00:00"
+
+
+def _game(day: date, i: int, pid: str) -> str:
+    return f"{day:%Y%m%d}-{shard_of(pid):02d}-{i:08d}{'0' * 20}"
+
+
+def play_day(rclient, day: date, pids, *, skew: int = 0) -> None:
+    """Every pid of ``pids`` verified on ``day``, its card points by its strength; then the day's
+    final matchpoint board, built as the worker builds it once the day has closed."""
+    lb = Leaderboard(rclient)
+    for i, pid in enumerate(pids):
+        points = STRENGTH[pid] + (skew if pid == "d" else 0)
+        lb.record(day, pid, pid.upper(), 1000 + points, _game(day, i, pid), deals=[points - k % 3 for k in range(DEALS)])
+        rclient.hset(ALL_NAMES, pid, pid.upper())
+    with freeze_time(_after(day)):
+        assert duplicate.build(Settings.from_env(), rclient, day)["final"] is True
+
+
+def rate(rclient, upto: date, start: date = FIRST) -> list[date]:
+    with freeze_time(_after(upto)):
+        return Ratings(rclient).catch_up(Settings.from_env(), upto, start=start)
+
+
+def test_glicko2_volatility_step_matches_glickmans_example():
+    # "Example of the Glicko-2 system": phi 1.1513, delta -0.4834, v 1.7785, sigma 0.06 -> 0.05999
+    assert _volatility(0.06, 200 / 173.7178, -0.4834, 1.7785) == pytest.approx(0.05999, abs=1e-5)
+
+
+def test_a_better_day_against_the_field_raises_the_rating_more():
+    field = field_of([Rating(), Rating()])
+    good, bad = update(Rating(), field, 0.8, 4), update(Rating(), field, 0.2, 4)
+    assert good.value > 1500 > bad.value and good.deviation < 350 and bad.deviation < 350
+
+
+def test_a_days_close_rates_its_players_once_and_a_retry_counts_nothing_twice(rclient):
+    play_day(rclient, FIRST, "abcd")
+    assert rate(rclient, FIRST) == [FIRST]
+    raw = Ratings(rclient).raw
+    first = {p: raw.get(history_key(p)) for p in "abcd"}
+    assert rate(rclient, FIRST) == []  # already rated
+    # a run that died after writing half the players' records, before ``through``: done again,
+    # the records written stay as they are and the others are the same as a whole run's
+    rclient.delete(THROUGH)
+    for p in "cd":
+        rclient.delete(history_key(p))
+    assert rate(rclient, FIRST) == [FIRST]
+    assert {p: raw.get(history_key(p)) for p in "abcd"} == first
+    hist = {p: records(Ratings(rclient).raw.get(history_key(p))) for p in "abcd"}
+    assert all(len(h) == 1 and h[0].day == FIRST for h in hist.values())
+    values = [hist[p][0].rating.value for p in "abcd"]
+    assert values == sorted(values, reverse=True) and values[0] > 1500 > values[-1]
+
+
+def test_days_are_rated_in_order_and_the_strongest_leads(rclient):
+    for k in range(5):
+        play_day(rclient, FIRST + timedelta(days=k), "abcde")
+    assert rate(rclient, FIRST + timedelta(days=4)) == [FIRST + timedelta(days=k) for k in range(5)]
+    r = Ratings(rclient)
+    players = {p: r.player(p) for p in "abcde"}
+    order = sorted("abcde", key=lambda p: -players[p]["rating"]["value"])
+    assert order == ["a", "b", "e", "c", "d"]
+    assert all(players[p]["days_played"] == 5 and players[p]["rating"]["games"] == 5 for p in "abcde")
+    assert [h["date"] for h in players["a"]["history"]] == [(FIRST + timedelta(days=k)).isoformat() for k in range(5)]
+
+
+def test_a_disqualification_rebuilds_the_later_days(rclient):
+    for k in range(3):
+        play_day(rclient, FIRST + timedelta(days=k), "abcd")
+    rate(rclient, FIRST + timedelta(days=2))
+    before = Ratings(rclient).player("b")
+    # a is taken off day 1 (ops): b now leads that day; days 1 and 2 are rated again
+    Leaderboard(rclient).remove(FIRST, "a", 1050)
+    with freeze_time(_after(FIRST + timedelta(days=2))):
+        duplicate.build(Settings.from_env(), rclient, FIRST)
+    Ratings(rclient).request_rebuild(FIRST)
+    assert rate(rclient, FIRST + timedelta(days=2)) == [FIRST + timedelta(days=k) for k in range(3)]
+    a, b = Ratings(rclient).player("a"), Ratings(rclient).player("b")
+    assert [h["date"] for h in a["history"]] == [(FIRST + timedelta(days=k)).isoformat() for k in (1, 2)]
+    assert b["days_played"] == 3 and b["history"][0]["value"] > before["history"][0]["value"]
+    assert b["rating"]["value"] != before["rating"]["value"]
+
+
+def test_a_player_absent_for_a_week_has_a_wider_deviation(rclient):
+    for k in range(10):
+        play_day(rclient, FIRST + timedelta(days=k), "abcd" if k in (0, 1, 2) else "abc")
+    rate(rclient, FIRST + timedelta(days=9))
+    r = Ratings(rclient)
+    d, c = r.player("d"), r.player("c")
+    assert d["history"][-1]["date"] == (FIRST + timedelta(days=2)).isoformat()
+    assert d["rating"]["deviation"] > d["history"][-1]["deviation"]  # widened by the 7 days not played
+    assert d["rating"]["deviation"] > c["rating"]["deviation"]
+
+
+def test_provisional_until_the_deviation_is_small_enough_and_the_boards_cut(rclient):
+    play_day(rclient, FIRST, "abcd")
+    rate(rclient, FIRST)
+    r = Ratings(rclient)
+    one_day = r.player("a")["rating"]
+    assert one_day["deviation"] > BOARD_DEVIATION  # one day: not yet on the rating board
+    assert r.page()["entries"] == []
+    assert one_day["provisional"] == (one_day["deviation"] > PROVISIONAL_DEVIATION)
+    for k in range(1, 8):
+        play_day(rclient, FIRST + timedelta(days=k), "abcd")
+    rate(rclient, FIRST + timedelta(days=7))
+    ratings = {p: r.player(p)["rating"] for p in "abcd"}
+    settled = sorted((p for p in "abcd" if r.player(p)["history"][-1]["deviation"] <= BOARD_DEVIATION),
+                     key=lambda p: -ratings[p]["value"])
+    assert "b" in settled and "c" in settled and ratings["b"]["provisional"] is False
+    page = r.page()
+    assert [e["nickname"] for e in page["entries"]] == [p.upper() for p in settled]
+    assert page["entries"][0] == {"rank": 1, "player": settled[0], "nickname": settled[0].upper(),
+                                  **ratings[settled[0]]}
+    # nobody who last played more than 30 days before the last day rated stays on it
+    for k in range(8, 40):
+        play_day(rclient, FIRST + timedelta(days=k), "ab")
+    rate(rclient, FIRST + timedelta(days=39))
+    assert {e["player"] for e in r.page()["entries"]} <= {"a", "b"}
