@@ -275,13 +275,19 @@ class Ratings:
         return {"rating": _shown(now, len(recs)), "history": history, "days_played": len(recs),
                 "best_days": [{"date": h["date"], "mp": h["mp"], "value": h["value"]} for h in best]}
 
+    @staticmethod
+    def unrated() -> dict:
+        """What ``player`` shows of a player with no day rated yet: Glicko-2's first rating."""
+        return {"rating": _shown(Rating(), 0), "history": [], "days_played": 0, "best_days": []}
+
     def page(self, offset: int = 0, limit: int = 20) -> dict:
         """The rating board, best first, ``limit`` from ``offset``, equal values sharing a rank."""
         limit, offset = max(1, min(limit, MAX_PAGE)), max(0, offset)
         items, total, through = pipelined(self.r, lambda pipe: [
             pipe.zrevrange(BOARD, offset, offset + limit - 1, withscores=True), pipe.zcard(BOARD), pipe.get(THROUGH)])
-        return {"total": total, "offset": offset, "limit": limit,
-                "entries": self._entries(items, offset, date.fromordinal(int(through)) if through else None)}
+        through = date.fromordinal(int(through)) if through else None
+        return {"total": total, "offset": offset, "limit": limit, "through": through.isoformat() if through else None,
+                "entries": self._entries(items, offset, through)}
 
     def entries_of(self, pids: list[str]) -> list[dict]:
         """The ratings of ``pids`` (a league's members) that have one, best first, ranked among them."""

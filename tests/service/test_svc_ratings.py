@@ -12,6 +12,7 @@ from freezegun import freeze_time
 from service import duplicate
 from service.config import Settings
 from service.leaderboard import ALL_NAMES, Leaderboard
+from service.players import Players
 from service.ratings import BOARD_DEVIATION, PROVISIONAL_DEVIATION, THROUGH, Ratings, history_key, records
 from service.ratings.glicko import Rating, _volatility, field_of, update
 from service.store import shard_of
@@ -144,3 +145,42 @@ def test_provisional_until_the_deviation_is_small_enough_and_the_boards_cut(rcli
         play_day(rclient, FIRST + timedelta(days=k), "ab")
     rate(rclient, FIRST + timedelta(days=39))
     assert {e["player"] for e in r.page()["entries"]} <= {"a", "b"}
+
+
+def _named(rclient, pid: str, name: str) -> None:
+    players = Players(rclient)
+    players.claim_nickname(pid, name)
+    players.confirm_nickname(pid, name, valid=True)
+
+
+def test_the_profile_and_the_board_over_http(rclient, client):
+    for k in range(8):
+        play_day(rclient, FIRST + timedelta(days=k), "abcd")
+    rate(rclient, FIRST + timedelta(days=7))
+    for pid in "abcd":
+        _named(rclient, pid, f"Player{pid.upper()}")
+    with freeze_time(_after(FIRST + timedelta(days=7))):
+        r = client.get("/api/v1/players/playerb")  # a name confusable with the holder's finds it
+        assert r.status_code == 200, r.get_json()
+        assert r.headers["Cache-Control"].startswith("public, max-age=") and r.headers["ETag"]
+        body = r.get_json()
+        assert set(body) >= {"nickname", "rating", "history", "streak", "days_played"}
+        assert body["nickname"] == "PlayerB" and body["days_played"] == 8 and body["streak"] == 8
+        assert set(body["rating"]) == {"value", "deviation", "games", "provisional"}
+        assert body["rating"]["games"] == 8 and body["rating"]["value"] == body["history"][-1]["value"]
+        assert [h["date"] for h in body["history"]] == [(FIRST + timedelta(days=k)).isoformat() for k in range(8)]
+        assert all(set(h) >= {"date", "value", "deviation"} for h in body["history"])
+        again = client.get("/api/v1/players/playerb", headers={"If-None-Match": r.headers["ETag"]})
+        assert again.status_code == 304
+        for name in ("nobody", "me%2Fx", "x" * 200):
+            missing = client.get(f"/api/v1/players/{name}")
+            assert missing.status_code == 404 and missing.get_json()["error"] == "unknown_player", name
+        me = client.get("/api/v1/players/me")  # the token's route, not a nickname's
+        assert me.status_code == 401
+        board = client.get("/api/v1/ratings?limit=2&offset=1")
+        assert board.status_code == 200 and board.headers["Cache-Control"].startswith("public")
+        entries = board.get_json()["entries"]
+        assert len(entries) <= 2 and all(set(e) >= {"rank", "nickname", "value", "deviation", "games"} for e in entries)
+        assert [e["rank"] for e in entries] == list(range(2, 2 + len(entries)))
+        bad = client.get("/api/v1/ratings?limit=0")
+        assert bad.status_code == 422 and set(bad.get_json()) >= {"error", "message"}

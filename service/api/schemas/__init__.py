@@ -24,3 +24,5 @@ from .leagues import (LeagueCreateSchema, LeagueJoinSchema, LeagueRenameSchema, 
                       LeagueSummarySchema, LeagueListSchema, InvitePreviewSchema, LeagueEntrySchema,
                       LeagueBoardSchema)  # noqa: F401
 from .duels import DuelDealSchema, DuelResultSchema, DuelHeadSchema, DuelSchema  # noqa: F401
+from .ratings import (RatingsQuerySchema, RatingSchema, HistoryPointSchema, BestDaySchema, ProfileSchema,
+                      RatingEntrySchema, RatingBoardSchema, LeagueRatingsSchema)  # noqa: F401
