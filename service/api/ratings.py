@@ -58,7 +58,10 @@ class LeagueRatings(MethodView):
         """The league's ratings: its members with a rating, best first, ranked among them; members
         only (404 ``unknown_league``)"""
         s = services()
-        view = s.leagues.members_of(league_id, current_pid())
+        pid = current_pid()
+        view = s.leagues.members_of(league_id, pid)
         through = s.ratings.through()
-        return {"league_id": league_id, "through": through.isoformat() if through else None,
-                "entries": s.ratings.entries_of(list(view.members))}
+        # members know each other by nickname: no player id in a league's answer
+        entries = [{**{k: v for k, v in e.items() if k != "player"}, "me": e["player"] == pid}
+                   for e in s.ratings.entries_of(list(view.members))]
+        return {"league_id": league_id, "through": through.isoformat() if through else None, "entries": entries}

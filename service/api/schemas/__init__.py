@@ -25,4 +25,4 @@ from .leagues import (LeagueCreateSchema, LeagueJoinSchema, LeagueRenameSchema, 
                       LeagueBoardSchema)  # noqa: F401
 from .duels import DuelDealSchema, DuelResultSchema, DuelHeadSchema, DuelSchema  # noqa: F401
 from .ratings import (RatingsQuerySchema, RatingSchema, HistoryPointSchema, BestDaySchema, ProfileSchema,
-                      RatingEntrySchema, RatingBoardSchema, LeagueRatingsSchema)  # noqa: F401
+                      RatingEntrySchema, RatingBoardSchema, LeagueRatingEntrySchema, LeagueRatingsSchema)  # noqa: F401

@@ -67,8 +67,18 @@ class RatingBoardSchema(ma.Schema):
     entries = fields.List(fields.Nested(RatingEntrySchema), required=True)
 
 
+class LeagueRatingEntrySchema(ma.Schema):
+    rank = fields.Integer(required=True, metadata={"description": "among the league's members with a rating"})
+    nickname = fields.String(required=True)
+    value = fields.Integer(required=True)
+    deviation = fields.Integer(required=True)
+    games = fields.Integer(required=True)
+    provisional = fields.Boolean(required=True)
+    me = fields.Boolean(required=True, metadata={"description": "the caller's entry"})
+
+
 class LeagueRatingsSchema(ma.Schema):
     league_id = fields.String(required=True)
     through = fields.String(allow_none=True, required=True)
-    entries = fields.List(fields.Nested(RatingEntrySchema), required=True, metadata={
+    entries = fields.List(fields.Nested(LeagueRatingEntrySchema), required=True, metadata={
         "description": "the members with a rating, best first, ranked among them"})
