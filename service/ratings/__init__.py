@@ -121,10 +121,11 @@ class Ratings:
         return date.fromordinal(int(raw)) if raw else None
 
     def catch_up(self, settings, upto: date, *, start: date | None = None, queue=None) -> list[date]:
-        """Rate every day not rated yet up to ``upto`` whose matchpoint board is final (after a
-        rebuild asked for, from its day), in order, each once; a closed day whose board is not final
-        yet has its build asked for, and the run stops there (the build asks for the next run).
-        ``start``: the first day when none was ever rated (default ``upto``).  The days rated."""
+        """Rate every closed day not rated yet whose matchpoint board is final (after a rebuild asked
+        for, from its day), in order, each once; a closed day whose board is not final yet has its
+        build asked for, and the run stops there (that build asks for the next run).  ``upto``: a
+        day just built final; ``start``: the first day when none was ever rated (default ``upto``).
+        The days rated."""
         if not self.r.set(LOCK, "1", nx=True, ex=LOCK_SECONDS):
             return []  # another run is at it; the days it rates are the same
         try:
@@ -136,7 +137,7 @@ class Ratings:
             through = self.through()
             day = through + timedelta(days=1) if through else (start or upto)
             mp, now, rated = Matchpoints(self.r), settings.now(), []
-            while day <= upto and settings.clock.phase(day, now) == "closed":
+            while settings.clock.phase(day, now) == "closed":
                 if not mp.meta(day_board(day))["final"] or mp.stale(day, True):
                     request_build(settings, self.r, day, force=True, queue=queue)
                     break

@@ -12,6 +12,7 @@ from freezegun import freeze_time
 from service import duplicate
 from service.config import Settings
 from service.leaderboard import ALL_NAMES, Leaderboard
+from service.ops import Ops
 from service.players import Players
 from service.ratings import BOARD_DEVIATION, PROVISIONAL_DEVIATION, THROUGH, Ratings, history_key, records
 from service.ratings.glicko import Rating, _volatility, field_of, update
@@ -184,3 +185,36 @@ def test_the_profile_and_the_board_over_http(rclient, client):
         assert [e["rank"] for e in entries] == list(range(2, 2 + len(entries)))
         bad = client.get("/api/v1/ratings?limit=0")
         assert bad.status_code == 422 and set(bad.get_json()) >= {"error", "message"}
+
+
+def test_the_workers_final_build_rates_the_day_once_and_an_ops_change_rates_it_again(rclient, run_worker, queue_conn):
+    days = [FIRST + timedelta(days=k) for k in range(3)]
+    lb = Leaderboard(rclient)
+    for day in days:
+        for i, pid in enumerate("abcd"):
+            points = STRENGTH[pid]
+            lb.record(day, pid, pid.upper(), 1000 + points, _game(day, i, pid), deals=[points] * DEALS)
+    settings = Settings.from_env()
+    r = Ratings(rclient)
+    with freeze_time(_after(days[0])):  # day 0 has closed: its final build, then its rating, by the worker
+        duplicate.request_build(settings, rclient, days[0], force=True, queue=queue_conn)
+        run_worker()
+    assert r.through() == days[0] and [h["date"] for h in r.player("a")["history"]] == [days[0].isoformat()]
+    with freeze_time(_after(days[2])):  # days 1 and 2 closed; the maintenance's builds of both
+        assert duplicate.refresh(settings, rclient, queue=queue_conn)
+        run_worker()
+        assert r.through() == days[2]
+        once = {p: r.history(p) for p in "abcd"}
+        assert all(len(h) == 3 for h in once.values())
+        # the same builds again (a retry, a late maintenance): nothing counted twice
+        for day in days:
+            duplicate.request_build(settings, rclient, day, force=True, queue=queue_conn)
+        run_worker()
+        assert {p: r.history(p) for p in "abcd"} == once
+        # ops take a's game of day 1 off the boards: days 1 and 2 rated again without it
+        Leaderboard(rclient).remove(days[1], "a", 1000 + STRENGTH["a"])
+        Ops(rclient, settings)._rebuild_matchpoints(days[1])
+        run_worker()
+    assert r.through() == days[2]
+    assert [rec.day for rec in r.history("a")] == [days[0], days[2]]
+    assert r.history("b")[0] == once["b"][0] and r.history("b")[1] != once["b"][1]
