@@ -19,8 +19,6 @@ deviation after their last day is at most ``BOARD_DEVIATION`` and who played wit
 from __future__ import annotations
 
 import logging
-import struct
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from rq import Queue
@@ -29,7 +27,8 @@ from service.duplicate import QUEUE, Field, Matchpoints, request_build
 from service.leaderboard import ALL_NAMES, Leaderboard, day_board, shared_ranks
 from service.store import key_for, pipelined, raw_client
 
-from .glicko import INITIAL_DEVIATION, Rating, field_of, update, widened
+from .day import EPOCH, RECORD, DayRecord, rate_field, records
+from .glicko import INITIAL_DEVIATION, Rating, widened
 
 JOB = "worker.jobs.rate_days"
 #: A rating whose deviation is above this is provisional (lichess: 110).
@@ -41,9 +40,6 @@ BOARD_DAYS = 30
 MAX_PAGE = 100
 #: Players read or written per round trip.
 CHUNK = 10_000
-#: The day, value × 10, deviation × 10, volatility × 10^5, matchpoints × 100: 10 bytes a day.
-RECORD = struct.Struct(">HHHHH")
-EPOCH = date(2000, 1, 1)
 #: The board's composite: value × DAY_SHIFT + the last day played (later first on a tie).
 DAY_SHIFT = 2 ** 16
 #: A run holds the lock this long at most (a crashed one's is free again after it).
@@ -60,37 +56,6 @@ log = logging.getLogger("service.ratings")
 def history_key(pid: str) -> str:
     """A player's history of days rated, in the player's slot."""
     return key_for("rating", f"player:{pid}")
-
-
-@dataclass(frozen=True)
-class DayRecord:
-    day: date
-    rating: Rating
-    mp: float
-
-    def pack(self) -> bytes:
-        r = self.rating
-        return RECORD.pack((self.day - EPOCH).days, _u16(r.value * 10), _u16(r.deviation * 10),
-                           _u16(r.volatility * 100_000), _u16(self.mp * 100))
-
-    @classmethod
-    def unpack(cls, raw: bytes, at: int = 0) -> "DayRecord":
-        day, value, deviation, volatility, mp = RECORD.unpack_from(raw, at)
-        return cls(EPOCH + timedelta(days=day), Rating(value / 10, deviation / 10, volatility / 100_000), mp / 100)
-
-    def stored(self) -> "DayRecord":
-        """The record as stored (rounded): what the next day's update starts from."""
-        return DayRecord.unpack(self.pack())
-
-
-def _u16(x: float) -> int:
-    return max(0, min(65535, round(x)))
-
-
-def records(raw: bytes | None) -> list[DayRecord]:
-    """A history's records, oldest first ([] for none)."""
-    raw = raw or b""
-    return [DayRecord.unpack(raw, at) for at in range(0, len(raw) - len(raw) % RECORD.size, RECORD.size)]
 
 
 def request(settings, client, day: date, *, queue=None) -> None:
@@ -162,27 +127,26 @@ class Ratings:
         (a retry) keeps it.  Then ``through`` is ``day``.  How many players were rated."""
         players = self._day_results(day)
         pids = sorted(players)
-        before: dict[str, tuple[Rating, bool]] = {}
+        priors: dict[str, DayRecord | None] = {}
+        done: set[str] = set()
         for start in range(0, len(pids), CHUNK):
             chunk = pids[start:start + CHUNK]
             tails = pipelined(self.raw, lambda pipe: [pipe.getrange(history_key(p), -2 * RECORD.size, -1)
                                                       for p in chunk])
             for pid, tail in zip(chunk, tails):
                 recs = records(tail)
-                done = bool(recs) and recs[-1].day == day
-                prior = recs[-2] if done and len(recs) == 2 else (recs[-1] if recs and not done else None)
-                rating = widened(prior.rating, (day - prior.day).days - 1) if prior else Rating()
-                before[pid] = (rating, done)
-        field = field_of([before[p][0] for p in pids])
+                if recs and recs[-1].day == day:  # written by a run that died before ``through``
+                    done.add(pid)
+                    recs = recs[:-1]
+                priors[pid] = recs[-1] if recs else None
+        after = rate_field(day, players, priors)
         cutoff = (day - EPOCH).days - BOARD_DAYS
         for start in range(0, len(pids), CHUNK):
             chunk = pids[start:start + CHUNK]
             with self.raw.pipeline(transaction=False) as pipe:
                 for pid in chunk:
-                    rating, done = before[pid]
-                    mp, deals = players[pid]
-                    rec = DayRecord(day, update(rating, field, mp / 100, deals), mp).stored()
-                    if not done:
+                    rec = after[pid]
+                    if pid not in done:
                         pipe.append(history_key(pid), rec.pack())
                     if rec.rating.deviation <= BOARD_DEVIATION:
                         pipe.zadd(BOARD, {pid: _composite(rec)})
