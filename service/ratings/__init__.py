@@ -23,8 +23,8 @@ from datetime import date, timedelta
 
 from rq import Queue
 
-from service.duplicate import QUEUE, Field, Matchpoints, request_build
-from service.leaderboard import ALL_NAMES, Leaderboard, day_board, shared_ranks
+from service.duplicate import QUEUE, Matchpoints, request_build
+from service.leaderboard import ALL_NAMES, day_board, shared_ranks
 from service.store import key_for, pipelined, raw_client
 
 from .day import EPOCH, RECORD, DayRecord, rate_field, records
@@ -158,20 +158,13 @@ class Ratings:
         log.info("ratings %s: %d players", day, len(pids))
         return len(pids)
 
-    def _day_results(self, day: date) -> dict[str, tuple[float, int]]:
-        """Each player of ``day``'s matchpoint board: (matchpoints, deals compared with the field)."""
-        mp = Matchpoints(self.r)
-        key = day_board(day).key_of("mp")
-        scored = {deal for deal, counts in Field(self.r).counts(day).items() if sum(counts) >= 2}
-        out: dict[str, tuple[float, int]] = {}
-        boards = Leaderboard(self.r)
+    def _day_results(self, day: date) -> dict[str, float]:
+        """Each player of ``day``'s matchpoint board: the day's matchpoints."""
+        mp, board = Matchpoints(self.r), day_board(day)
+        key, out = board.key_of("mp"), {}
         for start in range(0, self.r.zcard(key), CHUNK):
-            items = self.r.zrange(key, start, start + CHUNK - 1, withscores=True)
-            games = boards.games_of(day, [p for p, _ in items])
-            for (pid, composite), game in zip(items, games):
-                points = game.split("|", 1)[1].split(",") if game and "|" in game else []
-                deals = sum(1 for deal in range(len(points)) if deal in scored) or 1
-                out[pid] = (mp._value(day_board(day), composite) / 10_000, deals)
+            for pid, composite in self.r.zrange(key, start, start + CHUNK - 1, withscores=True):
+                out[pid] = mp.value_of(board, composite)
         return out
 
     def _sweep(self, cutoff: int) -> None:

@@ -1,11 +1,10 @@
 """Glicko-2 (Glickman, "Example of the Glicko-2 system"), one rating period a day, with the day's
 field as the opponent: pure, no I/O.
 
-A player's day is ``deals`` games against one opponent, the field of the day (the players rated
-that day, as a rating drawn at random from them: their mean rating, and a deviation that holds
-both their own deviations and their spread), each scored by the player's matchpoints, as lichess
-scores a puzzle attempt against the puzzle.  A day with no game widens the deviation by the
-volatility (step 6 alone).  Everything is computed in a fixed order with a fixed number of
+A player's day is a few games (``day.GAMES_A_DAY``) against one opponent, the field of the day (the
+players rated that day, as one opponent: their mean rating, as uncertain as they are on average),
+each scored by the day's matchpoints / 100, as lichess scores a puzzle attempt against the
+puzzle.  A day with no game widens the deviation by the volatility (step 6 alone).  Everything is computed in a fixed order with a fixed number of
 iterations at most, and what is stored is rounded (``record``), so a rating is the same bytes on
 every machine and every rebuild.
 """
@@ -104,7 +103,7 @@ def _volatility(sigma: float, phi: float, delta: float, v: float) -> float:
 
 
 def update(rating: Rating, field: Rating, score: float, games: int) -> Rating:
-    """The rating after a day of ``games`` games (deals) against ``field``, scoring ``score`` (0 to
+    """The rating after a day of ``games`` games against ``field``, scoring ``score`` (0 to
     1, the day's matchpoints / 100) on average; ``games`` 0 is a day not played."""
     if games <= 0:
         return widened(rating, 1)
