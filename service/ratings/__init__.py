@@ -249,37 +249,42 @@ class Ratings:
 
     def entries_of(self, pids: list[str]) -> list[dict]:
         """The ratings of ``pids`` (a league's members) that have one, best first, ranked among them."""
-        through = self.through()
-        rows = []
-        tails = pipelined(self.raw, lambda pipe: [pipe.getrange(history_key(p), -RECORD.size, -1) for p in pids])
-        lengths = pipelined(self.raw, lambda pipe: [pipe.strlen(history_key(p)) for p in pids])
-        names = self.r.hmget(ALL_NAMES, pids) if pids else []
-        for pid, tail, length, name in zip(pids, tails, lengths, names):
-            if tail:
-                last = DayRecord.unpack(tail)
-                rows.append({"player": pid, "nickname": name or "",
-                             **_shown(self.current(last, through), length // RECORD.size)})
+        rows = [e for e in self._read(pids, self.through())[0] if e is not None]
         rows.sort(key=lambda e: (-e["value"], e["nickname"], e["player"]))
         for e, rank in zip(rows, shared_ranks([e["value"] for e in rows], 0, 0)):
             e["rank"] = rank
         return rows
 
+    def _read(self, pids: list[str], through: date | None, above_value: int | None = None):
+        """Each pid's rating now with its nickname (None for a pid never rated), in one round trip;
+        with ``above_value``, also how many board entries have a higher value."""
+        def queue(pipe):
+            for pid in pids:
+                pipe.getrange(history_key(pid), -RECORD.size, -1)
+                pipe.strlen(history_key(pid))
+            pipe.hmget(ALL_NAMES, pids) if pids else pipe.echo(b"")
+            if above_value is not None:
+                pipe.zcount(BOARD, (above_value + 1) * DAY_SHIFT, "+inf")
+        replies = pipelined(self.raw, queue)
+        names = replies[2 * len(pids)] or []
+        out = []
+        for i, pid in enumerate(pids):
+            tail, length = replies[2 * i], replies[2 * i + 1]
+            if not tail:
+                out.append(None)
+                continue
+            name = names[i].decode() if names[i] else ""
+            out.append({"player": pid, "nickname": name,
+                        **_shown(self.current(DayRecord.unpack(tail), through), length // RECORD.size)})
+        return out, (replies[-1] if above_value is not None else 0)
+
     def _entries(self, items, offset: int, through: date | None) -> list[dict]:
         if not items:
             return []
         pids = [p for p, _ in items]
-        first = int(items[0][1]) // DAY_SHIFT
-        tails = pipelined(self.raw, lambda pipe: [pipe.getrange(history_key(p), -RECORD.size, -1) for p in pids])
-        lengths = pipelined(self.raw, lambda pipe: [pipe.strlen(history_key(p)) for p in pids])
-        names, above = pipelined(self.r, lambda pipe: [pipe.hmget(ALL_NAMES, pids),
-                                                       pipe.zcount(BOARD, (first + 1) * DAY_SHIFT, "+inf")])
         values = [int(c) // DAY_SHIFT for _p, c in items]
-        out = []
-        for pid, tail, length, name, rank in zip(pids, tails, lengths, names, shared_ranks(values, offset, above)):
-            last = DayRecord.unpack(tail)
-            out.append({"rank": rank, "player": pid, "nickname": name or "",
-                        **_shown(self.current(last, through), length // RECORD.size)})
-        return out
+        rows, above = self._read(pids, through, values[0])
+        return [{"rank": rank, **row} for row, rank in zip(rows, shared_ranks(values, offset, above)) if row]
 
 
 def _composite(rec: DayRecord) -> int:
