@@ -61,7 +61,7 @@ class LeagueRatings(MethodView):
         pid = current_pid()
         view = s.leagues.members_of(league_id, pid)
         through = s.ratings.through()
-        # members know each other by nickname: no player id in a league's answer
-        entries = [{**{k: v for k, v in e.items() if k != "player"}, "me": e["player"] == pid}
-                   for e in s.ratings.entries_of(list(view.members))]
+        # members know each other by their names in the league: no player id in its answers
+        entries = [{**{k: v for k, v in e.items() if k != "player"}, "nickname": view.name_of(e["player"]),
+                    "me": e["player"] == pid} for e in s.ratings.entries_of(list(view.members))]
         return {"league_id": league_id, "through": through.isoformat() if through else None, "entries": entries}

@@ -13,7 +13,7 @@ from service import duplicate
 from service.config import Settings
 from service.leaderboard import ALL_NAMES, Leaderboard
 from service.ops import Ops
-from service.players import Players
+from service.players import Players, pid_of
 from service.ratings import BOARD_DEVIATION, PROVISIONAL_DEVIATION, THROUGH, Ratings, history_key, records
 from service.ratings.glicko import Rating, _volatility, field_of, update
 from service.store import shard_of
@@ -35,12 +35,12 @@ def _game(day: date, i: int, pid: str) -> str:
     return f"{day:%Y%m%d}-{shard_of(pid):02d}-{i:08d}{'0' * 20}"
 
 
-def play_day(rclient, day: date, pids, *, skew: int = 0) -> None:
+def play_day(rclient, day: date, pids, *, strength: dict | None = None) -> None:
     """Every pid of ``pids`` verified on ``day``, its card points by its strength; then the day's
     final matchpoint board, built as the worker builds it once the day has closed."""
     lb = Leaderboard(rclient)
     for i, pid in enumerate(pids):
-        points = STRENGTH[pid] + (skew if pid == "d" else 0)
+        points = (strength or STRENGTH)[pid]
         lb.record(day, pid, pid.upper(), 1000 + points, _game(day, i, pid), deals=[points - k % 3 for k in range(DEALS)])
         rclient.hset(ALL_NAMES, pid, pid.upper())
     with freeze_time(_after(day)):
@@ -218,3 +218,28 @@ def test_the_workers_final_build_rates_the_day_once_and_an_ops_change_rates_it_a
     assert r.through() == days[2]
     assert [rec.day for rec in r.history("a")] == [days[0], days[2]]
     assert r.history("b")[0] == once["b"][0] and r.history("b")[1] != once["b"][1]
+
+
+def test_a_leagues_ratings_are_its_members_only(rclient, client):
+    with freeze_time(_after(FIRST)):
+        tokens = [client.post("/api/v1/runs", json={"kind": "random"}).get_json()["player_token"] for _ in range(3)]
+    pids = [pid_of(t) for t in tokens]
+    for day in (FIRST, FIRST + timedelta(days=1)):
+        play_day(rclient, day, pids, strength=dict(zip(pids, (50, 30, 40))))
+    rate(rclient, FIRST + timedelta(days=1))
+    with freeze_time(_after(FIRST + timedelta(days=1))):
+        made = client.post("/api/v1/leagues", json={"name": "Famille", "nickname": "Owner"},
+                           headers={"X-Player-Token": tokens[0]})
+        assert made.status_code == 201, made.get_json()
+        league = made.get_json()
+        assert client.post("/api/v1/leagues/join", json={"invite": league["invite"], "nickname": "Friend"},
+                           headers={"X-Player-Token": tokens[1]}).status_code == 200
+        r = client.get(f"/api/v1/leagues/{league['league_id']}/ratings", headers={"X-Player-Token": tokens[1]})
+        assert r.status_code == 200, r.get_json()
+        assert r.headers["Cache-Control"] == "private, no-store"
+        body = r.get_json()
+        assert body["through"] == (FIRST + timedelta(days=1)).isoformat()
+        assert [(e["rank"], e["nickname"], e["me"]) for e in body["entries"]] == [(1, "Owner", False), (2, "Friend", True)]
+        assert all("player" not in e for e in body["entries"])
+        stranger = client.get(f"/api/v1/leagues/{league['league_id']}/ratings", headers={"X-Player-Token": tokens[2]})
+        assert stranger.status_code == 404 and stranger.get_json()["error"] == "unknown_league"
