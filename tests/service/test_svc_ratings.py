@@ -4,6 +4,7 @@ provisional cut-off, the rating board's cut, the profile and board answers."""
 
 from __future__ import annotations
 
+import json
 from datetime import date, timedelta
 
 import pytest
@@ -14,7 +15,7 @@ from service.config import Settings
 from service.leaderboard import ALL_NAMES, Leaderboard
 from service.ops import Ops
 from service.players import Players, pid_of
-from service.ratings import BOARD_DEVIATION, PROVISIONAL_DEVIATION, THROUGH, Ratings, history_key, records
+from service.ratings import BOARD, BOARD_DEVIATION, PROVISIONAL_DEVIATION, THROUGH, Ratings, history_key, records
 from service.ratings.glicko import Rating, _volatility, field_of, update
 from service.store import shard_of
 
@@ -243,3 +244,37 @@ def test_a_leagues_ratings_are_its_members_only(rclient, client):
         assert all("player" not in e for e in body["entries"])
         stranger = client.get(f"/api/v1/leagues/{league['league_id']}/ratings", headers={"X-Player-Token": tokens[2]})
         assert stranger.status_code == 404 and stranger.get_json()["error"] == "unknown_league"
+
+
+def test_a_rebuild_from_the_first_day_gives_the_same_bytes(rclient):
+    for k in range(5):
+        play_day(rclient, FIRST + timedelta(days=k), "abcde" if k % 2 else "abcd")
+    rate(rclient, FIRST + timedelta(days=4))
+    r = Ratings(rclient)
+    before = {p: r.raw.get(history_key(p)) for p in "abcde"}
+    board = rclient.zrange(BOARD, 0, -1, withscores=True)
+    assert all(len(b) == 10 * (5 if p != "e" else 2) for p, b in before.items())
+    with freeze_time(_after(FIRST + timedelta(days=4))):
+        assert r.rebuild(Settings.from_env(), FIRST, FIRST + timedelta(days=4)) == [
+            FIRST + timedelta(days=k) for k in range(5)]
+    assert {p: r.raw.get(history_key(p)) for p in "abcde"} == before
+    assert rclient.zrange(BOARD, 0, -1, withscores=True) == board
+
+
+def test_manille_ratings_rebuild_rates_every_day_from_the_one_given(rclient, capsys):
+    from cli.main import main
+
+    for k in range(3):
+        play_day(rclient, FIRST + timedelta(days=k), "abcd")
+    rate(rclient, FIRST + timedelta(days=2))
+    r = Ratings(rclient)
+    before = {p: r.raw.get(history_key(p)) for p in "abcd"}
+    rclient.set(THROUGH, str(FIRST.toordinal()))  # as if days 1 and 2 were lost (a restore)
+    with freeze_time(_after(FIRST + timedelta(days=2))):
+        assert main(["ratings", "rebuild", "--from", (FIRST + timedelta(days=1)).isoformat()]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rated"] == [(FIRST + timedelta(days=k)).isoformat() for k in (1, 2)]
+    assert out["through"] == (FIRST + timedelta(days=2)).isoformat()
+    assert {p: r.raw.get(history_key(p)) for p in "abcd"} == before  # nothing counted twice
+    with freeze_time(_after(FIRST + timedelta(days=2))):
+        assert main(["ratings", "rebuild", "--from", "2026-13-01"]) == 2  # not a day: refused
