@@ -42,6 +42,8 @@ MAX_PAGE = 100
 CHUNK = 10_000
 #: The board's composite: value × DAY_SHIFT + the last day played (later first on a tie).
 DAY_SHIFT = 2 ** 16
+#: The first run looks this many days back for the first day played.
+FIRST_LOOKBACK = 366
 #: A run holds the lock this long at most (a crashed one's is free again after it).
 LOCK_SECONDS = 1800
 
@@ -100,7 +102,7 @@ class Ratings:
                 if self.r.get(DIRTY) == dirty:  # an earlier day asked for meanwhile is cut next run
                     self.r.delete(DIRTY)
             through = self.through()
-            day = through + timedelta(days=1) if through else (start or upto)
+            day = through + timedelta(days=1) if through else (start or self._first_day(upto))
             mp, now, rated = Matchpoints(self.r), settings.now(), []
             while settings.clock.phase(day, now) == "closed":
                 if not mp.meta(day_board(day))["final"] or mp.stale(day, True):
@@ -112,6 +114,14 @@ class Ratings:
             return rated
         finally:
             self.r.delete(LOCK)
+
+    def _first_day(self, upto: date) -> date:
+        """Where the first run starts: the earliest day with a counted game within ``FIRST_LOOKBACK``
+        days before ``upto`` (days closed while no worker ran, or built final out of order, are
+        rated too), else ``upto``."""
+        days = [upto - timedelta(days=back) for back in range(FIRST_LOOKBACK, -1, -1)]
+        sizes = pipelined(self.r, lambda pipe: [pipe.zcard(day_board(d).key) for d in days])
+        return next((d for d, n in zip(days, sizes) if n), upto)
 
     def rebuild(self, settings, start: date, upto: date, *, queue=None) -> list[date]:
         """``manille ratings rebuild --from``: every rating from ``start`` on computed again, up to

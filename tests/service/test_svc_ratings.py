@@ -278,3 +278,18 @@ def test_manille_ratings_rebuild_rates_every_day_from_the_one_given(rclient, cap
     assert {p: r.raw.get(history_key(p)) for p in "abcd"} == before  # nothing counted twice
     with freeze_time(_after(FIRST + timedelta(days=2))):
         assert main(["ratings", "rebuild", "--from", "2026-13-01"]) == 2  # not a day: refused
+
+
+def test_the_first_run_starts_at_the_first_day_played_whichever_day_was_built_first(rclient, run_worker, queue_conn):
+    days = [FIRST + timedelta(days=k) for k in range(3)]
+    lb = Leaderboard(rclient)
+    for day in days:
+        for i, pid in enumerate("abcd"):
+            lb.record(day, pid, pid.upper(), 1000 + STRENGTH[pid], _game(day, i, pid), deals=[STRENGTH[pid]] * DEALS)
+    settings = Settings.from_env()
+    with freeze_time(_after(days[2] + timedelta(days=3))):  # no worker ran for days: the last day is built first
+        duplicate.request_build(settings, rclient, days[2], force=True, queue=queue_conn)
+        run_worker()
+    r = Ratings(rclient)
+    assert r.through() == days[2] + timedelta(days=3)  # the closed days since, nobody's, rated too
+    assert [rec.day for rec in r.history("a")] == days
