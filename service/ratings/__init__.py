@@ -25,7 +25,7 @@ from rq import Queue
 
 from service.duplicate import QUEUE, Matchpoints, request_build
 from service.leaderboard import ALL_NAMES, day_board, shared_ranks
-from service.store import key_for, pipelined, raw_client
+from service.store import evalsha_on, key_for, load_script, pipelined, raw_client
 
 from .day import EPOCH, RECORD, DayRecord, rate_field, records
 from .glicko import INITIAL_DEVIATION, Rating, widened
@@ -72,6 +72,7 @@ class Ratings:
     def __init__(self, client) -> None:
         self.r = client
         self.raw = raw_client(client)
+        self._append = load_script(self.raw, __file__, "append_day.lua")
 
     # -- rating the days -----------------------------------------------------------------
 
@@ -153,15 +154,17 @@ class Ratings:
         cutoff = (day - EPOCH).days - BOARD_DAYS
         for start in range(0, len(pids), CHUNK):
             chunk = pids[start:start + CHUNK]
-            with self.raw.pipeline(transaction=False) as pipe:
-                for pid in chunk:
-                    rec = after[pid]
-                    if pid not in done:
-                        pipe.append(history_key(pid), rec.pack())
-                    if rec.rating.deviation <= BOARD_DEVIATION:
-                        pipe.zadd(BOARD, {pid: _composite(rec)})
-                    else:
-                        pipe.zrem(BOARD, pid)
+            todo = [p for p in chunk if p not in done]
+            pipelined(self.raw, lambda pipe: [evalsha_on(pipe, self._append, [history_key(p)],
+                                                         [after[p].pack(), (day - EPOCH).days]) for p in todo],
+                      [self._append])
+            on_board = {p: _composite(after[p]) for p in chunk if after[p].rating.deviation <= BOARD_DEVIATION}
+            off_board = [p for p in chunk if p not in on_board]
+            with self.r.pipeline(transaction=False) as pipe:
+                if on_board:
+                    pipe.zadd(BOARD, on_board)
+                if off_board:
+                    pipe.zrem(BOARD, *off_board)
                 pipe.execute()
         self._sweep(cutoff)
         self.r.set(THROUGH, str(day.toordinal()))
