@@ -19,6 +19,7 @@ deviation after their last day is at most ``BOARD_DEVIATION`` and who played wit
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from datetime import date, timedelta
 
 from rq import Queue
@@ -51,6 +52,11 @@ THROUGH = key_for("ratings", "ratings", "through")
 DIRTY = key_for("ratings", "ratings", "dirty")
 BOARD = key_for("ratings", "ratings", "board")
 LOCK = key_for("ratings", "ratings", "lock")
+#: Raised whenever a rating changes (a day rated, a rebuild's cut): the pages a process kept of the
+#: board are read again.
+VERSION = key_for("ratings", "ratings", "version")
+#: Pages of the rating board kept per process (the least recently read go first).
+KEPT_PAGES = 256
 
 log = logging.getLogger("service.ratings")
 
@@ -73,6 +79,7 @@ class Ratings:
         self.r = client
         self.raw = raw_client(client)
         self._append = load_script(self.raw, __file__, "append_day.lua")
+        self._pages: OrderedDict[tuple, dict] = OrderedDict()
 
     # -- rating the days -----------------------------------------------------------------
 
@@ -167,7 +174,10 @@ class Ratings:
                     pipe.zrem(BOARD, *off_board)
                 pipe.execute()
         self._sweep(cutoff)
-        self.r.set(THROUGH, str(day.toordinal()))
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.set(THROUGH, str(day.toordinal()))
+            pipe.incr(VERSION)
+            pipe.execute()
         log.info("ratings %s: %d players", day, len(pids))
         return len(pids)
 
@@ -219,6 +229,7 @@ class Ratings:
         if through is not None and through >= start:
             self.r.set(THROUGH, str(previous.toordinal()))
         self._sweep((previous - EPOCH).days - BOARD_DAYS)
+        self.r.incr(VERSION)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -252,8 +263,21 @@ class Ratings:
         return {"rating": _shown(Rating(), 0), "history": [], "days_played": 0, "best_days": []}
 
     def page(self, offset: int = 0, limit: int = 20) -> dict:
-        """The rating board, best first, ``limit`` from ``offset``, equal values sharing a rank."""
+        """The rating board, best first, ``limit`` from ``offset``, equal values sharing a rank; a
+        page this process read since the board last changed is answered again (one read: the
+        board's version), as a day's board page is."""
         limit, offset = max(1, min(limit, MAX_PAGE)), max(0, offset)
+        version = self.r.get(VERSION) or "0"
+        key = (version, offset, limit)
+        kept = self._pages.get(key)
+        if kept is None:
+            kept = self._pages[key] = self._page(offset, limit)
+            while len(self._pages) > KEPT_PAGES:
+                self._pages.popitem(last=False)
+        self._pages.move_to_end(key)
+        return kept
+
+    def _page(self, offset: int, limit: int) -> dict:
         items, total, through = pipelined(self.r, lambda pipe: [
             pipe.zrevrange(BOARD, offset, offset + limit - 1, withscores=True), pipe.zcard(BOARD), pipe.get(THROUGH)])
         through = date.fromordinal(int(through)) if through else None
