@@ -12,7 +12,8 @@ runs.  Printed: the update's CPU seconds (this process's and redis-server's: a m
 work of a shared machine does not change; its wall clock beside) for the first day (every player
 new) and the median of the later days, and the players a CPU second, extrapolated to 10^6 players (the update is linear in the
 players: one pass over the day's board, two pipelined commands a player); the memory (``MEMORY
-USAGE``, a sample of 2,000 players) of a player's history after the first day and after the last,
+USAGE`` of every bucket of histories, a player's share; the buckets as many as put as many
+players in each as at 10^6 players) after half the days and after the last,
 its growth a day, and the rating board's bytes an entry; then the median time of a page of 20 from
 the middle of the rating board and of the day's board of the same size (``Leaderboard.page``,
 its process cache off).
@@ -34,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from service.duplicate.matchpoints import SCALE, _meta_key, _mp_key  # noqa: E402
 from service.leaderboard import SHIFT, Leaderboard, day_board  # noqa: E402
-from service.ratings import BOARD, Ratings, history_key  # noqa: E402
+import service.ratings as ratings_module  # noqa: E402
+from service.ratings import BOARD, HISTORY_BUCKETS, Ratings, bucket_key  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
 from service.store import connect  # noqa: E402
 
@@ -72,8 +74,9 @@ def server_cpu(r) -> float:
     return cpu["used_cpu_user"] + cpu["used_cpu_sys"]
 
 
-def memory(r, keys) -> float:
-    return statistics.fmean(r.memory_usage(k, samples=0) or 0 for k in keys)
+def memory(r, n: int) -> float:
+    """The histories' bytes a player: every bucket's, over the ``n`` players."""
+    return sum(r.memory_usage(bucket_key(b), samples=0) or 0 for b in range(ratings_module.HISTORY_BUCKETS)) / n
 
 
 def main(argv=None) -> int:
@@ -83,6 +86,8 @@ def main(argv=None) -> int:
     p.add_argument("--page-repeat", type=int, default=200)
     args = p.parse_args(argv)
     n = args.players
+    # as many players a bucket of histories as at 10^6 players (HISTORY_BUCKETS is sized for that)
+    ratings_module.HISTORY_BUCKETS = max(1, round(n * HISTORY_BUCKETS / 1_000_000))
     rng = random.Random(1)
     strength = [rng.random() for _ in range(n)]
     with tempfile.TemporaryDirectory() as tmp:
@@ -90,8 +95,9 @@ def main(argv=None) -> int:
         try:
             r = connect(server.url)
             ratings = Ratings(r)
-            sample = [history_key(f"{i:024x}") for i in range(0, n, max(1, n // 2000))]
-            print(f"bench_ratings: redis {r.info('server')['redis_version']}, {n} players every day, {args.days} days")
+            print(f"bench_ratings: redis {r.info('server')['redis_version']}, {n} players every day, {args.days} days, "
+                  f"{ratings_module.HISTORY_BUCKETS} buckets of histories (as many players each as "
+                  f"{HISTORY_BUCKETS} at 10^6)")
             times, walls = [], []
             for k in range(args.days):
                 day = FIRST + timedelta(days=k)
@@ -100,21 +106,22 @@ def main(argv=None) -> int:
                 ratings.rate_day(day)
                 walls.append(time.perf_counter() - t0)
                 times.append(time.process_time() - c0 + server_cpu(r) - s0)
-                if k == 0:
-                    first_bytes = memory(ratings.raw, sample)
+                if k == args.days // 2 - 1:
+                    half_bytes = memory(ratings.raw, n)
                 for prior in range(max(0, k - 1), k):  # keep the machine's memory to the last two days' boards
                     d = day_board(FIRST + timedelta(days=prior))
                     r.delete(_mp_key(d), d.key)
             later = statistics.median(times[1:]) if len(times) > 1 else times[0]
-            last_bytes = memory(ratings.raw, sample)
+            last_bytes = memory(ratings.raw, n)
             board_entries = r.zcard(BOARD)
             board_bytes = (r.memory_usage(BOARD, samples=0) or 0) / max(1, board_entries)
             print(f"a day's update, CPU seconds (this process and redis-server): first day {times[0]:.2f} s, later "
                   f"days {later:.2f} s (median of {len(times) - 1}; wall clock {statistics.median(walls[1:] or walls):.2f} s "
                   f"on this machine as loaded): {n / later:,.0f} players a CPU second; 10^6 players: "
                   f"{later * 1_000_000 / n:.0f} s (extrapolated)")
-            growth = (last_bytes - first_bytes) / max(1, args.days - 1)
-            print(f"a player's history: {first_bytes:.0f} B after one day, {last_bytes:.0f} B after {args.days} "
+            half = args.days // 2
+            growth = (last_bytes - half_bytes) / max(1, args.days - half)
+            print(f"a player's history: {half_bytes:.0f} B after {half} days, {last_bytes:.0f} B after {args.days} "
                   f"days: {growth:.1f} B a rated day")
             print(f"the rating board: {board_entries:,} players on it, {board_bytes:.0f} B an entry; a rated player "
                   f"in all: {last_bytes - growth * (args.days - 1) + board_bytes:.0f} B plus {growth:.1f} B a day")

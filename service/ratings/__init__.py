@@ -10,8 +10,8 @@ nothing twice.  A disqualification or a restore asks for a rebuild from its day 
 next run cuts every history back to the day before and rates every later day again.
 
 Each player's history is one string of fixed 10-byte records (``RECORD``: day, value × 10,
-deviation × 10, volatility × 10^5, matchpoints × 100), appended each day played: its last record
-is the player's rating, its length the days played.  The rating board holds the players whose
+deviation × 10, volatility × 10^5, matchpoints × 100), one added each day played, a field of one
+of ``HISTORY_BUCKETS`` hashes: its last record is the player's rating, its length the days played.  The rating board holds the players whose
 deviation after their last day is at most ``BOARD_DEVIATION`` and who played within
 ``BOARD_DAYS`` days of the last day rated, by their rating.
 """
@@ -19,6 +19,7 @@ deviation after their last day is at most ``BOARD_DEVIATION`` and who played wit
 from __future__ import annotations
 
 import logging
+import zlib
 from collections import OrderedDict
 from datetime import date, timedelta
 
@@ -43,6 +44,8 @@ MAX_PAGE = 100
 CHUNK = 10_000
 #: The board's composite: value × DAY_SHIFT + the last day played (later first on a tie).
 DAY_SHIFT = 2 ** 16
+#: Players' histories are kept in this many hashes (by CRC32 of the pid), each in a slot of its own.
+HISTORY_BUCKETS = 4096
 #: The first run looks this many days back for the first day played.
 FIRST_LOOKBACK = 366
 #: A run holds the lock this long at most (a crashed one's is free again after it).
@@ -62,8 +65,21 @@ log = logging.getLogger("service.ratings")
 
 
 def history_key(pid: str) -> str:
-    """A player's history of days rated, in the player's slot."""
-    return key_for("rating", f"player:{pid}")
+    """The bucket of histories that holds a player's (a field named by the pid): a hash field costs
+    a player a third of what a key of their own would (docs/performance.md, "Ratings")."""
+    return bucket_key(zlib.crc32(pid.encode()) % HISTORY_BUCKETS)
+
+
+def bucket_key(bucket: int) -> str:
+    return key_for("ratings", f"ratings:{bucket:04d}", "history")
+
+
+def _by_bucket(pids) -> dict[str, list[str]]:
+    """``pids`` grouped by their bucket of histories (in the order given within each)."""
+    out: dict[str, list[str]] = {}
+    for pid in pids:
+        out.setdefault(history_key(pid), []).append(pid)
+    return out
 
 
 def request(settings, client, day: date, *, queue=None) -> None:
@@ -79,6 +95,7 @@ class Ratings:
         self.r = client
         self.raw = raw_client(client)
         self._append = load_script(self.raw, __file__, "append_day.lua")
+        self._tails = load_script(self.raw, __file__, "tails.lua")
         self._pages: OrderedDict[tuple, dict] = OrderedDict()
 
     # -- rating the days -----------------------------------------------------------------
@@ -149,9 +166,7 @@ class Ratings:
         done: set[str] = set()
         for start in range(0, len(pids), CHUNK):
             chunk = pids[start:start + CHUNK]
-            tails = pipelined(self.raw, lambda pipe: [pipe.getrange(history_key(p), -2 * RECORD.size, -1)
-                                                      for p in chunk])
-            for pid, tail in zip(chunk, tails):
+            for pid, (tail, _length) in self._tails_of(chunk, 2 * RECORD.size).items():
                 recs = records(tail)
                 if recs and recs[-1].day == day:  # written by a run that died before ``through``
                     done.add(pid)
@@ -162,9 +177,10 @@ class Ratings:
         for start in range(0, len(pids), CHUNK):
             chunk = pids[start:start + CHUNK]
             todo = [p for p in chunk if p not in done]
-            pipelined(self.raw, lambda pipe: [evalsha_on(pipe, self._append, [history_key(p)],
-                                                         [after[p].pack(), (day - EPOCH).days]) for p in todo],
-                      [self._append])
+            number = (day - EPOCH).days
+            pipelined(self.raw, lambda pipe: [
+                evalsha_on(pipe, self._append, [key], [number, *(x for p in group for x in (p, after[p].pack()))])
+                for key, group in _by_bucket(todo).items()], [self._append])
             on_board = {p: _composite(after[p]) for p in chunk if after[p].rating.deviation <= BOARD_DEVIATION}
             off_board = [p for p in chunk if p not in on_board]
             with self.r.pipeline(transaction=False) as pipe:
@@ -180,6 +196,17 @@ class Ratings:
             pipe.execute()
         log.info("ratings %s: %d players", day, len(pids))
         return len(pids)
+
+    def _tails_of(self, pids: list[str], size: int) -> dict[str, tuple[bytes, int]]:
+        """Each pid's last ``size`` bytes of history and its length, a script call a bucket."""
+        groups = _by_bucket(pids)
+        replies = pipelined(self.raw, lambda pipe: [evalsha_on(pipe, self._tails, [key], [size, *group])
+                                                    for key, group in groups.items()], [self._tails])
+        out = {}
+        for group, got in zip(groups.values(), replies):
+            for j, pid in enumerate(group):
+                out[pid] = (got[2 * j] or b"", int(got[2 * j + 1]))
+        return out
 
     def _day_results(self, day: date) -> dict[str, float]:
         """Each player of ``day``'s matchpoint board: the day's matchpoints."""
@@ -205,20 +232,17 @@ class Ratings:
         nothing is left), the board as the histories say on that day."""
         first = (start - EPOCH).days
         board: dict[str, float] = {}
-        for key in self.raw.scan_iter(match=history_key("*"), count=1000):
-            raw = self.raw.get(key)
-            if not raw:
-                continue
-            keep = records(raw)
-            keep = [rec for rec in keep if (rec.day - EPOCH).days < first]
-            pid = key.decode().split("{player:", 1)[1].split("}", 1)[0]
-            if len(keep) * RECORD.size != len(raw):
-                if keep:
-                    self.raw.set(key, b"".join(rec.pack() for rec in keep))
-                else:
-                    self.raw.delete(key)
-            if keep and keep[-1].rating.deviation <= BOARD_DEVIATION:
-                board[pid] = _composite(keep[-1])
+        for bucket in range(HISTORY_BUCKETS):
+            key = bucket_key(bucket)
+            for raw_pid, raw in self.raw.hgetall(key).items():
+                keep = [rec for rec in records(raw) if (rec.day - EPOCH).days < first]
+                if len(keep) * RECORD.size != len(raw):
+                    if keep:
+                        self.raw.hset(key, raw_pid, b"".join(rec.pack() for rec in keep))
+                    else:
+                        self.raw.hdel(key, raw_pid)
+                if keep and keep[-1].rating.deviation <= BOARD_DEVIATION:
+                    board[raw_pid.decode()] = _composite(keep[-1])
         with self.r.pipeline(transaction=True) as pipe:
             pipe.delete(BOARD)
             if board:
@@ -234,7 +258,7 @@ class Ratings:
     # -- reading -------------------------------------------------------------------------
 
     def history(self, pid: str) -> list[DayRecord]:
-        return records(self.raw.get(history_key(pid)))
+        return records(self.raw.hget(history_key(pid), pid))
 
     def current(self, last: DayRecord, through: date | None) -> Rating:
         """The rating now: the last day's, its deviation widened by the days rated since."""
@@ -296,17 +320,19 @@ class Ratings:
         """Each pid's rating now with its nickname (None for a pid never rated), in one round trip;
         with ``above_value``, also how many board entries have a higher value."""
         def queue(pipe):
-            for pid in pids:
-                pipe.getrange(history_key(pid), -RECORD.size, -1)
-                pipe.strlen(history_key(pid))
+            for key, group in _by_bucket(pids).items():
+                pipe.hmget(key, group)
             pipe.hmget(ALL_NAMES, pids) if pids else pipe.echo(b"")
             if above_value is not None:
                 pipe.zcount(BOARD, (above_value + 1) * DAY_SHIFT, "+inf")
         replies = pipelined(self.raw, queue)
-        names = replies[2 * len(pids)] or []
+        groups = _by_bucket(pids)
+        histories = {p: h for group, got in zip(groups.values(), replies) for p, h in zip(group, got)}
+        names = replies[len(groups)] or []
         out = []
         for i, pid in enumerate(pids):
-            tail, length = replies[2 * i], replies[2 * i + 1]
+            history = histories.get(pid) or b""
+            tail, length = history[-RECORD.size:], len(history)
             if not tail:
                 out.append(None)
                 continue

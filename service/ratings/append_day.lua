@@ -1,12 +1,16 @@
--- A player's record of a day put at the end of their history (service/ratings: 10 bytes, the day
--- in its first two), unless the history already ends with that day (a retry adds nothing).
--- Written whole with SET rather than APPEND: APPEND keeps room for as much again (Redis grows a
--- string by doubling it), up to twice the bytes a day; a string SET is allocated to its size.
--- KEYS[1]: the history; ARGV[1]: the record; ARGV[2]: its day (days since 2000-01-01).
-local history = redis.call('GET', KEYS[1]) or ''
-local n = #history
-if n >= 10 and string.byte(history, n - 9) * 256 + string.byte(history, n - 8) == tonumber(ARGV[2]) then
-  return 0
+-- Players' records of a day, each put at the end of the player's history in one bucket of
+-- histories (service/ratings: 10 bytes a record, the day in its first two), unless the history
+-- already ends with that day (a retry adds nothing).  The history is written whole (HSET): a
+-- string is allocated to its size, where APPEND would keep room for as much again.
+-- KEYS[1]: the bucket; ARGV[1]: the day (days since 2000-01-01); then pid, record, pid, record…
+-- Returns how many records were added.
+local day, added = tonumber(ARGV[1]), 0
+for i = 2, #ARGV, 2 do
+  local history = redis.call('HGET', KEYS[1], ARGV[i]) or ''
+  local n = #history
+  if not (n >= 10 and string.byte(history, n - 9) * 256 + string.byte(history, n - 8) == day) then
+    redis.call('HSET', KEYS[1], ARGV[i], history .. ARGV[i + 1])
+    added = added + 1
+  end
 end
-redis.call('SET', KEYS[1], history .. ARGV[1])
-return 1
+return added

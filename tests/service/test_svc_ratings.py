@@ -68,16 +68,16 @@ def test_a_days_close_rates_its_players_once_and_a_retry_counts_nothing_twice(rc
     play_day(rclient, FIRST, "abcd")
     assert rate(rclient, FIRST) == [FIRST]
     raw = Ratings(rclient).raw
-    first = {p: raw.get(history_key(p)) for p in "abcd"}
+    first = {p: raw.hget(history_key(p), p) for p in "abcd"}
     assert rate(rclient, FIRST) == []  # already rated
     # a run that died after writing half the players' records, before ``through``: done again,
     # the records written stay as they are and the others are the same as a whole run's
     rclient.delete(THROUGH)
     for p in "cd":
-        rclient.delete(history_key(p))
+        raw.hdel(history_key(p), p)
     assert rate(rclient, FIRST) == [FIRST]
-    assert {p: raw.get(history_key(p)) for p in "abcd"} == first
-    hist = {p: records(Ratings(rclient).raw.get(history_key(p))) for p in "abcd"}
+    assert {p: raw.hget(history_key(p), p) for p in "abcd"} == first
+    hist = {p: records(raw.hget(history_key(p), p)) for p in "abcd"}
     assert all(len(h) == 1 and h[0].day == FIRST for h in hist.values())
     values = [hist[p][0].rating.value for p in "abcd"]
     assert values == sorted(values, reverse=True) and values[0] > 1500 > values[-1]
@@ -251,13 +251,13 @@ def test_a_rebuild_from_the_first_day_gives_the_same_bytes(rclient):
         play_day(rclient, FIRST + timedelta(days=k), "abcde" if k % 2 else "abcd")
     rate(rclient, FIRST + timedelta(days=4))
     r = Ratings(rclient)
-    before = {p: r.raw.get(history_key(p)) for p in "abcde"}
+    before = {p: r.raw.hget(history_key(p), p) for p in "abcde"}
     board = rclient.zrange(BOARD, 0, -1, withscores=True)
     assert all(len(b) == 10 * (5 if p != "e" else 2) for p, b in before.items())
     with freeze_time(_after(FIRST + timedelta(days=4))):
         assert r.rebuild(Settings.from_env(), FIRST, FIRST + timedelta(days=4)) == [
             FIRST + timedelta(days=k) for k in range(5)]
-    assert {p: r.raw.get(history_key(p)) for p in "abcde"} == before
+    assert {p: r.raw.hget(history_key(p), p) for p in "abcde"} == before
     assert rclient.zrange(BOARD, 0, -1, withscores=True) == board
 
 
@@ -268,14 +268,14 @@ def test_manille_ratings_rebuild_rates_every_day_from_the_one_given(rclient, cap
         play_day(rclient, FIRST + timedelta(days=k), "abcd")
     rate(rclient, FIRST + timedelta(days=2))
     r = Ratings(rclient)
-    before = {p: r.raw.get(history_key(p)) for p in "abcd"}
+    before = {p: r.raw.hget(history_key(p), p) for p in "abcd"}
     rclient.set(THROUGH, str(FIRST.toordinal()))  # as if days 1 and 2 were lost (a restore)
     with freeze_time(_after(FIRST + timedelta(days=2))):
         assert main(["ratings", "rebuild", "--from", (FIRST + timedelta(days=1)).isoformat()]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["rated"] == [(FIRST + timedelta(days=k)).isoformat() for k in (1, 2)]
     assert out["through"] == (FIRST + timedelta(days=2)).isoformat()
-    assert {p: r.raw.get(history_key(p)) for p in "abcd"} == before  # nothing counted twice
+    assert {p: r.raw.hget(history_key(p), p) for p in "abcd"} == before  # nothing counted twice
     with freeze_time(_after(FIRST + timedelta(days=2))):
         assert main(["ratings", "rebuild", "--from", "2026-13-01"]) == 2  # not a day: refused
 
