@@ -11,9 +11,10 @@ next run cuts every history back to the day before and rates every later day aga
 
 Each player's history is one string of fixed 10-byte records (``RECORD``: day, value × 10,
 deviation × 10, volatility × 10^5, matchpoints × 100), one added each day played, a field of one
-of ``HISTORY_BUCKETS`` hashes: its last record is the player's rating, its length the days played.  The rating board holds the players whose
-deviation after their last day is at most ``BOARD_DEVIATION`` and who played within
-``BOARD_DAYS`` days of the last day rated, by their rating.
+of ``HISTORY_BUCKETS`` hashes: its last record is the player's rating, its length the days
+played.  The rating board holds the players whose deviation after their last day is at most
+``BOARD_DEVIATION`` and who played within ``BOARD_DAYS`` days of the last day rated, by their
+rating.
 """
 
 from __future__ import annotations
@@ -116,8 +117,9 @@ class Ratings:
         """Rate every closed day not rated yet whose matchpoint board is final (after a rebuild asked
         for, from its day), in order, each once; a closed day whose board is not final yet has its
         build asked for, and the run stops there (that build asks for the next run).  ``upto``: a
-        day just built final; ``start``: the first day when none was ever rated (default ``upto``).
-        The days rated."""
+        day just built final; ``start``: the first day when none was ever rated (default: the
+        first day played, ``_first_day``).  The days rated; none if another run holds the lock
+        (it rates the same days)."""
         if not self.r.set(LOCK, "1", nx=True, ex=LOCK_SECONDS):
             return []  # another run is at it; the days it rates are the same
         try:
@@ -149,8 +151,9 @@ class Ratings:
         return next((d for d, n in zip(days, sizes) if n), upto)
 
     def rebuild(self, settings, start: date, upto: date, *, queue=None) -> list[date]:
-        """``manille ratings rebuild --from``: every rating from ``start`` on computed again, up to
-        ``upto``."""
+        """``manille ratings rebuild --from``: every rating from ``start`` on computed again (every
+        closed day since whose board is final, as ``catch_up``; ``upto``: where a first run ends
+        its look for the first day played)."""
         self.request_rebuild(start)
         if self.through() is None:
             return self.catch_up(settings, upto, start=start, queue=queue)
