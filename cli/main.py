@@ -20,6 +20,7 @@ from cli import tournament
 from service.replay import (MUETTE, RULES, ManilleError, SubmissionRejected, dumps, player_cards, rules_for,
                             simulate, verify)
 from service.ops import cli as ops_cli
+from service.ratings import cli as ratings_cli
 from service.seeds import DayClock, commitment, parse_date, schedule_from_env
 
 DEFAULT_BOT = "random-1"
@@ -271,6 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.set_defaults(func=cmd_tournament)
     analyse_cli.add_parser(sub)
     ops_cli.add_parser(sub)
+    ratings_cli.add_parser(sub)
     return p
 
 

@@ -21,6 +21,7 @@ from service.config import Settings
 from service.duels import Duels
 from service.leaderboard import Leaderboard
 from service.leagues import Leagues
+from service.ratings import Ratings
 from service.limits import Limits, parse
 from service.players import Players
 from service.players.passkeys import Passkeys
@@ -51,6 +52,7 @@ class Services:
         self.leaderboard = Leaderboard(self.redis, settings.board_max_age)
         self.limits = Limits(self.redis)
         self.leagues = Leagues(self.redis, settings.redis_wait_ms)
+        self.ratings = Ratings(self.redis)
         self.duels = Duels(self.redis, settings.redis_wait_ms)
         for text in settings.limits.values():
             parse(text)  # a limit that does not parse fails now, not on the first request it counts

@@ -11,7 +11,7 @@ from datetime import date
 
 from rq import get_current_job
 
-from service import duplicate, verification
+from service import duplicate, ratings, verification
 from service.analysis import compute as compute_analysis
 from service.config import Settings
 from service.submissions import Submissions
@@ -76,7 +76,32 @@ def build_matchpoints(day_text: str) -> dict:
     settings, client = _context()
     out = duplicate.build(settings, client, date.fromisoformat(day_text))
     log.info("matchpoints %s: %s games%s", day_text, out["games"], " (final)" if out["final"] else "")
+    if out["final"]:  # the day's final matchpoints: its players are rated next (service.ratings)
+        job = get_current_job()
+        ratings.request(settings, client, date.fromisoformat(day_text), queue=job.connection if job else None)
     return out
+
+
+def rate_days(day_text: str) -> list[str]:
+    """Rate every day not rated yet up to a day whose matchpoint board became final
+    (``service.ratings.Ratings.catch_up``); the days rated."""
+    settings, client = _context()
+    job = get_current_job()
+    days = ratings.Ratings(client).catch_up(settings, date.fromisoformat(day_text),
+                                            queue=job.connection if job is not None else None)
+    return [d.isoformat() for d in days]
+
+
+def rebuild_ratings(start_text: str) -> list[str]:
+    """``manille ratings rebuild --from DATE --job``: every rating from a day on computed again."""
+    from datetime import timedelta
+
+    settings, client = _context()
+    job = get_current_job()
+    days = ratings.Ratings(client).rebuild(settings, date.fromisoformat(start_text),
+                                           settings.today() - timedelta(days=1),
+                                           queue=job.connection if job is not None else None)
+    return [d.isoformat() for d in days]
 
 
 def reverify_day(day_text: str) -> int:

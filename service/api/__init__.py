@@ -17,6 +17,7 @@ from .caching import cache_control
 from . import (analysis, caching, challenges, devices, duels, duplicate, health, leaderboards, leagues, ops, players, runs,  # noqa: E402
                schemas, submissions)
 from . import appeals, ops_appeals, ops_cases, ops_players, ops_reports, reports  # noqa: E402
+from . import ratings  # noqa: E402
 
 
 def init_app(app: Flask) -> ManilleApi:
@@ -29,7 +30,7 @@ def init_app(app: Flask) -> ManilleApi:
         "playerToken", {"type": "apiKey", "in": "header", "name": "X-Player-Token"})
     api.spec.components.security_scheme("opsToken", {"type": "http", "scheme": "bearer"})
     for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, leagues, duels, players, devices, health,
-                   ops, reports, appeals, ops_players, ops_reports, ops_appeals, ops_cases):
+                   ops, reports, appeals, ops_players, ops_reports, ops_appeals, ops_cases, ratings):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
     app.before_request(check_body)
     caching.init_app(app, api)

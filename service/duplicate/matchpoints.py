@@ -170,6 +170,10 @@ class Matchpoints:
     def _value(self, board: Board, composite: float) -> int:
         return int(composite) // (SHIFT if board.kind == "day" else PERIOD_SHIFT)
 
+    def value_of(self, board: Board, composite: float) -> float:
+        """The matchpoints (%) an entry of ``board`` holds, as its composite keeps them."""
+        return self._value(board, composite) / SCALE
+
     def page(self, board: Board, offset: int = 0, limit: int = 20, *, cap: int = MAX_PAGE) -> dict:
         """Entries ``offset`` … ``offset + limit − 1``, best first, with shared ranks, and the
         board's state."""

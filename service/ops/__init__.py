@@ -21,6 +21,7 @@ from service.freshness import Freshness
 from service.leaderboard import Leaderboard
 from service.players import Players
 from service.review.queue import Reviews
+from service.ratings import Ratings
 from service.runs import Runs
 from service.store import key_for
 from service.submissions import PENDING_STATUSES, Submissions
@@ -277,6 +278,7 @@ class Ops:
     def _rebuild_matchpoints(self, day: date | str) -> None:
         """A day's field changed by ops: its matchpoint board built again now, not in minutes."""
         day = date.fromisoformat(day) if isinstance(day, str) else day
+        Ratings(self.r).request_rebuild(day)  # rated again from that day on, once its board is final
         duplicate.request_build(self.settings, self.r, day, force=True, queue=self.subs.raw)
 
     def restore(self, sub_id: str, who: str, why: str) -> dict:

@@ -208,6 +208,15 @@ class Players:
         flush()
         return report
 
+    def holder(self, nickname: str) -> str | None:
+        """The pid holding ``nickname`` or a name confusable with it; None when nobody holds it, or
+        for a text the nickname rules refuse."""
+        try:
+            name = nicknames.parse(nickname)
+        except nicknames.NicknameError:
+            return None
+        return self.r.hget(NICKNAME_OWNERS, nicknames.keys(name)[0])
+
     def profile(self, pid: str) -> dict:
         """What is stored of a player: ``created_at`` and the last ``nickname`` claimed."""
         return self.r.hgetall(self._key(pid))

@@ -213,6 +213,16 @@ def leaderboard():
                            today=_services().settings.today().isoformat())
 
 
+@bp.get("/players/<path:nickname>")
+def player(nickname: str):
+    """A player's public profile: the rating, its history as a plot, days played, streak, best
+    days (drawn by ``player.js`` from ``/api/v1/players/{nickname}``)."""
+    if not nickname.strip() or len(nickname) > 200:
+        abort(404)
+    return render_template("player.html", page="player", nickname=nickname,
+                           today=_services().settings.today().isoformat())
+
+
 @bp.get("/ops")
 def ops():
     """The ops review page: the day's submissions, their flags and evidence, the actions; it

@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from service.web import CSP, LANG_COOKIE
 
 WEB = Path(__file__).resolve().parents[2] / "service" / "web"
-PAGES = ["/", "/free", "/archive", "/leaderboard", "/rules", "/ops"]
+PAGES = ["/", "/free", "/archive", "/leaderboard", "/rules", "/ops", "/players/Ada"]
 
 
 def html_lang(resp) -> str:

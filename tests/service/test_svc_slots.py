@@ -236,6 +236,8 @@ def test_every_script_and_transaction_touches_one_slot(spied, tmp_path):
     seed = settings.seed(tomorrow)
     index, card = warm.plan(seed, 1)[0]
     warm.done(spy, seed, "expert-2", warm.warm_deal(spy, seed, "expert-2", index, Card.parse(card)))
+    from service.ratings import Ratings
+    assert Ratings(spy).rate_day(today) == 3  # the day's ratings (append_day.lua), as once it has closed
     board = client.get(f"/api/v1/leaderboards/days/{today}").get_json()
     assert sorted(e["nickname"] for e in board["entries"]) == ["Ada", "Bob", "Cyd"]  # the flows really ran
 

@@ -33,3 +33,5 @@ from .leagues import (LeagueCreateSchema, LeagueJoinSchema, LeagueRenameSchema, 
 from .duels import DuelDealSchema, DuelResultSchema, DuelHeadSchema, DuelSchema  # noqa: F401
 from .devices import (LinkSchema, JoinedSchema, DeviceSchema, PasskeySchema, DevicesSchema, PasskeyCreateSchema,
                       PasskeySignInSchema, CreationOptionsSchema, RequestOptionsSchema)  # noqa: F401
+from .ratings import (RatingsQuerySchema, RatingSchema, HistoryPointSchema, BestDaySchema, ProfileSchema,
+                      RatingEntrySchema, RatingBoardSchema, LeagueRatingEntrySchema, LeagueRatingsSchema)  # noqa: F401

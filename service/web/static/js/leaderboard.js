@@ -117,6 +117,11 @@ async function drawPoints(box, ctx) {
         addsRows(around, page) ? boardTable(around, ctx.kind, t("aroundYou"), me.player, false, closed) : null);
       const own = closed && (ownSubmission(ctx.day) || me.submission_id); // a game played on another device
       if (own) meBox.append(h("p", {}, await analyseLink(own, me.nickname, true, t("analyseMine"))));
+      // a closed day's result: the rating it gave ("Your rating 1,612 ± 48, +23"), once rated
+      if (closed && ctx.kind === "day") {
+        const line = await (await import("./ratingline.js")).ratingLine(me.nickname, ctx.day);
+        if (line && ctx.current()) meBox.append(line);
+      }
       meBox.hidden = false;
     } catch { /* the page above still shows the board */ }
   } else if (page.me === null) {
@@ -138,6 +143,10 @@ addView({ id: "matchpoints", label: () => t("viewMatchpoints"), periods: ["day",
   draw: async (box, ctx) => (await import("./mpboard.js")).drawMpBoard(box, ctx) });
 addView({ id: "deals", label: () => t("viewDeals"), periods: ["day"],
   draw: async (box, ctx) => (await import("./dealsview.js")).drawDeals(box, ctx) });
+addView({ id: "ratings", label: () => t("viewRatings"), periods: ["all"],
+  draw: async (box, ctx) => (await import("./ratingboard.js")).drawRatings(box, ctx) });
+// the views that a league's tab narrows to its members
+const LEAGUE_VIEWS = ["points", "ratings"];
 
 // The URL's own parameters; any other (a view's: ?deal=) is the view's, kept until it changes.
 const PAGE_PARAMS = ["view", "board", "day", "offset", "league", "lang"];
@@ -224,7 +233,7 @@ export function startLeaderboard(data) {
     showScope();
     const ctx = {
       kind: state.kind, day: state.day, today, offset: state.offset, title: label, titleBox: title,
-      league: view.id === "points" ? state.league : null,
+      league: LEAGUE_VIEWS.includes(view.id) ? state.league : null,
       current: () => ticket === loading,
       go: (patch) => {
         Object.assign(state, patch);
@@ -255,7 +264,7 @@ export function startLeaderboard(data) {
   // the leagues' tabs (Everyone, then each league) choose whose board by points is shown
   const showScope = () => {
     const scope = document.querySelector(".scope-tabs");
-    if (scope) scope.hidden = findView(state.view).id !== "points";
+    if (scope) scope.hidden = !LEAGUE_VIEWS.includes(findView(state.view).id);
   };
   leagueTabs(state, load).then(showScope);
   load();
