@@ -228,6 +228,9 @@ def test_a_leagues_ratings_are_its_members_only(rclient, client):
     for day in (FIRST, FIRST + timedelta(days=1)):
         play_day(rclient, day, pids, strength=dict(zip(pids, (50, 30, 40))))
     rate(rclient, FIRST + timedelta(days=1))
+    for pid, name in zip(pids, ("Owner", "Friend")):  # names their verified games made theirs
+        Players(rclient).claim_nickname(pid, name)
+        Players(rclient).confirm_nickname(pid, name, valid=True)
     with freeze_time(_after(FIRST + timedelta(days=1))):
         made = client.post("/api/v1/leagues", json={"name": "Famille", "nickname": "Owner"},
                            headers={"X-Player-Token": tokens[0]})
