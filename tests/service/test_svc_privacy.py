@@ -1,0 +1,153 @@
+"""A player's own data (issue 55) on a real Redis, real requests and a real RQ worker: the copy
+holds what a scan of Redis finds about the player; an erasure leaves no key or value naming them
+(RQ's records included) and no address or user agent in a key kept past a day, while the boards
+keep their counts and ranks and a league shows the pseudonym; the token answers 401 after."""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+from freezegun import freeze_time
+
+from service.app import create_app
+from service.players import pid_of
+from service.privacy import pseudonym
+from service.store import raw_client
+
+from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, play_game
+
+NOON = "2026-12-02 11:00:00"  # UTC: the day is open in Brussels
+DAY = "2026-12-02"
+
+
+@pytest.fixture(autouse=True)
+def clock():
+    with freeze_time(NOON, tick=True) as frozen:
+        yield frozen
+
+
+@pytest.fixture
+def client(redis_server, rclient):
+    return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_BOARD_MAX_AGE": "0", **LIMITS_OFF}).test_client()
+
+
+def played(client, run_worker, nickname: str, addr: str, pick: int) -> str:
+    """A verified ranked game of the day from ``addr`` with a user agent naming the player; its token."""
+    env = {"REMOTE_ADDR": addr}
+    agent = {"User-Agent": f"Browser/1.0 ({nickname}-phone)"}
+    r = client.post("/api/v1/runs", json={}, headers=agent, environ_base=env)
+    assert r.status_code == 201, r.get_json()
+    token = r.get_json()["player_token"]
+
+    def post(path, body, hdrs):
+        answer = client.post(path, json=body, headers={**hdrs, **agent}, environ_base=env)
+        return answer.status_code, answer.get_json()
+    run = play_game(post, r.get_json(), token, pick=lambda legal: legal[pick % len(legal)])
+    r = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": nickname},
+                    headers={**headers(token), **agent}, environ_base=env)
+    assert r.status_code == 202, r.get_json()
+    run_worker()
+    return token
+
+
+def every_value(conn):
+    """(key, its content as text, its TTL) for every key of ``conn``; RQ's job data decompressed."""
+    for key in conn.scan_iter(match="*", count=1000):
+        k = key.decode("utf-8", "replace") if isinstance(key, bytes) else key
+        kind = conn.type(key)
+        kind = kind.decode() if isinstance(kind, bytes) else kind
+        if kind == "hash":
+            parts = [x for kv in conn.hgetall(key).items() for x in kv]
+        elif kind == "string":
+            parts = [conn.get(key)]
+        elif kind == "list":
+            parts = conn.lrange(key, 0, -1)
+        elif kind == "set":
+            parts = list(conn.smembers(key))
+        elif kind == "zset":
+            parts = [m for m, _ in conn.zrange(key, 0, -1, withscores=True)]
+        elif kind == "stream":
+            parts = [x for _id, fields in conn.xrange(key) for kv in fields.items() for x in kv]
+        else:
+            parts = []
+        texts = []
+        for p in parts:
+            if isinstance(p, bytes):
+                try:
+                    p = zlib.decompress(p)
+                except zlib.error:
+                    pass
+                p = p.decode("utf-8", "replace")
+            texts.append(str(p))
+        yield k, " ".join(texts), conn.ttl(key)
+
+
+def naming(conns, *needles):
+    """Every key whose name or content holds one of ``needles`` (case folded), with its TTL."""
+    folded = [n.casefold() for n in needles]
+    return [(k, ttl) for conn in conns for k, text, ttl in every_value(conn)
+            if any(n in k.casefold() or n in text.casefold() for n in folded)]
+
+
+def test_an_erasure_leaves_nothing_naming_the_player_and_moves_no_rank(client, run_worker, rclient, queue_conn):
+    alice = played(client, run_worker, "Alicia", "10.55.0.1", 0)
+    bob = played(client, run_worker, "Bobster", "10.55.0.2", -1)
+    carol = played(client, run_worker, "Carolyn", "10.55.0.3", 1)
+    apid = pid_of(alice)
+    conns = list({id(c): c for c in (raw_client(rclient), queue_conn)}.values())
+    league = client.post("/api/v1/leagues", json={"name": "Friends", "nickname": "Bobster"}, headers=headers(bob))
+    assert league.status_code == 201, league.get_json()
+    league = league.get_json()
+    joined = client.post("/api/v1/leagues/join", json={"invite": league["invite"], "nickname": "Alicia"},
+                         headers=headers(alice))
+    assert joined.status_code in (200, 201), joined.get_json()
+    before = client.get(f"/api/v1/leaderboards/days/{DAY}").get_json()
+    assert {e["nickname"] for e in before["entries"]} == {"Alicia", "Bobster", "Carolyn"}
+    assert naming(conns, "alicia"), "the test's needle is found before"
+
+    # the copy holds what a scan of Redis finds about her
+    copy = client.get("/api/v1/players/me/export", headers=headers(alice))
+    assert copy.status_code == 200, copy.get_json()
+    copy = copy.get_json()
+    assert copy["player"] == apid and copy["profile"]["nickname"] == "Alicia"
+    assert [h["nickname"] for h in copy["nickname_history"]] == ["Alicia"]
+    assert len(copy["games"]) == 1 and copy["games"][0]["ip"] == "10.55.0.1"
+    assert "Alicia-phone" in copy["games"][0]["user_agent"]
+    assert [r["ip"] for r in copy["runs"]] == ["10.55.0.1"]
+    assert [x["name"] for x in copy["leagues"]] == ["Friends"]
+    scanned_subs = [k for k, text, _ in every_value(raw_client(rclient)) if ":submission:" in k and apid in text]
+    assert len(scanned_subs) == len(copy["games"])
+    scanned_runs = [k for k, text, _ in every_value(raw_client(rclient)) if ":run:" in k and apid in text]
+    assert len(scanned_runs) == len(copy["runs"])
+
+    # bad input changes nothing
+    assert client.delete("/api/v1/players/me", json={}, headers=headers(alice)).status_code == 422
+    assert client.delete("/api/v1/players/me", json={"confirm": "yes"}, headers=headers(alice)).status_code == 422
+    assert client.get("/api/v1/players/me", headers=headers(alice)).status_code == 200
+
+    erased = client.delete("/api/v1/players/me", json={"confirm": "erase"}, headers=headers(alice))
+    assert erased.status_code == 200, erased.get_json()
+    alias = pseudonym(SECRET.encode() if isinstance(SECRET, str) else SECRET, apid)
+    assert erased.get_json()["pseudonym"] == alias
+
+    assert naming(conns, "alicia") == []
+    kept_long = [(k, ttl) for k, ttl in naming(conns, "10.55.0.1", "Browser/1.0 (Alicia")
+                 if ttl == -1 or ttl > 86400]
+    assert kept_long == []
+    after = client.get(f"/api/v1/leaderboards/days/{DAY}").get_json()
+    assert [(e["rank"], e["score"]) for e in after["entries"]] == [(e["rank"], e["score"]) for e in before["entries"]]
+    assert after.get("total") == before.get("total")
+    assert {e["nickname"] for e in after["entries"]} == {alias, "Bobster", "Carolyn"}
+    roster = client.get(f"/api/v1/leagues/{league['league_id']}", headers=headers(bob)).get_json()["roster"]
+    assert sorted(m["nickname"] or "" for m in roster) == sorted([alias, "Bobster"])
+    # the name is free for anyone, the token revoked, the audit names the pid only
+    assert client.get("/api/v1/players/me", headers=headers(alice)).status_code == 401
+    entries = rclient.xrange("manille:{all}:audit")
+    assert [f["target"] for _id, f in entries if f["action"] == "erase"] == [apid]
+    assert carol
+
+
+def test_an_erasure_needs_the_confirmation_and_a_token(client):
+    err(client.delete("/api/v1/players/me", json={"confirm": "erase"}), 401, "invalid_token")
