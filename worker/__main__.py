@@ -48,6 +48,7 @@ from service.config import QUEUE_NAME, Settings
 from service.ops import Ops
 from service.ops.player import PlayerDesk
 from service.procs import PR_SET_PDEATHSIG, alive, prctl
+from service.privacy import retention
 
 from service.submissions import JOB, Submissions
 from service.telemetry import logs, solver
@@ -165,6 +166,13 @@ class Sweeping:
                 log.info("restrictions lapsed (their games rank again): %s", " ".join(lapsed))
         except Exception:  # noqa: BLE001 - the next maintenance looks again; readers treat it as lapsed meanwhile
             log.exception("lifting the lapsed restrictions failed")
+        try:
+            settings = Settings.from_env()
+            swept = retention.sweep(settings.state_beside(self.connection), settings)
+            if swept["cleared"] or swept["decided"]:
+                log.info("clients past their keep deleted: %s", swept)
+        except Exception:  # noqa: BLE001 - the next maintenance goes on from the last day swept
+            log.exception("the retention sweep failed")
 
     def fork_work_horse(self, job, queue):
         global _forking_horse

@@ -14,9 +14,12 @@ import hmac
 
 from service.store import key_for
 
-#: Erased players (pid -> when, ISO): the retention sweep finishes erasing the evidence of their
-#: games that were held or under review at the erasure once those are decided.
-ERASED = key_for("erased", "privacy")
+#: Games whose clients (addresses, user agents) are to go but were held or awaiting their verdict
+#: when due (an erasure, the end of their keep): submission id -> when due (s).  The retention
+#: sweep deletes them once the game is decided.
+EVIDENCE = key_for("evidence", "privacy")
+#: The last day whose submissions' clients the retention sweep deleted (ISO).
+SWEPT = key_for("swept", "privacy")
 
 
 def pseudonym(secret: bytes, pid: str) -> str:

@@ -29,7 +29,7 @@ from service.runs.store import AGENTS
 from service.store import key_for, pipelined
 from service.submissions import Submissions, by_player, codec
 
-from . import ERASED, pseudonym
+from . import EVIDENCE, pseudonym
 
 #: Verdicts still to come or held for ops: the game keeps its client (address, agent) meanwhile.
 UNDECIDED = ("queued", "delayed", "held")
@@ -216,7 +216,7 @@ def erase_player(client, settings, pid: str, players: Players | None = None) -> 
     for eraser in ERASERS:
         eraser(e)
     if e.kept_evidence:
-        client.hset(ERASED, pid, settings.now().isoformat())
+        client.zadd(EVIDENCE, {sub_id: settings.now().timestamp() for sub_id in e.kept_evidence})
     if players is not None:
         players._known.pop(pid, None)
     return {"player": pid, "pseudonym": e.alias, "erased": e.counts, "evidence_kept": e.kept_evidence}

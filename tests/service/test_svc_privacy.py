@@ -12,7 +12,7 @@ from freezegun import freeze_time
 
 from service.app import create_app
 from service.players import pid_of
-from service.privacy import pseudonym
+from service.privacy import pseudonym, retention
 from service.store import raw_client
 
 from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS, err, headers, play_game
@@ -151,3 +151,34 @@ def test_an_erasure_leaves_nothing_naming_the_player_and_moves_no_rank(client, r
 
 def test_an_erasure_needs_the_confirmation_and_a_token(client):
     err(client.delete("/api/v1/players/me", json={"confirm": "erase"}), 401, "invalid_token")
+
+
+def test_the_retention_sweep_deletes_clients_past_their_keep_and_held_evidence_once_decided(
+        redis_server, rclient, run_worker, clock):
+    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                      "MANILLE_BOTS": TEST_BOTS, "MANILLE_CLIENT_KEEP_DAYS": "30", **LIMITS_OFF})
+    client = app.test_client()
+    settings = app.extensions["manille"].settings
+    from service.submissions import Submissions, by_player
+
+    subs = Submissions(rclient, settings)
+    alice = played(client, run_worker, "Alicia", "10.55.0.1", 0)
+    bob = played(client, run_worker, "Bobster", "10.55.0.2", -1)
+    a_id, b_id = (by_player.game_ids(rclient, pid_of(t))[0] for t in (alice, bob))
+    rclient.hset(subs.key(b_id), "status", "held")  # as a flag holds it for ops
+    rounds = [retention.sweep(rclient, settings)]
+    assert subs.get(a_id)["ip"] == "10.55.0.1"  # within its keep
+    clock.move_to("2027-01-01 12:00:00")  # 30 days after 2026-12-02 is 2027-01-01: kept still
+    rounds.append(retention.sweep(rclient, settings))
+    assert subs.get(a_id)["ip"] == "10.55.0.1"
+    clock.move_to("2027-01-02 12:00:00")
+    rounds.append(retention.sweep(rclient, settings))
+    a, b = subs.get(a_id), subs.get(b_id)
+    assert not any(a.get(k) for k in ("ip", "run_ip", "user_agent", "run_user_agent")), a
+    assert a["status"] == "verified" and a["score"] is not None and a["cards"]
+    assert b["ip"] == "10.55.0.2"  # held: the evidence stays until decided
+    rclient.hset(subs.key(b_id), "status", "disqualified")  # ops decide
+    rounds.append(retention.sweep(rclient, settings))
+    assert not subs.get(b_id)["ip"]
+    assert [r["cleared"] for r in rounds] == [0, 0, 1, 0] and rounds[-1]["decided"] == 1
+    assert retention.sweep(rclient, settings) == {"days": 0, "cleared": 0, "kept": 0, "decided": 0}  # swept once
