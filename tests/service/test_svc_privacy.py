@@ -182,3 +182,18 @@ def test_the_retention_sweep_deletes_clients_past_their_keep_and_held_evidence_o
     assert not subs.get(b_id)["ip"]
     assert [r["cleared"] for r in rounds] == [0, 0, 1, 0] and rounds[-1]["decided"] == 1
     assert retention.sweep(rclient, settings) == {"days": 0, "cleared": 0, "kept": 0, "decided": 0}  # swept once
+
+
+@pytest.mark.parametrize("lang, words", [("fr", "jours après son jour"), ("nl", "dagen na zijn dag"),
+                                         ("en", "days after its day")])
+def test_the_privacy_page_reads_its_figures_from_the_settings_in_each_language(redis_server, rclient, lang, words):
+    client = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                         "MANILLE_BOTS": TEST_BOTS, "MANILLE_CLIENT_KEEP_DAYS": "123",
+                         "MANILLE_PLAYER_KEEP_DAYS": "17"}).test_client()
+    page = client.get(f"/privacy?lang={lang}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert f"123 {words}" in html and "17" in html
+    assert 'id="privacy-export"' in html and 'id="privacy-erase"' in html and "<dialog" in html
+    for path in ("/", "/leaderboard", "/leagues", "/rules", "/privacy"):
+        assert 'href="/privacy"' in client.get(f"{path}?lang={lang}").get_data(as_text=True), path

@@ -30,6 +30,7 @@ async function main() {
   else if (data.page === "leaderboard") (await import("./leaderboard.js")).startLeaderboard(data);
   else if (data.page === "archive") await (await import("./archive.js")).describeDays();
   else if (data.page === "leagues") await (await import("./leagues.js")).startLeagues(data);
+  else if (data.page === "privacy") (await import("./privacy.js")).startPrivacy();
   else if (data.page === "rules") {
     // The contents stay folded on a phone, where they would push the rules a screen down.
     const toc = document.getElementById("toc-details");
