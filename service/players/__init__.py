@@ -45,9 +45,13 @@ def pid_of(token: str) -> str:
 
 #: Pids a process has found known, kept (the least recently seen go first) for up to
 #: KNOWN_SECONDS: a player key goes only ``keep`` (days) after its player last opened a run, so a
-#: play need not ask Redis again within that.
+#: play need not ask Redis again within that; but an erased player's token (``service.privacy``)
+#: must be refused by every process within a minute.
 KNOWN_KEPT = 65_536
-KNOWN_SECONDS = 3600
+KNOWN_SECONDS = 60
+#: How long an erased player's key stays refused a new making (``opened``): longer than any
+#: process keeps the pid as known.
+ERASED_SECONDS = 86400
 
 
 class Players:
@@ -65,6 +69,11 @@ class Players:
         return key_for("player", f"player:{pid}")
 
     @staticmethod
+    def erased_key(pid: str) -> str:
+        """Set for ``ERASED_SECONDS`` when the player erased themselves: their key is not made again."""
+        return key_for("erased", f"player:{pid}")
+
+    @staticmethod
     def new_token() -> tuple[str, str]:
         """A new token and its pid, not yet registered (see ``register``)."""
         token = secrets.token_urlsafe(24)
@@ -73,7 +82,8 @@ class Players:
     def opened(self, pid: str, now_iso: str) -> None:
         """The player opened a run (a new token's first, so a refused request issues nothing):
         its key, made if new, is kept ``keep`` seconds from now, or for good once it submitted."""
-        self._touch(keys=[self._key(pid)], args=[self.keep, now_iso])
+        if self._touch(keys=[self._key(pid), self.erased_key(pid)], args=[self.keep, now_iso]) < 0:
+            raise Unauthorized("unknown player token")
 
     def authenticate(self, token: str | None) -> str:
         """The pid of a token this service issued; raises Unauthorized otherwise."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from service.limits import client_network
-from service.players import NICKNAME_CLAIMS, NICKNAME_OWNERS, Players
+from service.players import ERASED_SECONDS, NICKNAME_CLAIMS, NICKNAME_OWNERS, Players
 from service.players import nickname as nicknames
 from service.leaderboard.keys import EPOCH
 from service.leagues import Leagues
@@ -59,7 +59,7 @@ def _scan(client, pattern: str):
 
 
 def _player_key(pid: str) -> str:
-    return key_for("player", f"player:{pid}")
+    return Players._key(pid)
 
 
 def erase_submissions(e: Erasure) -> None:
@@ -197,6 +197,7 @@ def erase_player_key(e: Erasure) -> None:
         pipe.hdel(NICKNAME_CLAIMS[1], e.pid)
         pipe.zrem(NICKNAME_CLAIMS[2], e.pid)
         pipe.delete(_player_key(e.pid))
+        pipe.set(Players.erased_key(e.pid), "1", ex=ERASED_SECONDS)
         pipe.execute()
     e.count("nicknames", len(e.names))
 

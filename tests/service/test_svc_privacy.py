@@ -91,7 +91,8 @@ def naming(conns, *needles):
             if any(n in k.casefold() or n in text.casefold() for n in folded)]
 
 
-def test_an_erasure_leaves_nothing_naming_the_player_and_moves_no_rank(client, run_worker, rclient, queue_conn):
+def test_an_erasure_leaves_nothing_naming_the_player_and_moves_no_rank(client, run_worker, rclient, queue_conn,
+                                                                        redis_server, clock):
     alice = played(client, run_worker, "Alicia", "10.55.0.1", 0)
     bob = played(client, run_worker, "Bobster", "10.55.0.2", -1)
     carol = played(client, run_worker, "Carolyn", "10.55.0.3", 1)
@@ -127,6 +128,9 @@ def test_an_erasure_leaves_nothing_naming_the_player_and_moves_no_rank(client, r
     err(client.delete("/api/v1/players/me", json={"confirm": "yes"}, headers=headers(alice)), 422, "validation_error")
     assert client.get("/api/v1/players/me", headers=headers(alice)).status_code == 200
 
+    other_process = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                                "MANILLE_BOTS": TEST_BOTS, **LIMITS_OFF}).test_client()
+    assert other_process.get("/api/v1/players/me", headers=headers(alice)).status_code == 200  # known there now
     erased = client.delete("/api/v1/players/me", json={"confirm": "erase"}, headers=headers(alice))
     assert erased.status_code == 200, erased.get_json()
     alias = pseudonym(SECRET.encode() if isinstance(SECRET, str) else SECRET, apid)
@@ -144,6 +148,10 @@ def test_an_erasure_leaves_nothing_naming_the_player_and_moves_no_rank(client, r
     assert sorted(m["nickname"] or "" for m in roster) == sorted([alias, "Bobster"])
     # the name is free for anyone, the token revoked, the audit names the pid only
     assert client.get("/api/v1/players/me", headers=headers(alice)).status_code == 401
+    # a process that knew the token: refused to make its key again, and refused it within a minute
+    err(other_process.post("/api/v1/runs", json={"kind": "random"}, headers=headers(alice)), 401, "invalid_token")
+    clock.tick(61)
+    err(other_process.get("/api/v1/players/me", headers=headers(alice)), 401, "invalid_token")
     entries = rclient.xrange("manille:{all}:audit")
     assert [f["target"] for _id, f in entries if f["action"] == "erase"] == [apid]
     assert carol
