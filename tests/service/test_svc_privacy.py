@@ -129,6 +129,16 @@ def test_an_erasure_leaves_nothing_naming_the_player_and_moves_no_rank(client, r
     assert sorted(r["ip"] for r in copy["runs"]) == ["10.55.0.1", "127.0.0.1"]  # the ranked run, the free one
     assert [x["name"] for x in copy["leagues"]] == ["Friends"]
     assert [d["duel"] for d in copy["duels"]] == [code] and copy["duels"][0]["result"]["nickname"] == "Alicia"
+    # every key naming her (by pid, in its name or content) is of a kind the copy answers for
+    kinds = {k.split("}:", 1)[1].split(":", 1)[0] for k, text, _ in every_value(raw_client(rclient))
+             if apid in k or apid in text}
+    answered_by = {"submission": "games", "submissions": "games", "games": "games", "run": "runs",
+                   "player": "profile", "leagues": "leagues", "members": "leagues", "member_names": "leagues",
+                   "duel": "duels", "board": "games", "names": "games", "seq": "games", "days": "games",
+                   "field": "games", "checked": "games", "strong_games": "games", "pending": "games",
+                   "seen_from": "runs", "nicknames": "profile"}
+    assert kinds <= set(answered_by), kinds - set(answered_by)
+    assert all(copy[answered_by[kind]] for kind in kinds), kinds
     scanned_subs = [k for k, text, _ in every_value(raw_client(rclient)) if ":submission:" in k and apid in text]
     assert len(scanned_subs) == len(copy["games"])
     scanned_runs = [k for k, text, _ in every_value(raw_client(rclient)) if ":run:" in k and apid in text]
