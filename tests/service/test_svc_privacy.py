@@ -228,3 +228,25 @@ def test_the_privacy_page_reads_its_figures_from_the_settings_in_each_language(r
     assert 'id="privacy-export"' in html and 'id="privacy-erase"' in html and "<dialog" in html
     for path in ("/", "/leaderboard", "/leagues", "/rules", "/privacy"):
         assert 'href="/privacy"' in client.get(f"{path}?lang={lang}").get_data(as_text=True), path
+
+
+def test_a_held_game_keeps_its_evidence_through_an_erasure_until_decided(redis_server, rclient, run_worker):
+    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                      "MANILLE_BOTS": TEST_BOTS, **LIMITS_OFF})
+    client, settings = app.test_client(), app.extensions["manille"].settings
+    from service.submissions import Submissions, by_player
+
+    subs = Submissions(rclient, settings)
+    alice = played(client, run_worker, "Alicia", "10.55.0.1", 0)
+    sub_id = by_player.game_ids(rclient, pid_of(alice))[0]
+    rclient.hset(subs.key(sub_id), "status", "held")  # as a flag holds it for ops
+    done = client.delete("/api/v1/players/me", json={"confirm": "erase"}, headers=headers(alice)).get_json()
+    assert done["evidence_kept"] == [sub_id]
+    held = subs.get(sub_id)
+    assert held["ip"] == "10.55.0.1" and held["nickname"] == done["pseudonym"]
+    assert retention.sweep(rclient, settings)["decided"] == 0  # still held: kept
+    assert subs.get(sub_id)["ip"] == "10.55.0.1"
+    rclient.hset(subs.key(sub_id), "status", "disqualified")  # ops decide
+    assert retention.sweep(rclient, settings)["decided"] == 1
+    assert not subs.get(sub_id).get("ip") and not subs.get(sub_id).get("user_agent")
+    assert retention.sweep(rclient, settings)["decided"] == 0
