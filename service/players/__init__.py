@@ -120,6 +120,10 @@ class Players:
         if len(self._known) > KNOWN_KEPT:
             self._known.popitem(last=False)
 
+    def forget(self, pid: str) -> None:
+        """No longer take ``pid`` as known in this process (its player erased themselves)."""
+        self._known.pop(pid, None)
+
     @staticmethod
     def known(reply) -> None:
         if not reply:

@@ -69,7 +69,7 @@ def erase_submissions(e: Erasure) -> None:
     ids = by_player.game_ids(e.client, e.pid)
     keys = [subs.key(i) for i in ids]
     stored = pipelined(e.client, lambda pipe: [pipe.hmget(k, ["nickname", codec.GAME, "status", "pid"]) for k in keys])
-    with e.client.pipeline(transaction=True) as pipe:
+    with e.client.pipeline(transaction=False) as pipe:  # keys of several slots (a cluster)
         for sub_id, key, (name, game, status, pid) in zip(ids, keys, stored):
             if pid != e.pid:
                 continue
@@ -188,7 +188,7 @@ def erase_player_key(e: Erasure) -> None:
     claim_keys = sorted(claim_keys)
     owners = e.client.hmget(NICKNAME_OWNERS, claim_keys) if claim_keys else []
     pending = e.client.hmget(NICKNAME_CLAIMS[0], claim_keys) if claim_keys else []
-    with e.client.pipeline(transaction=True) as pipe:
+    with e.client.pipeline(transaction=False) as pipe:  # keys of several slots (a cluster)
         for key, owner, claim in zip(claim_keys, owners, pending):
             if owner == e.pid:
                 pipe.hdel(NICKNAME_OWNERS, key)
@@ -219,5 +219,5 @@ def erase_player(client, settings, pid: str, players: Players | None = None) -> 
     if e.kept_evidence:
         client.zadd(EVIDENCE, {sub_id: settings.now().timestamp() for sub_id in e.kept_evidence})
     if players is not None:
-        players._known.pop(pid, None)
+        players.forget(pid)
     return {"player": pid, "pseudonym": e.alias, "erased": e.counts, "evidence_kept": e.kept_evidence}
