@@ -72,6 +72,9 @@
                      is refused (503 ``analysis_queue_full``, Retry-After) (default 1000)
 ``MANILLE_PLAYER_KEEP_DAYS``  how long a player token that never submitted a game stays known after
                      it last opened a run (default 30); a token that submitted is kept for good
+``MANILLE_CLIENT_KEEP_DAYS``  days after a game's day that its submission keeps the addresses and user
+                     agents it was played and submitted from (fair-play evidence; default 365); a
+                     game held or awaiting its verdict keeps them until decided (``service.privacy``)
 ``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
                      that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
 ``MANILLE_WARM_DEALS``  how many of a day's first deals the worker computes the searching bots'
@@ -143,6 +146,8 @@ DEFAULT_CLOSED_MAX_AGE = 300
 #: About 0.2 s a game (docs/performance.md): a thousand are minutes of one worker's core.
 DEFAULT_ANALYSIS_QUEUE_MAX = 1000
 DEFAULT_PLAYER_KEEP_DAYS = 30
+#: The CNIL's advice for connection logs: six months to a year.
+DEFAULT_CLIENT_KEEP_DAYS = 365
 DEFAULT_WARM_DEALS = 12
 DEFAULT_BOT_POOL_WAIT = 20.0
 #: A household, a café or a classroom behind one address brings several players a day; a search of
@@ -334,6 +339,7 @@ class Settings:
     closed_max_age: int = DEFAULT_CLOSED_MAX_AGE
     analysis_queue_max: int = DEFAULT_ANALYSIS_QUEUE_MAX
     player_keep_days: int = DEFAULT_PLAYER_KEEP_DAYS
+    client_keep_days: int = DEFAULT_CLIENT_KEEP_DAYS
     warm_deals: int = DEFAULT_WARM_DEALS
     #: The site's base URL as players reach it (https://manille.example): device links' URLs and the
     #: passkeys' relying party; "" in development: the request's own origin (``service.players.origin``).
@@ -365,6 +371,8 @@ class Settings:
             raise ValueError("MANILLE_RUN_KEEP_HOURS must be >= 0 and MANILLE_PRACTICE_KEEP_HOURS >= 1")
         if self.case_keep_days < 1:
             raise ValueError("MANILLE_CASE_KEEP_DAYS must be >= 1")
+        if self.client_keep_days < 1:
+            raise ValueError("MANILLE_CLIENT_KEEP_DAYS must be >= 1")
         if self.analysis_queue_max < 1 or self.player_keep_days < 1:
             raise ValueError("MANILLE_ANALYSIS_QUEUE_MAX and MANILLE_PLAYER_KEEP_DAYS must be >= 1")
         if self.board_max_age < 0 or self.closed_max_age < 0:
@@ -438,6 +446,7 @@ class Settings:
             "closed_max_age": int(environ.get("MANILLE_CLOSED_MAX_AGE") or DEFAULT_CLOSED_MAX_AGE),
             "analysis_queue_max": int(environ.get("MANILLE_ANALYSIS_QUEUE_MAX") or DEFAULT_ANALYSIS_QUEUE_MAX),
             "player_keep_days": int(environ.get("MANILLE_PLAYER_KEEP_DAYS") or DEFAULT_PLAYER_KEEP_DAYS),
+            "client_keep_days": int(environ.get("MANILLE_CLIENT_KEEP_DAYS") or DEFAULT_CLIENT_KEEP_DAYS),
             "warm_deals": int(environ.get("MANILLE_WARM_DEALS") or DEFAULT_WARM_DEALS),
             "public_url": public_url_from_env(environ.get("MANILLE_PUBLIC_URL")),
             "bot_pool": int(environ.get("MANILLE_BOT_POOL") or 0),

@@ -50,6 +50,7 @@ from service.ops import Ops
 from service.ops.player import PlayerDesk
 from service.procs import PR_SET_PDEATHSIG, alive, prctl
 from service.review.queue import Reviews
+from service.privacy import retention
 
 from service.submissions import JOB, Submissions
 from service.telemetry import logs, solver
@@ -174,6 +175,13 @@ class Sweeping:
                 log.warning("games in review released with no decision in time: %s", " ".join(released))
         except Exception:  # noqa: BLE001 - the next maintenance looks again
             log.exception("the sweep of the review queue failed")
+        try:
+            settings = Settings.from_env()
+            swept = retention.sweep(settings.state_beside(self.connection), settings)
+            if swept["cleared"] or swept["decided"]:
+                log.info("clients past their keep deleted: %s", swept)
+        except Exception:  # noqa: BLE001 - the next maintenance goes on from the last day swept
+            log.exception("the retention sweep failed")
 
     @property
     def dequeue_timeout(self) -> int:

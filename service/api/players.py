@@ -5,11 +5,15 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from service.appeals import Appeals, public
+from service.ops import Ops
+from service.privacy.erasure import erase_player
+from service.privacy.export import export_player
 from service.restrictions import Restrictions
 
 from .blueprint import Blueprint
 from .common import current_pid, services
 from .schemas import PlayerSchema
+from .schemas.privacy import ErasedSchema, EraseSchema, ExportSchema
 
 PREFIX = "/players"
 blp = Blueprint("players", __name__, description="The player holding the token")
@@ -34,6 +38,33 @@ class Me(MethodView):
         return {"player": pid, "nickname": s.players.name_of(pid),
                 "streak": s.leaderboard.streak(pid, today), "today": today_json,
                 "restricted": _restricted(s, pid)}
+
+    @blp.arguments(EraseSchema)
+    @blp.response(200, ErasedSchema)
+    @blp.doc(security=[{"playerToken": []}])
+    def delete(self, body):
+        """Erase the caller (GDPR article 17): nicknames released and shown as a pseudonym on every
+        board, league and duel (no rank moves), addresses and user agents deleted (a game held or
+        awaiting its verdict keeps them until decided), the token revoked (401 after).  422
+        without ``{"confirm": "erase"}``; audited by player id"""
+        s = services()
+        pid = current_pid()
+        done = erase_player(s.redis, s.settings, pid, s.players)
+        Ops(s.redis, s.settings).audit("player", "erase", pid, evidence_kept=len(done["evidence_kept"]))
+        return done
+
+
+@blp.route("/me/export")
+class MyData(MethodView):
+    @blp.response(200, ExportSchema)
+    @blp.doc(security=[{"playerToken": []}])
+    def get(self):
+        """A copy of everything kept about the caller (GDPR articles 15 and 20), as JSON: nickname
+        and its history, every game with its clients and record link, runs still kept, leagues,
+        duels, restriction and appeals"""
+        s = services()
+        pid = current_pid()
+        return export_player(s.redis, s.settings, pid, s.players)
 
 
 def _restricted(s, pid: str) -> dict | None:

@@ -47,6 +47,11 @@ def pid_of(token: str) -> str:
     return hashlib.sha256(token.encode("ascii")).hexdigest()[:24]
 
 
+#: How long an erased player's key stays refused a new making (``opened``): a request already
+#: on its way when the player erased themselves must not make it again.
+ERASED_SECONDS = 86400
+
+
 class Players:
     def __init__(self, client, keep: int = DEFAULT_KEEP_SECONDS) -> None:
         self.r = client
@@ -62,6 +67,11 @@ class Players:
         return key_for("player", f"player:{pid}")
 
     @staticmethod
+    def erased_key(pid: str) -> str:
+        """Set for ``ERASED_SECONDS`` when the player erased themselves: their key is not made again."""
+        return key_for("erased", f"player:{pid}")
+
+    @staticmethod
     def new_token() -> tuple[str, str]:
         """A new token and its pid, not yet registered (see ``register``)."""
         token = secrets.token_urlsafe(24)
@@ -70,7 +80,8 @@ class Players:
     def opened(self, pid: str, now_iso: str) -> None:
         """The player opened a run (a new token's first, so a refused request issues nothing):
         its key, made if new, is kept ``keep`` seconds from now, or for good once it submitted."""
-        self._touch(keys=[self._key(pid)], args=[self.keep, now_iso])
+        if self._touch(keys=[self._key(pid), self.erased_key(pid)], args=[self.keep, now_iso]) < 0:
+            raise Unauthorized("unknown player token")
 
     def authenticate(self, token: str | None) -> str:
         """The pid of the player whose device holds ``token``; raises Unauthorized for no token,

@@ -250,6 +250,22 @@ def rules():
     return render_template("rules.html", page="rules", rules_html=body, toc=toc)
 
 
+@bp.get("/privacy")
+def privacy():
+    """What is kept about a player, why, who sees it and how long (read from the settings, so the
+    page says what the service does), and the player's copy and erasure."""
+    from service.duels import KEEP_SECONDS as DUEL_SECONDS
+    from service.leagues import IDLE_SECONDS
+    from service.submissions.by_player import NETWORK_KEEP_SECONDS
+
+    settings = _services().settings
+    keep = {"run_hours": settings.run_keep_hours, "practice_hours": settings.practice_keep_hours,
+            "player_days": settings.player_keep_days, "client_days": settings.client_keep_days,
+            "network_days": NETWORK_KEEP_SECONDS // 86400, "league_days": IDLE_SECONDS // 86400,
+            "duel_days": DUEL_SECONDS // 86400}
+    return render_template("privacy.html", page="privacy", keep=keep)
+
+
 @bp.get("/favicon.ico")
 def favicon():
     return bp.send_static_file("favicon.svg")

@@ -32,6 +32,7 @@ async function main() {
   else if (data.page === "leagues") await (await import("./leagues.js")).startLeagues(data);
   else if (data.page === "devices") await (await import("./devices.js")).startDevices(data);
   else if (data.page === "player") await (await import("./player.js")).startPlayer(data);
+  else if (data.page === "privacy") (await import("./privacy.js")).startPrivacy();
   else if (data.page === "rules") {
     // The contents stay folded on a phone, where they would push the rules a screen down.
     const toc = document.getElementById("toc-details");
