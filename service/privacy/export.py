@@ -2,16 +2,18 @@
 (when made, the nickname last claimed and the one held), the nicknames they played under (the
 history, from their games), every game indexed with its cards, times, verdict and the clients
 (addresses and user agents) it was played and submitted from, the runs still kept with theirs,
-the leagues and duels they are in, and what ops decided about them that they may read
-(restriction, appeals).  A game's record (docs/spec.md §9) is replayed on request: its link.
+the leagues and duels they are in, their devices, passkeys and the devices' trail, their rating
+and its history, and what ops decided about them that they may read (restriction, appeals).  A game's record (docs/spec.md §9) is replayed on request: its link.
 """
-
 from __future__ import annotations
 
 import json
 
 from service.appeals import Appeals, public
 from service.leagues import Leagues
+from service.players.devices import TRAIL_KEPT, Devices, trail
+from service.players.passkeys import Passkeys
+from service.ratings import Ratings
 from service.restrictions import Restrictions
 from service.store import key_for, shard_of
 from service.submissions import Submissions, by_player
@@ -39,6 +41,7 @@ def export_player(client, settings, pid: str, players) -> dict:
             history.append({"nickname": game["nickname"], "first_used": game.get("created_at")})
     profile = players.profile(pid)
     restriction = Restrictions(client, settings).get(pid)
+    devices = Devices(client)
     return {
         "format": FORMAT, "player": pid, "exported_at": settings.now().isoformat(),
         "profile": {"created_at": profile.get("created_at"), "nickname": players.name_of(pid),
@@ -50,6 +53,10 @@ def export_player(client, settings, pid: str, players) -> dict:
         "duels": _duels(client, pid),
         "restriction": restriction,
         "appeals": [public(a) for a in Appeals(client, settings).of_player(pid)],
+        "devices": devices.listed(pid, current=""),
+        "passkeys": Passkeys(client, devices).listed(pid),
+        "device_trail": trail(client, pid, count=TRAIL_KEPT),
+        "rating": Ratings(client).player(pid),
     }
 
 

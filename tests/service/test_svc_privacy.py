@@ -136,7 +136,8 @@ def test_an_erasure_leaves_nothing_naming_the_player_and_moves_no_rank(client, r
                    "player": "profile", "leagues": "leagues", "members": "leagues", "member_names": "leagues",
                    "duel": "duels", "board": "games", "names": "games", "seq": "games", "days": "games",
                    "field": "games", "checked": "games", "strong_games": "games", "pending": "games",
-                   "seen_from": "runs", "nicknames": "profile"}
+                   "seen_from": "runs", "nicknames": "profile", "device": "devices", "devices": "devices",
+                   "passkeys": "passkeys", "passkey": "passkeys", "trail": "device_trail", "history": "rating"}
     assert kinds <= set(answered_by), kinds - set(answered_by)
     assert all(copy[answered_by[kind]] for kind in kinds), kinds
     scanned_subs = [k for k, text, _ in every_value(raw_client(rclient)) if ":submission:" in k and apid in text]
