@@ -126,3 +126,57 @@ def test_etag_304_gzip_and_a_disqualification_is_a_new_version(api, run_worker, 
         head2, lines2, end2 = parse(after.data)
         assert head2["version"] != head["version"] and head2["games"] == 2 and end2["games"] == 2
         assert [g["submission_id"] for g in lines2] == [g["submission_id"] for g in lines if g["submission_id"] != gone]
+
+
+def tamper(body: bytes, how: str) -> bytes:
+    """The day's file with one thing changed: the last card of line 2's game (a card it cannot
+    play there: its hand holds one card), line 3's score, line 2 removed, line 2 added again."""
+    lines = body.decode().splitlines()
+    if how == "card":
+        game = json.loads(lines[2])
+        game["cards"][-1] = next(c for c in ("7S", "8S", "9S") if c != game["cards"][-1])
+        lines[2] = json.dumps(game, separators=(",", ":"))
+    elif how == "score":
+        game = json.loads(lines[3])
+        game["score"] += 10
+        lines[3] = json.dumps(game, separators=(",", ":"))
+    elif how == "removed":
+        del lines[2]
+    elif how == "added":
+        lines.insert(4, lines[2])
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_verify_day_stands_on_the_file_and_fails_naming_each_change(api, run_worker, tmp_path, capsys):
+    from cli.main import main
+    played_day(api, run_worker, 4)
+    with freeze_time(CLOSED):
+        body = api.get(URL).data
+        zipped = api.get(URL, headers={"Accept-Encoding": "gzip"}).data
+        seed = api.get(f"/api/v1/challenges/{DAY}").get_json()["seed"]
+    ids = [json.loads(line)["submission_id"] for line in body.decode().splitlines()[1:-1]]
+    for name, data in (("day.jsonl", body), ("day.jsonl.gz", zipped)):
+        (tmp_path / name).write_bytes(data)
+        assert main(["verify-day", str(tmp_path / name), "--seed", seed, "--jobs", "2"]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert out[:4] == [f"line {n + 2} ({ids[n]}): stands, score {json.loads(body.decode().splitlines()[n + 1])['score']}"
+                           for n in range(4)]
+        assert out[-1] == "4 games: every one stands, and the file holds the board's games"
+    expected = {"card": f"line 3 ({ids[1]}): FAILS: the cards are not a game",
+                "score": f"line 4 ({ids[2]}): FAILS: score",
+                "removed": "file: FAILS: 3 games in the file, the board had 4 (first line) and 4 were written "
+                           "(last line): 1 missing",
+                "added": f"line 5 ({ids[1]}): FAILS: the same game as line 3"}
+    for how, says in expected.items():
+        path = tmp_path / f"{how}.jsonl"
+        path.write_bytes(tamper(body, how))
+        assert main(["verify-day", str(path), "--seed", seed, "--jobs", "2"]) == 1, how
+        out = capsys.readouterr().out.splitlines()
+        assert [line for line in out if "FAILS" in line][0].startswith(says), (how, out)
+        assert out[-1].endswith("FAILED")
+    # the extra line is also counted against the board's
+    assert "1 extra" in [line for line in out if line.startswith("file:")][0]
+    # another day's seed is refused by the commitment; a bad seed is a usage error
+    assert main(["verify-day", str(tmp_path / "day.jsonl"), "--seed", "00" * 32]) == 1
+    assert "not the day's" in capsys.readouterr().out
+    assert main(["verify-day", str(tmp_path / "day.jsonl"), "--seed", "xyz"]) == 2
