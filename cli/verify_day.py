@@ -118,7 +118,7 @@ def verify_file(path: str, seed_hex: str, jobs: int = 1) -> Iterator[dict]:
         if jobs > 1:
             from multiprocessing import get_context
             with get_context("fork").Pool(jobs) as pool:
-                yield from pool.imap(_check, tasks(), chunksize=8)
+                yield from pool.imap(_check, tasks())  # one game a task: a replay outweighs its message
         else:
             yield from map(_check, tasks())
 
