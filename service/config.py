@@ -299,6 +299,7 @@ class Settings:
     player_keep_days: int = DEFAULT_PLAYER_KEEP_DAYS
     warm_deals: int = DEFAULT_WARM_DEALS
     public_url: str = ""
+    archive_dir: str = ""
     clock: DayClock = field(init=False)
     secrets: SecretSchedule = field(init=False)
     operators: OpsTokens = field(init=False)
@@ -393,6 +394,7 @@ class Settings:
             "player_keep_days": int(environ.get("MANILLE_PLAYER_KEEP_DAYS") or DEFAULT_PLAYER_KEEP_DAYS),
             "warm_deals": int(environ.get("MANILLE_WARM_DEALS") or DEFAULT_WARM_DEALS),
             "public_url": public_url_from_env(environ.get("MANILLE_PUBLIC_URL")),
+            "archive_dir": (environ.get("MANILLE_ARCHIVE_DIR") or "").strip(),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

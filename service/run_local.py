@@ -152,6 +152,7 @@ class Launcher:
         if not env.get("MANILLE_SECRET") and not env.get("MANILLE_SECRET_FILE"):
             env["MANILLE_SECRET"] = local_secret(self.var)
         env.setdefault("MANILLE_LOG_FORMAT", "text")  # a person reads these; production logs JSON
+        env.setdefault("MANILLE_ARCHIVE_DIR", str(self.var / "archive"))  # the monthly files of closed days
         bind = env.setdefault("MANILLE_BIND", "127.0.0.1:8000")
         self.env = env
         self.argv["web"] = [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),

@@ -156,6 +156,13 @@ class Sweeping:
             warm.refresh(settings, settings.state_beside(self.connection), queue=self.connection)
         except Exception:  # noqa: BLE001 - the next maintenance looks again; a play computes meanwhile
             log.exception("queueing the warm of the day's decisions failed")
+        try:
+            from service.opendata import archive
+
+            settings = Settings.from_env()
+            archive.refresh(settings, settings.state_beside(self.connection), queue=self.connection)
+        except Exception:  # noqa: BLE001 - the next maintenance looks again
+            log.exception("queueing last month's archive failed")
 
     def fork_work_horse(self, job, queue):
         global _forking_horse

@@ -14,7 +14,7 @@ from service.errors_http import ManilleApi
 from .blueprint import check_body
 from .caching import cache_control
 
-from . import (analysis, caching, challenges, days, duels, duplicate, health, leaderboards, leagues, ops, players, runs,  # noqa: E402
+from . import (analysis, archive, caching, challenges, days, duels, duplicate, health, leaderboards, leagues, ops, players, runs,  # noqa: E402
                schemas, submissions)
 
 
@@ -28,7 +28,7 @@ def init_app(app: Flask) -> ManilleApi:
         "playerToken", {"type": "apiKey", "in": "header", "name": "X-Player-Token"})
     api.spec.components.security_scheme("opsToken", {"type": "http", "scheme": "bearer"})
     for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, leagues, duels, players, health,
-                   ops, days):
+                   ops, days, archive):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
     app.before_request(check_body)
     caching.init_app(app, api)
