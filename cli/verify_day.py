@@ -18,10 +18,46 @@ import sys
 from collections.abc import Iterator
 
 from bots import get_bot
+from service.botcache import observation_digest
 from service.replay import ManilleError, SubmissionRejected, check_seed, commitment_of, verify
 
 FORMAT = "manille-day/1"
-_BOTS: dict = {}  # each process's bots, made once
+_BOTS: dict = {}  # each process's bots, made once a seed ("seed": the seed they are for)
+#: Searched decisions each process remembers: a day's games share their deals and often their
+#: first tricks, and a decision is a function of the observation alone once the seed is fixed.
+REMEMBERED = 1 << 17
+
+
+class Remembering:
+    """``bot`` with its searched decisions remembered by observation (``service.botcache``'s
+    digest): the same cards, each dear one computed once a process."""
+
+    def __init__(self, bot) -> None:
+        self.bot, self.id, self.seen = bot, bot.id, {}
+
+    def choose(self, obs, rng):
+        if not self.bot.searches(obs):
+            return self.bot.choose(obs, rng)
+        digest = observation_digest(self.id, obs, totals=getattr(self.bot, "reads_totals", True))
+        card = self.seen.get(digest)
+        if card is None:
+            card = self.bot.choose(obs, rng)
+            if len(self.seen) >= REMEMBERED:
+                self.seen.clear()
+            self.seen[digest] = card
+        return card
+
+
+def _bot(seed: bytes, bots: str):
+    """The bot of ``bots`` for ``seed``'s games (what it remembers holds for one seed only)."""
+    if _BOTS.get("seed") != seed:
+        _BOTS.clear()
+        _BOTS["seed"] = seed
+    bot = _BOTS.get(bots)
+    if bot is None:
+        bot = get_bot(bots)
+        bot = _BOTS[bots] = Remembering(bot) if getattr(bot, "searches", None) else bot
+    return bot
 
 
 def add_parser(sub) -> None:
@@ -52,7 +88,7 @@ def check_game(seed: bytes, n: int, text: str) -> dict:
         game = json.loads(text)
         out["id"] = game.get("submission_id")
         bots = game["bots"]
-        bot = _BOTS.get(bots) or _BOTS.setdefault(bots, get_bot(bots))
+        bot = _bot(seed, bots)
         record = verify(seed, game["cards"], bot, rules=game["rules"])
     except SubmissionRejected as e:
         rej = e.rejection.to_json()

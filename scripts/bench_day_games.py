@@ -124,7 +124,7 @@ def main(argv=None) -> int:
     p.add_argument("--distinct", type=int, default=10000, help="distinct games on the board, used in turn")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = p.parse_args(argv)
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = [int(s) for s in args.sizes.split(",") if s]  # --sizes '': the check alone
     with tempfile.TemporaryDirectory() as tmp:
         server = RedisServer(Path(tmp) / "redis", aof=False).start()
         try:
@@ -132,7 +132,7 @@ def main(argv=None) -> int:
             settings = Settings.from_env(redis_url=server.url)
             Challenges(r, settings).stored_terms(DAY, create=True)
             seed = settings.seed(DAY)
-            games = real_games(seed, "random-1", args.distinct)
+            games = real_games(seed, "random-1", args.distinct) if sizes else []
             day_games = DayGames(r, settings)
             print(f"bench_day_games: redis {r.info('server')['redis_version']}, the day's file streamed in-process")
             print(f"{'games':>9} {'plain B/game':>13} {'gzip B/game':>12} {'plain s':>8} {'gzip s':>7} "
