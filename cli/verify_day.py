@@ -151,10 +151,15 @@ def verify_file(path: str, seed_hex: str, jobs: int = 1) -> Iterator[dict]:
             yield seed, n, text
 
     def results():
-        if jobs > 1:
+        if jobs > 1:  # an executor, not a Pool: a process that dies is an error, not a wait for ever
+            from concurrent.futures import ProcessPoolExecutor
+            from concurrent.futures.process import BrokenProcessPool
             from multiprocessing import get_context
-            with get_context("fork").Pool(jobs) as pool:
-                yield from pool.imap(_check, tasks())  # one game a task: a replay outweighs its message
+            try:
+                with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
+                    yield from pool.map(_check, tasks())  # one game a task: a replay outweighs its message
+            except BrokenProcessPool as e:
+                raise ManilleError(f"a checking process died: {e}") from None
         else:
             yield from map(_check, tasks())
 
