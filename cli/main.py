@@ -1,4 +1,4 @@
-"""The ``manille`` command line: simulate, verify, seed, bench, play, tournament, analyse, ops.
+"""The ``manille`` command line: simulate, verify, seed, bench, play, tournament, analyse, ops, verify-day.
 
 Exit codes: 0 done (and, for verify, every game valid), 1 a submission rejected, or (play) an
 outside player's answer missing, not a card or illegal, 2 bad arguments or input (unknown bot,
@@ -17,6 +17,7 @@ from bots import get_bidder, get_bot
 from cli import analyse as analyse_cli
 from cli import play as line_play
 from cli import tournament
+from cli import verify_day
 from service.replay import (MUETTE, RULES, ManilleError, SubmissionRejected, dumps, player_cards, rules_for,
                             simulate, verify)
 from service.ops import cli as ops_cli
@@ -273,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse_cli.add_parser(sub)
     ops_cli.add_parser(sub)
     ratings_cli.add_parser(sub)
+    verify_day.add_parser(sub)
     return p
 
 

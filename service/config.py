@@ -346,6 +346,7 @@ class Settings:
     public_url: str = ""
     bot_pool: int = 0
     bot_pool_wait: float = DEFAULT_BOT_POOL_WAIT
+    archive_dir: str = ""
     clock: DayClock = field(init=False)
     secrets: SecretSchedule = field(init=False)
     operators: OpsTokens = field(init=False)
@@ -451,6 +452,7 @@ class Settings:
             "public_url": public_url_from_env(environ.get("MANILLE_PUBLIC_URL")),
             "bot_pool": int(environ.get("MANILLE_BOT_POOL") or 0),
             "bot_pool_wait": float(environ.get("MANILLE_BOT_POOL_WAIT") or DEFAULT_BOT_POOL_WAIT),
+            "archive_dir": (environ.get("MANILLE_ARCHIVE_DIR") or "").strip(),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if isinstance(values["secret"], str):

@@ -68,6 +68,10 @@ class Freshness:
         """A board by matchpoints: built by a worker, and rebuilt at any time until ``final``."""
         return min(self.board(board, now), self.settings.closed_max_age) if final else self.live
 
+    def day_file(self, day: date, final: bool, now: datetime | None = None) -> int:
+        """A closed day's games file: a day once final (a later change is a new ETag), else as its board."""
+        return SETTLED if final else self.day(day, now)
+
     def record(self) -> int:
         """A published game record: replayed from the seed, it changes only if ops disqualify the game."""
         return self.settings.closed_max_age

@@ -166,6 +166,7 @@ class Launcher:
             env["MANILLE_SECRET"] = local_secret(self.var)
         env.setdefault("MANILLE_LOG_FORMAT", "text")  # a person reads these; production logs JSON
         env.setdefault("MANILLE_BOT_POOL", LOCAL_BOT_POOL)
+        env.setdefault("MANILLE_ARCHIVE_DIR", str(self.var / "archive"))  # the monthly files of closed days
         bind = env.setdefault("MANILLE_BIND", "127.0.0.1:8000")
         self.env = env
         self.argv["web"] = [str(BIN / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),

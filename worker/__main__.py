@@ -182,6 +182,13 @@ class Sweeping:
                 log.info("clients past their keep deleted: %s", swept)
         except Exception:  # noqa: BLE001 - the next maintenance goes on from the last day swept
             log.exception("the retention sweep failed")
+        try:
+            from service.opendata import archive
+
+            settings = Settings.from_env()
+            archive.refresh(settings, settings.state_beside(self.connection), queue=self.connection)
+        except Exception:  # noqa: BLE001 - the next maintenance looks again
+            log.exception("queueing last month's archive failed")
 
     @property
     def dequeue_timeout(self) -> int:

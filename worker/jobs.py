@@ -104,6 +104,16 @@ def rebuild_ratings(start_text: str) -> list[str]:
     return [d.isoformat() for d in days]
 
 
+def archive_month(month: str) -> dict:
+    """Write a month's file of its closed days' games (``service.opendata.archive``)."""
+    from service.opendata.archive import MonthArchive
+
+    settings, client = _context()
+    facts = MonthArchive(client, settings).build(month)
+    log.info("archive %s: %s days, %s games, %s bytes", month, facts["days"], facts["games"], facts["bytes"])
+    return {k: facts[k] for k in ("month", "games", "bytes", "sha256")}
+
+
 def reverify_day(day_text: str) -> int:
     """Enqueue a verification of every submission of a day (ops); returns how many (not those
     RQ already has on their way)."""

@@ -14,7 +14,8 @@ from service.errors_http import ManilleApi
 from .blueprint import check_body
 from .caching import cache_control
 
-from . import (analysis, caching, challenges, devices, duels, duplicate, health, leaderboards, leagues, ops, players, runs,  # noqa: E402
+from . import (analysis, archive, caching, challenges, days, devices, duels, duplicate, health, leaderboards,  # noqa: E402
+               leagues, ops, players, runs,
                schemas, submissions)
 from . import appeals, ops_appeals, ops_cases, ops_players, ops_reports, reports  # noqa: E402
 from . import ratings  # noqa: E402
@@ -30,7 +31,7 @@ def init_app(app: Flask) -> ManilleApi:
         "playerToken", {"type": "apiKey", "in": "header", "name": "X-Player-Token"})
     api.spec.components.security_scheme("opsToken", {"type": "http", "scheme": "bearer"})
     for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, leagues, duels, players, devices, health,
-                   ops, reports, appeals, ops_players, ops_reports, ops_appeals, ops_cases, ratings):
+                   ops, reports, appeals, ops_players, ops_reports, ops_appeals, ops_cases, ratings, days, archive):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
     app.before_request(check_body)
     caching.init_app(app, api)

@@ -153,7 +153,7 @@ def api_headers(resp: Response) -> Response:
     if not credentials and req.method in ("GET", "HEAD") and req.endpoint in PUBLIC_READS:
         headers["Access-Control-Allow-Origin"] = "*"
     if control.startswith("public"):
-        headers["Vary"] = VARY
+        headers["Vary"] = f"{VARY}, {headers['Vary']}" if headers.get("Vary") else VARY  # the view's own (gzip)
         etag = req_g.get("etag") or etag_of(resp.get_data())
         if status == 200 and max_age:
             kept = _validators()

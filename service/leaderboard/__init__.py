@@ -14,6 +14,7 @@ from collections import OrderedDict
 from service.store import load_script
 
 from .bench import BoardBenchmarks
+from .day_games import BoardDayGames
 from .keys import (ALL_NAMES, ALL_TIME, BASE_SCORE, BOARD_KINDS, BOARDS, DEFERRED, EPOCH, MONTH_RE,  # noqa: F401
                    REBUILD_FLAG, SHIFT, WEEK_RE, WIPES, Board, board_key, day_board, month_board, week_board)
 from .reads import KEPT_PAGES, MAX_DAYS, MAX_PAGE, MAX_RADIUS, BoardReads, shared_ranks  # noqa: F401
@@ -22,7 +23,7 @@ from .streaks import BoardStreaks
 from .writes import BoardWrites
 
 
-class Leaderboard(BoardWrites, BoardRebuilds, BoardReads, BoardStreaks, BoardBenchmarks):
+class Leaderboard(BoardWrites, BoardRebuilds, BoardReads, BoardStreaks, BoardBenchmarks, BoardDayGames):
     def __init__(self, client, max_age: float = 0.0, wait_ms: int = 0) -> None:
         self.r = client
         self.max_age = max_age
