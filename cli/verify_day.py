@@ -156,7 +156,9 @@ def verify_file(path: str, seed_hex: str, jobs: int = 1) -> Iterator[dict]:
             from concurrent.futures.process import BrokenProcessPool
             from multiprocessing import get_context
             try:
-                with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
+                # forked from a clean server process, not from this one, whose other threads (a
+                # caller's: a Redis client's, a test's worker) may hold a lock the child would wait on
+                with ProcessPoolExecutor(jobs, mp_context=get_context("forkserver")) as pool:
                     yield from pool.map(_check, tasks())  # one game a task: a replay outweighs its message
             except BrokenProcessPool as e:
                 raise ManilleError(f"a checking process died: {e}") from None
