@@ -52,7 +52,7 @@ ONE_SCREEN_JS = """() => {
 def played(live, site):
     """A player who played today's game and owns a league; a past day others played."""
     me = api_play_ranked_game(site, f"Walker{uuid.uuid4().hex[:4]}")
-    r = requests.post(f"{site}/api/v1/leagues", json={"name": "Club de Mons", "nickname": "Walker"},
+    r = requests.post(f"{site}/api/v1/leagues", json={"name": "Club de Mons"},
                       headers={"X-Player-Token": me["token"]}, timeout=10)
     assert r.status_code == 201, r.text
     past = live.today() - timedelta(days=3)
