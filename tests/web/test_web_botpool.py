@@ -22,6 +22,8 @@ from service.store import connect, raw_client
 from support.live_stack import SECRET, TZ, LiveStack
 from support.web_helpers import enabled_cards, is_plays_answer, is_run_answer
 
+#: A first free game is at the club's table: these visitors have chosen the strongest before.
+STRONGEST = "localStorage.setItem('manille.strength', 'strongest');"
 #: One bots' turn waiting fills the pool (MANILLE_BOT_POOL=1).
 BUSY = {"kind": "random", "date": "2026-12-02", "seed": "ab" * 32, "bots": DEFAULT_BOTS, "rules": "muette-1"}
 
@@ -72,6 +74,7 @@ def bots_queue(live):
 def test_a_full_strongest_table_shows_the_games_waiting_and_offers_the_club(visitor, bots_queue):
     bots_queue.enqueue_call(JOB, args=(BUSY, ""))  # no worker: it waits, the pool is full
     page = visitor(locale="fr-BE")
+    page.add_init_script(STRONGEST)
     page.watch.allow(r"503")  # the refused openings are the test's
     with page.expect_response(lambda r: is_run_answer(r) and r.request.method == "POST") as refused:
         page.goto("/free?lang=fr&speed=instant")
@@ -92,6 +95,7 @@ def test_a_full_strongest_table_shows_the_games_waiting_and_offers_the_club(visi
 def test_the_page_waits_its_turn_then_opens_the_strongest_table(visitor, bots_queue, pool_worker):
     bots_queue.enqueue_call(JOB, args=(BUSY, ""))
     page = visitor()
+    page.add_init_script(STRONGEST)
     page.watch.allow(r"503")
     page.goto("/free?lang=en&speed=instant")
     expect(page.locator(".busy-table")).to_contain_text("Games waiting before yours: 1.")
@@ -106,6 +110,7 @@ def test_the_page_waits_its_turn_then_opens_the_strongest_table(visitor, bots_qu
 def test_the_bots_are_said_to_think_while_the_pool_answers(visitor, pool_worker):
     worker = pool_worker()
     page = visitor()
+    page.add_init_script(STRONGEST)
     page.goto("/free?lang=en&speed=instant")
     felt = page.locator("#felt")
     status = page.get_by_role("status").filter(has_text="The bots are thinking…")
