@@ -20,6 +20,19 @@ blp = Blueprint("ratings", __name__, description=(
     "day rated."))
 
 
+@blp.route("/players/me/rating")
+class MyRating(MethodView):
+    @blp.response(200, ProfileSchema)
+    @blp.doc(security=[{"playerToken": []}])
+    def get(self):
+        """The caller's own profile, as ``/players/{nickname}`` answers it, whatever names their
+        games were played under (a past day's board may show one they no longer hold); private"""
+        s = services()
+        pid = current_pid()
+        shown = s.ratings.player(pid) or s.ratings.unrated()
+        return {"nickname": s.players.held_name(pid), "streak": s.leaderboard.streak(pid, s.settings.today()), **shown}
+
+
 @blp.route("/players/<path:nickname>")  # a nickname may hold a slash; /players/me stays the token's
 class Profile(MethodView):
     @blp.response(200, ProfileSchema)
@@ -32,7 +45,7 @@ class Profile(MethodView):
         if pid is None:
             raise NotFound("no player holds this nickname", code="unknown_player")
         shown = s.ratings.player(pid) or s.ratings.unrated()
-        name = s.players.profile(pid).get("nickname") or nickname
+        name = s.players.held_name(pid) or nickname  # a name only claimed is shown nowhere
         cacheable(Freshness(s.settings).archive())
         return {"nickname": name, "streak": s.leaderboard.streak(pid, s.settings.today()), **shown}
 

@@ -296,3 +296,22 @@ def test_the_first_run_starts_at_the_first_day_played_whichever_day_was_built_fi
     r = Ratings(rclient)
     assert r.through() == days[2] + timedelta(days=3)  # the closed days since, nobody's, rated too
     assert [rec.day for rec in r.history("a")] == days
+
+
+def test_a_player_reads_their_own_rating_by_token_whatever_name_a_past_board_shows(rclient, client):
+    with freeze_time(_after(FIRST)):
+        token = client.post("/api/v1/runs", json={"kind": "random"}).get_json()["player_token"]
+    pid = pid_of(token)
+    play_day(rclient, FIRST, [pid, "a", "b"], strength={pid: 40, "a": 30, "b": 50})
+    rate(rclient, FIRST)
+    with freeze_time(_after(FIRST + timedelta(days=1))):
+        mine = client.get("/api/v1/players/me/rating", headers={"X-Player-Token": token})
+        assert mine.status_code == 200, mine.get_json()
+        assert mine.headers["Cache-Control"] == "private, no-store"
+        body = mine.get_json()
+        assert body["nickname"] is None  # no name of theirs is held: none is shown
+        assert [h["date"] for h in body["history"]] == [FIRST.isoformat()] and body["days_played"] == 1
+        _named(rclient, pid, "Renamed")
+        assert client.get("/api/v1/players/me/rating",
+                          headers={"X-Player-Token": token}).get_json()["nickname"] == "Renamed"
+        assert client.get("/api/v1/players/me/rating").status_code == 401

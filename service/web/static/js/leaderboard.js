@@ -119,7 +119,7 @@ async function drawPoints(box, ctx) {
       if (own) meBox.append(h("p", {}, await analyseLink(own, me.nickname, true, t("analyseMine"))));
       // a closed day's result: the rating it gave ("Your rating 1,612 ± 48, +23"), once rated
       if (closed && ctx.kind === "day") {
-        const line = await (await import("./ratingline.js")).ratingLine(me.nickname, ctx.day);
+        const line = await (await import("./ratingline.js")).ratingLine(ctx.day);
         if (line && ctx.current()) meBox.append(line);
       }
       meBox.hidden = false;
