@@ -50,6 +50,8 @@ PLOT_JS = """async (values) => {
     link.onload = resolve;
     document.head.append(link);
   });
+  const { loadCatalogue } = await import('/static/js/i18n.js');
+  await loadCatalogue();  // the page's own call may still be on its way: its seats' names are in it
   const { lossPlot } = await import('/static/js/lossplot.js');
   const row = (deal, seat, open) => ({ deal, lost_seat: seat, lost_open: open });
   const summary = { 0: { by_deal: values.map((v, k) => row(k, v[0], v[1])) },
