@@ -114,6 +114,8 @@ def test_the_bots_are_said_to_think_while_the_pool_answers(visitor, pool_worker)
     page.goto("/free?lang=en&speed=instant")
     felt = page.locator("#felt")
     status = page.get_by_role("status").filter(has_text="The bots are thinking…")
+    # the opening answered first (the bots may lead, their searches in the pool): then held
+    expect(enabled_cards(page).first).to_be_visible(timeout=60_000)
     os.killpg(worker.pid, signal.SIGSTOP)  # held: the next search waits for it
     held = False
     try:
