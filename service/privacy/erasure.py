@@ -192,7 +192,8 @@ def erase_devices(e: Erasure) -> None:
             pipe.hset(device_key(did), mapping={"pid": e.pid, "removed_at": now})
         for passkey_id in passkey_ids:
             pipe.delete(passkey_key(passkey_id))
-        pipe.delete(devices_key(e.pid), passkeys_key(e.pid), trail_key(e.pid))
+        for key in (devices_key(e.pid), passkeys_key(e.pid), trail_key(e.pid)):
+            pipe.delete(key)  # one by one: a cluster's pipeline deletes one key a command
         pipe.execute()
     e.count("devices", len(dids))
     e.count("passkeys", len(passkey_ids))
