@@ -49,7 +49,7 @@ class Me(MethodView):
         without ``{"confirm": "erase"}``; audited by player id"""
         s = services()
         pid = current_pid()
-        done = erase_player(s.redis, s.settings, pid, s.players)
+        done = erase_player(s.redis, s.settings, pid)
         Ops(s.redis, s.settings).audit("player", "erase", pid, evidence_kept=len(done["evidence_kept"]))
         return done
 

@@ -241,7 +241,7 @@ ERASERS: list[Callable[[Erasure], None]] = [
 ]
 
 
-def erase_player(client, settings, pid: str, players: Players | None = None) -> dict:
+def erase_player(client, settings, pid: str) -> dict:
     """Erase ``pid`` (see the module); idempotent.  Returns the pseudonym, what each eraser
     counted and the games whose evidence is kept until decided; the caller audits it by pid."""
     e = Erasure(client, settings, pid, pseudonym(settings.secret, pid))
