@@ -20,7 +20,7 @@ from .blueprint import Blueprint
 from .caching import limited
 from .common import current_pid, services, token_from_request
 from .links import link, responds
-from .schemas import AnalysisAcceptedSchema, AnalysisSchema
+from .schemas import AnalysisAcceptedSchema, AnalysisStatusSchema
 
 PREFIX = ""
 blp = Blueprint("analyses", __name__, description="Card-by-card analysis of finished games")
@@ -115,7 +115,7 @@ class SubmissionAnalysis(MethodView):
 
 @blp.route("/analyses/<string:analysis_id>")
 class AnalysisById(MethodView):
-    @blp.response(200, AnalysisSchema)
+    @blp.response(200, AnalysisStatusSchema)
     def get(self, analysis_id):
         """An analysis: ``queued``, ``started`` (with ``progress``: decisions done of decisions in
         the game), ``finished`` (with the document) or ``failed`` (with ``error``: ``invalid_game``

@@ -23,7 +23,7 @@ from . import limits
 from .blueprint import Blueprint
 from .caching import limited
 from .common import as_documented, services, token_from_request
-from .schemas import (CreationOptionsSchema, DevicesSchema, JoinedSchema, LinkSchema, PasskeyCreateSchema,
+from .schemas import (CreationOptionsSchema, DeviceListSchema, JoinedSchema, LinkSchema, PasskeyCreateSchema,
                       PasskeySchema, PasskeySignInSchema, RequestOptionsSchema)
 
 PREFIX = "/players"
@@ -143,7 +143,7 @@ class Link(MethodView):
 
 @blp.route("/me/devices")
 class MyDevices(MethodView):
-    @blp.response(200, DevicesSchema)
+    @blp.response(200, DeviceListSchema)
     @blp.doc(security=SECURITY)
     def get(self):
         """The player's devices (``current``: the one asking) and passkeys"""

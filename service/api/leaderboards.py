@@ -16,7 +16,7 @@ from service.store import id_of, shard_of
 from .blueprint import Blueprint
 from .caching import cacheable, public_read
 from .common import as_documented, current_pid, day_from, encode, services, token_from_request
-from .schemas import AroundQuerySchema, BoardPageSchema, DaysQuerySchema, DaysSchema, HistogramSchema, PageQuerySchema
+from .schemas import AroundQuerySchema, BoardPageSchema, DaysQuerySchema, PlayedDaysSchema, HistogramSchema, PageQuerySchema
 
 PREFIX = "/leaderboards"
 blp = Blueprint("leaderboards", __name__, description=(
@@ -132,7 +132,7 @@ def _around(board: Board, query: dict):
 @blp.route("/days")
 class Days(MethodView):
     @blp.arguments(DaysQuerySchema, location="query")
-    @blp.response(200, DaysSchema)
+    @blp.response(200, PlayedDaysSchema)
     @public_read
     def get(self, query):
         """The closed days (seed public) before ``before``, newest first, ``limit`` of them: how

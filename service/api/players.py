@@ -13,7 +13,7 @@ from service.restrictions import Restrictions
 from .blueprint import Blueprint
 from .common import current_pid, services
 from .schemas import PlayerSchema
-from .schemas.privacy import ErasedSchema, EraseSchema, ExportSchema
+from .schemas.privacy import ErasureSchema, EraseSchema, ExportSchema
 
 PREFIX = "/players"
 blp = Blueprint("players", __name__, description="The player holding the token")
@@ -40,7 +40,7 @@ class Me(MethodView):
                 "restricted": _restricted(s, pid)}
 
     @blp.arguments(EraseSchema)
-    @blp.response(200, ErasedSchema)
+    @blp.response(200, ErasureSchema)
     @blp.doc(security=[{"playerToken": []}])
     def delete(self, body):
         """Erase the caller (GDPR article 17): nicknames released and shown as a pseudonym on every

@@ -10,7 +10,7 @@ from .runs import (RunCreateSchema, PlaySchema, PlaySeatSchema, CallSeatSchema, 
 from .submissions import (SUBMISSION_STATUSES, SubmissionCreateSchema, SubmissionAcceptedSchema,
                           SubmissionStatusSchema, RecordSchema)  # noqa: F401
 from .leaderboards import (PageQuerySchema, AroundQuerySchema, EntrySchema, BoardPageSchema, DaysQuerySchema,
-                           DayEntrySchema, DayPlayedSchema, DaysSchema, HistogramBinSchema,
+                           DayEntrySchema, DayPlayedSchema, PlayedDaysSchema, HistogramBinSchema,
                            HistogramSchema)  # noqa: F401
 from .players import TodaySchema, PlayerSchema  # noqa: F401
 from .ops import (OPS_MAX_LIST, OpsListQuerySchema, OpsSubmissionsQuerySchema, OpsPendingQuerySchema,
@@ -26,12 +26,12 @@ from .appeals import AppealCreateSchema, AppealSchema, AppealListSchema, Restric
 from .ops import OpsReviewQuerySchema, OpsReviewSchema  # noqa: F401
 from .health import HealthSchema  # noqa: F401
 from .analysis import (AnalysisProgressSchema, AnalysisAcceptedSchema, CardValuesSchema, DecisionSchema,
-                       AnalysisDocumentSchema, AnalysisSchema)  # noqa: F401
+                       AnalysisDocumentSchema, AnalysisStatusSchema)  # noqa: F401
 from .leagues import (LeagueCreateSchema, LeagueJoinSchema, LeagueRenameSchema, RosterEntrySchema, LeagueSchema,
                       LeagueSummarySchema, LeagueListSchema, InvitePreviewSchema, LeagueEntrySchema,
                       LeagueBoardSchema)  # noqa: F401
 from .duels import DuelDealSchema, DuelResultSchema, DuelHeadSchema, DuelSchema  # noqa: F401
-from .devices import (LinkSchema, JoinedSchema, DeviceSchema, PasskeySchema, DevicesSchema, PasskeyCreateSchema,
+from .devices import (LinkSchema, JoinedSchema, DeviceSchema, PasskeySchema, DeviceListSchema, PasskeyCreateSchema,
                       PasskeySignInSchema, CreationOptionsSchema, RequestOptionsSchema)  # noqa: F401
 from .ratings import (RatingsQuerySchema, RatingSchema, HistoryPointSchema, BestDaySchema, ProfileSchema,
                       RatingEntrySchema, RatingBoardSchema, LeagueRatingEntrySchema, LeagueRatingsSchema)  # noqa: F401

@@ -73,7 +73,7 @@ class AnalysisDocumentSchema(ma.Schema):
                        "hindsight"})
 
 
-class AnalysisSchema(ma.Schema):
+class AnalysisStatusSchema(ma.Schema):
     analysis_id = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["queued", "started", "finished", "failed"]))
     progress = fields.Nested(AnalysisProgressSchema, required=True)

@@ -41,7 +41,7 @@ class PasskeySchema(ma.Schema):
     last_used = fields.String(allow_none=True)
 
 
-class DevicesSchema(ma.Schema):
+class DeviceListSchema(ma.Schema):
     devices = fields.List(fields.Nested(DeviceSchema), required=True)
     passkeys = fields.List(fields.Nested(PasskeySchema), required=True)
 

@@ -65,7 +65,7 @@ class DayPlayedSchema(ma.Schema):
                        "a player token is sent"})
 
 
-class DaysSchema(ma.Schema):
+class PlayedDaysSchema(ma.Schema):
     days = fields.List(fields.Nested(DayPlayedSchema), required=True)
 
 

@@ -13,7 +13,7 @@ class EraseSchema(StrictSchema):
         "description": 'the word "erase": an erasure cannot be undone'})
 
 
-class ErasedSchema(ma.Schema):
+class ErasureSchema(ma.Schema):
     player = fields.String(required=True, metadata={"description": "the erased player id (the boards keep it)"})
     pseudonym = fields.String(required=True, metadata={"description": "the name boards, leagues and duels show"})
     erased = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
