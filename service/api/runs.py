@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from flask.views import MethodView
 
 from service.errors import Conflict, NotFound, Unauthorized
@@ -108,14 +110,17 @@ class RunRecord(MethodView):
     def get(self, run_id):
         """The finished run's game record (docs/spec.md §9) with all four hands, once its seed is public
 
-        A ranked run's day stays sealed until its seed is revealed (404 ``record_sealed``); a
-        run still in play is 409 ``run_not_finished``."""
+        A ranked run's day stays sealed until its seed is revealed (409 ``record_sealed`` with
+        ``reveal_at``: the record exists, it is not yet shown); a run still in play is 409
+        ``run_not_finished``."""
         s = services()
         run = s.runs.load(run_id, current_pid())
         seed = s.runs.public_seed(run)
         if seed is None:
             if run["status"] == "finished":
-                raise NotFound("the record stays sealed until the seed is published", code="record_sealed")
+                reveal_at = s.challenges.get(date.fromisoformat(run["date"])).reveal_at.isoformat()
+                raise Conflict("the record stays sealed until the seed is published", code="record_sealed",
+                               reveal_at=reveal_at)
             raise Conflict("the game of this run is not over", code="run_not_finished")
         if run["status"] != "finished":
             raise Conflict("the game of this run is not over", code="run_not_finished")

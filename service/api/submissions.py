@@ -7,7 +7,7 @@ from datetime import date
 
 from flask.views import MethodView
 
-from service.errors import NotFound
+from service.errors import Conflict, NotFound
 from service.freshness import Freshness
 from service.leaderboard import day_board
 from service.players import nickname as nicknames
@@ -96,13 +96,14 @@ class SubmissionRecord(MethodView):
     def get(self, sub_id):
         """The full game record (docs/spec.md §9) of a verified submission, once its day's seed is public
 
-        Before that it would show the bots' hands, so it is 404 ``record_sealed``.  Replayed from
+        Before that it would show the bots' hands, so it is 409 ``record_sealed`` with ``reveal_at``
+        (the record exists, it is not yet shown).  Replayed from
         the seed and the submitted cards (the same bytes as verification produced)."""
         s = services()
         sub = s.submissions.get(sub_id)
         challenge = s.challenges.get(date.fromisoformat(sub["date"]))
         if challenge.seed is None:
-            raise NotFound("the record stays sealed until the day's seed is published",
+            raise Conflict("the record stays sealed until the day's seed is published",
                            code="record_sealed", reveal_at=challenge.reveal_at.isoformat())
         if sub["status"] != "verified":
             raise NotFound("this submission has no record (not verified)", code="no_record")

@@ -332,7 +332,9 @@ class Ops:
         return queued.id
 
     def job(self, job_id: str) -> dict:
-        """An ops job's state and, once finished, its result."""
+        """An ops job's state and, once finished, its result; NotFound ``job_not_found`` for an
+        unknown id and for one no job can have (RQ's ids are ``[A-Za-z0-9_-]``: it refuses others
+        with ValueError)."""
         from rq.exceptions import NoSuchJobError
         from rq.job import Job
 
@@ -340,7 +342,7 @@ class Ops:
 
         try:
             job = Job.fetch(job_id, connection=self.subs.raw)
-        except NoSuchJobError:
+        except (NoSuchJobError, ValueError):
             raise NotFound("no such ops job", code="job_not_found") from None
         status = job.get_status()
         return {"job_id": job_id, "status": getattr(status, "value", str(status)),

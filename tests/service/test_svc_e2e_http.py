@@ -82,7 +82,7 @@ def test_whole_game_over_http_verified_by_a_worker_process(live_service):
     assert status == 409 and again["error"] == "already_played"
 
     status, sealed = get(f"/api/v1/submissions/{accepted['submission_id']}/record")
-    assert status == 404 and sealed["error"] == "record_sealed"
+    assert status == 409 and sealed["error"] == "record_sealed"
 
     status, ready = get("/api/v1/health/ready")
     assert status == 200 and ready["workers"] >= 1, ready

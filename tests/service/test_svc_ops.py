@@ -335,6 +335,9 @@ def test_reverify_and_rebuild_a_day_over_http_as_worker_jobs(ops_client, run_wor
     assert client.get(rebuild, headers=ops()).get_json()["result"]["recorded"] == 1
     assert lb.total(day_board(date.fromisoformat(day))) == 1
     assert client.get("/api/v1/ops/jobs/nope", headers=ops()).status_code == 404
+    for impossible in ("a.b", "x y", "é"):  # ids no job can have (RQ refuses them): an unknown id all the same
+        r = client.get(f"/api/v1/ops/jobs/{impossible}", headers=ops())
+        assert r.status_code == 404 and r.get_json()["error"] == "job_not_found", impossible
     actions = [e["action"] for e in client.get("/api/v1/ops/audit", headers=ops()).get_json()["entries"]]
     assert actions[:3] == ["rebuild_day", "queue_rebuild_day", "reverify_day"]
 

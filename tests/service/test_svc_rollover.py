@@ -61,7 +61,7 @@ def test_run_opened_before_midnight_finished_after(client, run_worker):
         board = client.get(f"/api/v1/leaderboards/days/{DAY}").get_json()
         assert [e["nickname"] for e in board["entries"]] == ["owl"]
         sealed = client.get(f"/api/v1/submissions/{sub['submission_id']}/record")
-        assert sealed.status_code == 404 and sealed.get_json()["error"] == "record_sealed"
+        assert sealed.status_code == 409 and sealed.get_json()["error"] == "record_sealed"
         for path in ("/api/v1/challenges/today", f"/api/v1/challenges/{DAY}", r.get_json()["status_url"]):
             assert seed not in client.get(path).get_data(as_text=True)
 

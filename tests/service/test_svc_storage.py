@@ -350,7 +350,7 @@ def test_a_submission_stores_no_record_and_its_record_is_the_game_played_byte_fo
         assert "ip" not in game  # the same address as the run's
         assert rclient.object("encoding", sub_key(sub_id)) in ("ziplist", "listpack")
         sealed = client.get(f"/api/v1/submissions/{sub_id}/record")
-        assert sealed.status_code == 404 and sealed.get_json()["error"] == "record_sealed"
+        assert sealed.status_code == 409 and sealed.get_json()["error"] == "record_sealed"
     with freeze_time(AFTER_GRACE):
         replayed = client.get(f"/api/v1/submissions/{sub_id}/record")
         played = client.get(f"/api/v1/runs/{run['run_id']}/record", headers=headers(token))

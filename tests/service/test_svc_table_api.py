@@ -133,7 +133,7 @@ def test_the_record_of_a_ranked_run_stays_sealed_while_its_day_is_open(client):
     assert r.status_code == 409 and r.get_json()["error"] == "run_not_finished"
     _play_all(client, run, token)
     r = client.get(f"/api/v1/runs/{run['run_id']}/record", headers=headers(token))
-    assert r.status_code == 404 and r.get_json()["error"] == "record_sealed"
+    assert r.status_code == 409 and r.get_json()["error"] == "record_sealed" and r.get_json()["reveal_at"]
     assert "hands" not in r.get_data(as_text=True)
     other = _open(client)
     r = client.get(f"/api/v1/runs/{run['run_id']}/record", headers=headers(other["player_token"]))
