@@ -11,14 +11,14 @@ from flask import Flask
 
 from service.errors_http import ManilleApi
 
-from .blueprint import check_body
+from .blueprint import answer_options, check_body
 from .caching import cache_control
 
 from . import (analysis, archive, caching, challenges, days, devices, duels, duplicate, health, leaderboards,  # noqa: E402
                leagues, ops, players, runs,
                schemas, submissions)
 from . import appeals, ops_appeals, ops_cases, ops_players, ops_reports, reports  # noqa: E402
-from . import ratings  # noqa: E402
+from . import contract, ratings  # noqa: E402
 
 
 def init_app(app: Flask) -> ManilleApi:
@@ -33,7 +33,9 @@ def init_app(app: Flask) -> ManilleApi:
     for module in (challenges, runs, submissions, analysis, leaderboards, duplicate, leagues, duels, players, devices, health,
                    ops, reports, appeals, ops_players, ops_reports, ops_appeals, ops_cases, ratings, days, archive):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
+    app.before_request(answer_options)
     app.before_request(check_body)
     caching.init_app(app, api)
+    contract.init_app(app, api)
     app.extensions["manille_api"] = api
     return api

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 
 import flask_smorest
-from flask import request
+from flask import current_app, request
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -90,3 +90,16 @@ def check_body() -> None:
     if not req.is_json:
         raise ServiceError("the body must be JSON, sent with Content-Type: application/json "
                            f"(not {req.mimetype[:60]!r})", code="unsupported_media_type", status=415)
+
+
+def answer_options():
+    """``before_request`` of the API: ``OPTIONS`` answers 204 with ``Allow`` listing the methods of
+    the route the path names (Flask's own answer lists those of every route the path could match:
+    ``/leagues/join`` then took ``/leagues/{league_id}``'s GET, PATCH and DELETE), and no body."""
+    req = request._get_current_object()
+    if req.method != "OPTIONS" or not req.path.startswith(API_PREFIX) or req.url_rule is None:
+        return None
+    methods = sorted(req.url_rule.methods | {"OPTIONS"})
+    resp = current_app.response_class(status=204, headers={"Allow": ", ".join(methods)})
+    del resp.headers["Content-Type"]  # no body, so no type (Flask gives every answer text/html)
+    return resp

@@ -154,9 +154,10 @@ class AuditSchema(ma.Schema):
 
 class JobSchema(ma.Schema):
     job_id = fields.String(required=True)
-    status = fields.String(required=True, metadata={"description": "queued, started, finished, failed …"})
+    status = fields.String(required=True, validate=validate.OneOf(
+        ["queued", "started", "deferred", "scheduled", "finished", "failed", "stopped", "canceled"]))
     description = fields.String(allow_none=True)
-    result = fields.Raw(allow_none=True, metadata={
+    result = fields.Dict(keys=fields.String(), allow_none=True, metadata={
         "description": "once finished: the job's report (a day's rebuild: removed, recorded and "
                        "caches_catch_up_at, when every public copy of its boards shows it at the latest)"})
     status_url = fields.String()
