@@ -11,7 +11,7 @@ from flask import Flask
 
 from service.errors_http import ManilleApi
 
-from .blueprint import answer_options, check_body
+from .blueprint import answer_options, check_body, refuse_shadowed
 from .caching import cache_control
 
 from . import (analysis, archive, caching, challenges, days, devices, duels, duplicate, health, leaderboards,  # noqa: E402
@@ -34,6 +34,7 @@ def init_app(app: Flask) -> ManilleApi:
                    ops, reports, appeals, ops_players, ops_reports, ops_appeals, ops_cases, ratings, days, archive):
         api.register_blueprint(module.blp, url_prefix=f"/api/v1{module.PREFIX}")
     app.before_request(answer_options)
+    app.before_request(refuse_shadowed)
     app.before_request(check_body)
     caching.init_app(app, api)
     contract.init_app(app, api)

@@ -18,7 +18,8 @@ import json
 import flask_smorest
 from flask import current_app, request
 from webargs.flaskparser import FlaskParser
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
+from werkzeug.routing import PathConverter
 
 from service.errors import ServiceError
 from service.errors_http import DRAIN_BYTES
@@ -103,3 +104,40 @@ def answer_options():
     resp = current_app.response_class(status=204, headers={"Allow": ", ".join(methods)})
     del resp.headers["Content-Type"]  # no body, so no type (Flask gives every answer text/html)
     return resp
+
+
+def refuse_shadowed():
+    """``before_request`` of the API: a path that names one route, asked with a method only a route
+    with a variable matches, is 405 with that route's ``Allow`` (``GET /leagues/join`` is the join's,
+    not the league ``join``'s; ``GET /players/me/links`` the link's, not the player ``me/links``'s),
+    as for any method a path does not take."""
+    req = request._get_current_object()
+    rule = req.url_rule
+    if rule is None or not rule.arguments or not req.path.startswith(API_PREFIX):
+        return None
+    named = _named_routes(current_app)
+    methods = named.get(req.path)
+    if methods is None and any(isinstance(c, PathConverter) for c in rule._converters.values()):
+        adapter = current_app.url_map.bind("")
+        for method in ("GET", "POST", "PATCH", "DELETE", "PUT"):
+            try:
+                other, _args = adapter.match(req.path, method=method, return_rule=True)
+            except HTTPException:
+                continue
+            if other.endpoint != rule.endpoint and len(other.arguments) < len(rule.arguments) + 1 \
+                    and not any(isinstance(c, PathConverter) for c in other._converters.values()):
+                methods = other.methods
+                break
+    if methods is not None:
+        raise MethodNotAllowed(valid_methods=sorted(methods | {"OPTIONS"}))
+    return None
+
+
+def _named_routes(app) -> dict[str, set[str]]:
+    """The API's paths without a variable, with their methods (kept on the app)."""
+    named = app.extensions.get("manille_named_routes")
+    if named is None:
+        named = app.extensions["manille_named_routes"] = {
+            rule.rule: set(rule.methods) for rule in app.url_map.iter_rules()
+            if rule.rule.startswith(API_PREFIX) and not rule.arguments}
+    return named

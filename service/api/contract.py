@@ -5,7 +5,7 @@ answers and, for each, its error codes; ``servers``; and the examples of ``examp
 The statuses are what the operation's own work answers (``OPERATIONS``) and what every operation of
 its kind shares (``shared``): a body's 400, 413, 415 and 422, a player token's 401, an operator's
 401, 403 and 429, a limited route's 429, and everyone's 500 and 503.  Every code is in ``CODES``
-with its status; ``Error.error`` is their enum.  The test suite holds every answer it sees against
+with its status.  The test suite holds every answer it sees against
 the finished document (tests/support/contract_check.py)."""
 
 from __future__ import annotations
@@ -177,7 +177,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("runs.RunById", "GET"): op("getRun", "run_not_found"),
     ("runs.RunRecord", "GET"): op("getRunRecord", "run_not_found", "run_not_finished", *_SEALED),
     ("runs.RunPlays", "POST"): op(
-        "playCard", "run_not_found", "wrong_turn", "run_finished", "day_closed", "illegal_card", "unknown_card", "illegal_call",
+        "playCard", "run_not_found", "wrong_turn", "run_finished", "day_closed", "illegal_card", "unknown_card",
+        "illegal_call",
         "unknown_call", "call_expected", "card_expected", "play_unconfirmed", "bots_busy", "bots_failed",
         "too_many_requests"),
     ("submissions.SubmissionList", "POST"): op(
@@ -201,15 +202,19 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("leaderboards.PeriodBoardMe", "GET"): op("getMyPeriodEntry", *_ME),
     ("leaderboards.AllTimeBoard", "GET"): op("getAllTimeBoard"),
     ("leaderboards.AllTimeBoardMe", "GET"): op("getMyAllTimeEntry", "not_on_board"),
-    ("duplicate.DayDeals", "GET"): op("getDayDeals", "unknown_date", "unknown_period", "play_first", token_optional=True),
-    ("duplicate.DayTraveller", "GET"): op("getTraveller", "unknown_date", "unknown_period", "unknown_deal", "play_first", "day_open",
+    ("duplicate.DayDeals", "GET"): op("getDayDeals", "unknown_date", "unknown_period", "play_first",
+                                      token_optional=True),
+    ("duplicate.DayTraveller", "GET"): op("getTraveller", "unknown_date", "unknown_period", "unknown_deal",
+                                          "play_first", "day_open",
                                           token_optional=True),
-    ("duplicate.SubmissionDeals", "GET"): op("getSubmissionDeals", "submission_not_found", "play_first", "day_open", "not_verified",
+    ("duplicate.SubmissionDeals", "GET"): op("getSubmissionDeals", "submission_not_found", "play_first",
+                                             "day_open", "not_verified",
                                              token_optional=True),
     ("duplicate.MatchpointBoard", "GET"): op("getMatchpointBoard", *_BOARD),
     ("duplicate.MatchpointBoardMe", "GET"): op("getMyMatchpointEntry", *_ME),
     ("leagues.LeagueList", "POST"): op(
-        "createLeague", "nickname_not_held", *_NICKNAME, "too_many_leagues", "league_name_empty", "league_name_too_long",
+        "createLeague", "nickname_not_held", *_NICKNAME, "too_many_leagues", "league_name_empty",
+        "league_name_too_long",
         "league_name_control", "league_name_invisible", "league_name_unassigned", "league_name_mark_first",
         "league_name_mixed_script", "too_many_requests", token_optional=True),
     ("leagues.LeagueJoin", "POST"): op("joinLeague", "unknown_league", "nickname_not_held", *_NICKNAME, "league_full",
@@ -232,7 +237,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("duels.RunDuel", "POST"): op("createDuel", "run_not_found", "run_not_finished", "ranked_run"),
     ("duels.DuelById", "GET"): op("getDuel", "unknown_duel", token_optional=True),
     ("duels.DuelResultAnalysis", "POST"): op(
-        "analyseDuelResult", "unknown_duel", "unknown_result", "play_first", "analysis_unsupported", "analysis_queue_full",
+        "analyseDuelResult", "unknown_duel", "unknown_result", "play_first", "analysis_unsupported",
+        "analysis_queue_full",
         "too_many_requests"),
     ("duels.DuelResultRecord", "GET"): op("getDuelResultRecord", "unknown_duel", "unknown_result", "play_first"),
     ("players.Me", "GET"): op("getMe"),
@@ -367,7 +373,10 @@ def finish(doc: dict, rules, public_url: str | None) -> dict:
                        "description": "this service" if public_url else "the server that serves this document"}]
     doc["info"]["description"] += ERRORS_NOTE
     schemas = doc["components"]["schemas"]
-    schemas["Error"]["properties"]["error"]["enum"] = sorted(CODES)
+    # A string, not an enum: a client built from this document keeps reading the errors of a later
+    # version with a code it does not know (each answer lists its own codes: x-error-codes)
+    schemas["Error"]["properties"]["error"]["description"] = (
+        "stable error code: one of those the answer's status lists for its operation (x-error-codes)")
     schemas["Event"] = {
         "description": "One thing that happened at the table, told apart by ``type``",
         "oneOf": [{"$ref": f"#/components/schemas/{_event_name(kind)}"} for kind in EVENTS],
@@ -424,8 +433,8 @@ def _examples(doc_op: dict, example: dict | None) -> None:
             media["example"] = example["response"]
 
 
-ERRORS_NOTE = ("\n\nEach operation lists every status it answers and, for an error, its codes; `Error.error` "
-               "is one of them.")
+ERRORS_NOTE = ("\n\nEach operation lists every status it answers and, for an error, its codes "
+               "(`x-error-codes`, each explained in the answer's description).")
 TOKEN_NOTE = ("\n\nA player's token (`X-Player-Token`) is optional here: sent, the answer is the caller's "
               "(their own entry, their membership); an unknown one is 401 `invalid_token`.")
 

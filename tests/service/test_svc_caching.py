@@ -309,7 +309,9 @@ def test_the_openapi_document_declares_the_headers(app):
                             ("/api/v1/submissions", "post"), ("/api/v1/runs/{run_id}/analysis", "post"),
                             ("/api/v1/submissions/{sub_id}/analysis", "post"), ("/api/v1/players/me/links", "post"),
                             ("/api/v1/players/links/{code}", "post"), ("/api/v1/players/passkeys/sign-in/options", "post"),
-                            ("/api/v1/players/passkeys/sign-in", "post"), ("/api/v1/reports", "post")}
+                            ("/api/v1/players/passkeys/sign-in", "post"), ("/api/v1/reports", "post"),
+                            ("/api/v1/leagues", "post"), ("/api/v1/leagues/join", "post"),
+                            ("/api/v1/duels/{duel_id}/results/{result_id}/analysis", "post")}
     for (path, _method), op in limited.items():
         ok = next(code for code in op["responses"] if code.startswith("2"))
         assert {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(op["responses"][ok]["headers"])

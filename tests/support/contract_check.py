@@ -20,7 +20,7 @@ def _observe(app, response):
     req = flask.request
     rule = req.url_rule
     if (rule is None or not req.path.startswith("/api/v1/") or req.method in ("OPTIONS", "HEAD")
-            or rule.endpoint == "api-docs.openapi_json"):
+            or rule.endpoint == "api-docs.openapi_json" or response.status_code == 405):  # not an operation
         return response
     code = ""
     if response.status_code >= 400 and response.mimetype == "application/json" and not response.is_streamed:

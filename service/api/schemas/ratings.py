@@ -39,7 +39,8 @@ class BestDaySchema(ma.Schema):
 
 
 class ProfileSchema(ma.Schema):
-    nickname = fields.String(required=True)
+    nickname = fields.String(required=True, allow_none=True, metadata={
+        "description": "null: the caller holds no nickname yet (GET /players/me/rating)"})
     rating = fields.Nested(RatingSchema, required=True)
     history = fields.List(fields.Nested(HistoryPointSchema), required=True, metadata={
         "description": "every day rated, oldest first"})

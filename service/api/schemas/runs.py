@@ -113,27 +113,31 @@ class DealSummarySchema(ma.Schema):
 class ViewSchema(ma.Schema):
     """Seat 0's view; the keys from ``rules`` on are present only under rules with an auction."""
 
-    seat = fields.Integer()
-    deal = fields.Integer()
-    dealer = fields.Integer()
-    turned = fields.String(allow_none=True, metadata={"description": "null under rules with an auction"})
-    trump = fields.String(allow_none=True, metadata={"description": "null while the auction goes on, and "
-                                                                    "for no trump"})
-    turned_holder = fields.Integer(allow_none=True,
+    seat = fields.Integer(required=True)
+    deal = fields.Integer(required=True)
+    dealer = fields.Integer(required=True)
+    turned = fields.String(required=True, allow_none=True,
+                           metadata={"description": "null under rules with an auction"})
+    trump = fields.String(required=True, allow_none=True, metadata={
+        "description": "null while the auction goes on, and for no trump"})
+    turned_holder = fields.Integer(required=True, allow_none=True,
                                    metadata={"description": "the dealer while the turned card is in hand"})
-    hand = fields.List(fields.String())
-    legal = fields.List(fields.String(), metadata={"description": "empty unless the player is to move"})
-    unplayable = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+    hand = fields.List(fields.String(), required=True)
+    legal = fields.List(fields.String(), required=True,
+                        metadata={"description": "empty unless the player is to move"})
+    unplayable = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
         "description": "each card of the hand that may not be played now -> the obligation it "
                        "would break (docs/spec.md §10.3 codes); empty unless the player is to move"})
-    to_move = fields.Integer(allow_none=True)
-    trick = fields.Nested(TrickSchema)
-    last_trick = fields.Nested(TrickSchema, allow_none=True)
-    tricks = fields.List(fields.Nested(TrickSchema))
-    points = fields.List(fields.Integer(), metadata={"description": "card points this deal [us, them]"})
-    totals = fields.List(fields.Integer(), metadata={"description": "game points [us, them]"})
-    counts = fields.List(fields.Integer(), metadata={"description": "cards in each seat's hand"})
-    deals = fields.List(fields.Nested(DealSummarySchema), metadata={"description": "the deals already scored"})
+    to_move = fields.Integer(required=True, allow_none=True)
+    trick = fields.Nested(TrickSchema, required=True)
+    last_trick = fields.Nested(TrickSchema, required=True, allow_none=True)
+    tricks = fields.List(fields.Nested(TrickSchema), required=True)
+    points = fields.List(fields.Integer(), required=True,
+                         metadata={"description": "card points this deal [us, them]"})
+    totals = fields.List(fields.Integer(), required=True, metadata={"description": "game points [us, them]"})
+    counts = fields.List(fields.Integer(), required=True, metadata={"description": "cards in each seat's hand"})
+    deals = fields.List(fields.Nested(DealSummarySchema), required=True,
+                        metadata={"description": "the deals already scored"})
     rules = fields.String(metadata={"description": "parlee-1 or manillen-1"})
     target = fields.Integer(metadata={"description": "the game target"})
     calls = fields.List(fields.Nested(CallSeatSchema), metadata={"description": "this deal's calls so far"})
@@ -189,15 +193,15 @@ class RunSchema(ma.Schema):
     target = fields.Integer(metadata={"description": "the game target (rules with an auction only)"})
     bots = fields.String(required=True)
     bidder = fields.String(metadata={"description": "the bots' bidder (rules with an auction only)"})
-    seed = fields.String(allow_none=True, metadata={
+    seed = fields.String(required=True, allow_none=True, metadata={
         "description": "hex; archive runs always, random deals and duels once finished, ranked runs once revealed"})
     status = fields.String(required=True, validate=validate.OneOf(["playing", "finished"]))
     turn = fields.Integer(required=True, metadata={"description": "actions (cards and calls) the player has taken"})
     view = fields.Nested(ViewSchema, required=True)
-    events = fields.List(fields.Nested(EventSchema), metadata={
+    events = fields.List(fields.Nested(EventSchema), required=True, metadata={
         "description": "a play: what happened from the player's card on; opening: since the deal; "
                        "GET: everything since the run opened"})
-    result = fields.Nested(ResultSchema, allow_none=True)
-    submission_id = fields.String(allow_none=True)
+    result = fields.Nested(ResultSchema, required=True, allow_none=True)
+    submission_id = fields.String(required=True, allow_none=True)
     duel_id = fields.String(metadata={"description": "a duel's run: its duel (GET /duels/{duel_id})"})
     player_token = fields.String(metadata={"description": "only when a new token was issued"})
