@@ -146,3 +146,24 @@ def test_a_path_named_by_one_route_is_405_for_the_methods_of_another(app):
         assert r.headers["Allow"] == allow, (method, path)
     r = client.get("/api/v1/players/somebody")
     assert r.status_code == 404 and r.get_json()["error"] == "unknown_player"
+
+
+def test_no_path_value_is_a_server_error(redis_server, rclient):
+    """Every operation, its path's variables each an odd value (a digit, a dot, a space, a long
+    one), with the right token and a body of ``{}``: refused or answered, never a 5xx."""
+    from support.svc_helpers import OPS, OPS_TOKENS
+
+    app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                      "MANILLE_OPS_TOKENS": OPS_TOKENS})
+    client = app.test_client()
+    token = client.post("/api/v1/runs", json={"kind": "random"}).get_json()["player_token"]
+    doc = client.get("/api/v1/openapi.json").get_json()
+    for path, method, op in operations(doc):
+        if "{" not in path:
+            continue
+        headers = {"Authorization": f"Bearer {OPS}"} if "/ops/" in path else {"X-Player-Token": token}
+        for odd in ("0", "a.b", "x y", "z" * 300, "é"):
+            concrete = re.sub(r"\{[^}]+\}", odd, path)
+            r = client.open(concrete, method=method.upper(), headers=headers,
+                            json={} if op.get("requestBody") else None)
+            assert r.status_code < 500, (method, concrete, r.get_json())

@@ -17,7 +17,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
 import service.runs as runs_module
 from service.app import create_app
 
-from support.svc_helpers import LIMITS_OFF, SECRET, TEST_BOTS
+from support.svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS
 
 
 def error_envelope(ctx, response, case):
@@ -44,7 +44,7 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 def app(rclient, redis_server):
     # limits off: the fuzzing opens far more runs than a person would (limits have their own tests)
     return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
-                       "MANILLE_BOTS": TEST_BOTS, **LIMITS_OFF})
+                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": OPS_TOKENS, **LIMITS_OFF})
 
 
 def new_token(app) -> str:
@@ -65,7 +65,9 @@ def test_api_matches_its_openapi_document(app, mode):
         @given(case=operation.as_strategy(generation_mode=mode))
         @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         def check(case):
-            headers = {"X-Player-Token": token} if "X-Player-Token" not in (case.headers or {}) else {}
+            # an operator's token on the ops routes, a player's on the rest
+            credentials = {"Authorization": f"Bearer {OPS}"} if "/ops/" in case.path else {"X-Player-Token": token}
+            headers = {} if set(credentials) & set(case.headers or {}) else credentials
             statuses.add(case.call_and_validate(headers=headers, checks=CHECKS).status_code)
 
         try:
