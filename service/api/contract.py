@@ -4,9 +4,9 @@ answers and, for each, its error codes; ``servers``; and the examples of ``examp
 
 The statuses are what the operation's own work answers (``OPERATIONS``) and what every operation of
 its kind shares (``shared``): a body's 400, 413, 415 and 422, a player token's 401, an operator's
-401, 403 and 429, a limited route's 429, and everyone's 500 and 503.  Every code is in ``CODES``
-with its status.  The test suite holds every answer it sees against
-the finished document (tests/support/contract_check.py)."""
+401, 403 and 429, a limited route's 429, and everyone's 500 and 503; each code is in
+``service.api.codes`` with its status.  The test suite holds every answer it sees against the
+finished document (tests/support/contract_check.py)."""
 
 from __future__ import annotations
 
@@ -16,130 +16,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .codes import CODES
 from .schemas.events import EVENTS
-
-#: Every error code the API answers: its status and what it means.  docs/api.md's table of errors
-#: lists the same (tests/test_docs_errors.py).
-CODES: dict[str, tuple[int, str]] = {
-    # 400
-    "malformed_json": (400, "the body does not parse as JSON, is not UTF-8, or holds what JSON cannot hold here"),
-    "malformed_body": (400, "the body could not be read (a broken chunked encoding, the client gone mid-body)"),
-    "bad_request": (400, "a request the server cannot read"),
-    # 401
-    "invalid_token": (401, "no player token where one is needed, an unknown one, or one whose device was removed"),
-    "passkey_refused": (401, "the passkey's signature does not verify"),
-    "ops_unauthorized": (401, "no ops bearer token"),
-    # 403
-    "ops_forbidden": (403, "a token that may not use the ops API"),
-    "ops_decider_only": (403, "a decision asked with a reviewer's token"),
-    "same_operator": (403, "an appeal answered by the operator who decided"),
-    "not_league_owner": (403, "only the league's owner may do this"),
-    "play_first": (403, "the day's field is shown to its players once they have submitted (``submission_status``)"),
-    # 404
-    "not_found": (404, "no such path"),
-    "unknown_date": (404, "not a day of the service"),
-    "unknown_period": (404, "not a week or month of the service"),
-    "unknown_month": (404, "no archive of that month"),
-    "run_not_found": (404, "no such run of this player"),
-    "submission_not_found": (404, "no such submission"),
-    "analysis_not_found": (404, "no such analysis"),
-    "job_not_found": (404, "no such ops job"),
-    "no_record": (404, "the submission has no record (it was not verified)"),
-    "not_on_board": (404, "the player has no entry on this board"),
-    "unknown_deal": (404, "the day has no such deal"),
-    "unknown_league": (404, "no such league, or the caller is not in it"),
-    "unknown_member": (404, "no such member of the league"),
-    "unknown_duel": (404, "no such duel"),
-    "unknown_result": (404, "no such result of the duel"),
-    "player_not_found": (404, "no player has this id or nickname"),
-    "unknown_player": (404, "no player holds this nickname"),
-    "appeal_not_found": (404, "no such appeal"),
-    "unknown_link": (404, "no such device link, or it expired or was used"),
-    "unknown_device": (404, "no such device of this player"),
-    "unknown_passkey": (404, "no such passkey of this player"),
-    # 405
-    "method_not_allowed": (405, "the path does not take this method (``Allow`` lists those it takes)"),
-    # 409
-    "already_played": (409, "the player's ranked run of the day exists (``run_id``)"),
-    "wrong_turn": (409, "the play is not for the run's turn (``expected_turn``)"),
-    "run_finished": (409, "the run's game is over"),
-    "run_not_finished": (409, "the run's game is not over"),
-    "practice_run": (409, "only a ranked run is submitted"),
-    "record_sealed": (409, "the record exists and is shown once the day's seed is published (``reveal_at``)"),
-    "nickname_taken": (409, "another player holds the nickname (or one that looks the same)"),
-    "nickname_not_held": (409, "the player holds no nickname yet"),
-    "day_open": (409, "the day is still open (``reveal_at``)"),
-    "day_closed": (409, "the day is closed: its ranked runs are no longer taken (``reveal_at``)"),
-    "seed_sealed": (409, "the day's seed is still sealed (``reveal_at``)"),
-    "not_verified": (409, "only a verified game is analysed (``submission_status``)"),
-    "not_disqualifiable": (409, "the submission cannot be disqualified in its status"),
-    "not_restorable": (409, "the submission has nothing to restore"),
-    "not_in_review": (409, "the submission is not held for review"),
-    "game_rejected": (409, "a rejected game has no line to follow (its runs around are not shown)"),
-    "league_full": (409, "the league has its most members (``limit``)"),
-    "too_many_leagues": (409, "the player is in the most leagues a player may be in (``limit``)"),
-    "cannot_remove_self": (409, "the owner leaves by deleting the league"),
-    "ranked_run": (409, "a ranked run of an open day cannot be duelled or analysed yet"),
-    "own_duel": (409, "the challenger does not play their own duel"),
-    "duel_full": (409, "the duel has its most results (``limit``)"),
-    "already_reported": (409, "the player reported this game already"),
-    "nothing_to_appeal": (409, "the player has no decision to appeal"),
-    "appeal_open": (409, "the player's appeal is still open"),
-    "appeal_answered": (409, "the appeal is answered already"),
-    "not_restricted": (409, "the player is not restricted"),
-    "last_way_back": (409, "the player's last way back to their games (a device or passkey) stays"),
-    "passkey_exists": (409, "this passkey is registered already"),
-    "too_many_passkeys": (409, "the player has the most passkeys a player may have"),
-    # 413, 414, 431: the last two gunicorn's, before the app
-    "body_too_large": (413, "the body is larger than the service takes (16 KiB)"),
-    "uri_too_long": (414, "a request line over 4 KiB"),
-    "header_fields_too_large": (431, "more than 50 headers, or one over 8 KiB"),
-    # 415
-    "unsupported_media_type": (415, "a body whose Content-Type is not application/json"),
-    "unsupported_encoding": (415, "a Content-Encoding other than identity"),
-    # 422
-    "validation_error": (422, "a field of the wrong type, out of range, or unknown to the operation (``fields``)"),
-    "unprocessable": (422, "the request cannot be done as asked"),
-    "illegal_card": (422, "the card breaks an obligation (``obligation``, ``legal``)"),
-    "unknown_card": (422, "not a card"),
-    "illegal_call": (422, "the call is not allowed now (``legal``)"),
-    "unknown_call": (422, "not a call"),
-    "call_expected": (422, "a card sent during the auction (``legal``: the calls)"),
-    "card_expected": (422, "a call sent during the play (``legal``: the cards)"),
-    "unknown_rules": (422, "no such rules (``allowed``)"),
-    "unknown_target": (422, "a target these rules do not allow (``allowed``)"),
-    "unknown_bots": (422, "bots free play does not offer under these rules (``allowed``)"),
-    "analysis_unsupported": (422, "the analysis does not cover these rules (``allowed``)"),
-    "own_game": (422, "a player does not report their own game"),
-    "bad_since": (422, "the audit log's ``since`` is neither a day nor a date-time"),
-    "bad_cursor": (422, "the audit log's ``before`` is not an entry id"),
-    "bad_days": (422, "a restriction lasts 1 to 3650 days"),
-    "invalid_credential": (422, "the passkey's credential cannot be read"),
-    **{f"{prefix}_{rule}": (422, f"{what}: {meaning}") for prefix, what in (("nickname", "a nickname"),
-                                                                            ("league_name", "a league's name"))
-       for rule, meaning in (("empty", "has no visible character"),
-                             ("too_long", "is longer than allowed (``limit``)"),
-                             ("control", "holds a control character or a space other than one between words "
-                                         "(``character``)"),
-                             ("invisible", "holds an invisible character, or repeats an accent (``character``)"),
-                             ("unassigned", "holds a character Unicode has not assigned (``character``)"),
-                             ("mark_first", "begins with a combining mark (``character``)"),
-                             ("mixed_script", "mixes scripts that look alike (Latin with Cyrillic or Greek)"))},
-    # 429
-    "too_many_requests": (429, "one of the route's limits is full (``retry_after``, ``limit``; nothing counted)"),
-    # 500
-    "internal_error": (500, "a fault of the service (logged)"),
-    # 503
-    "unavailable": (503, "the service cannot answer now (``retry_after``)"),
-    "store_unavailable": (503, "the data store is unavailable"),
-    "store_full": (503, "the data store is full and refuses writes"),
-    "play_unconfirmed": (503, "the play may or may not be stored: send it again (``turn``, ``retry_after``)"),
-    "submission_unconfirmed": (503, "the submission may or may not be stored: send it again (``run_id``)"),
-    "analysis_queue_full": (503, "as many analyses as the service queues are waiting (``retry_after``)"),
-    "passkeys_unconfigured": (503, "passkeys need the service's public URL, unset here"),
-    "bots_busy": (503, "the bots' pool is full (``waiting``, ``offer``, ``retry_after``): send the play again"),
-    "bots_failed": (503, "the bots' search failed (``retry_after``): send the play again"),
-}
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,8 @@ def operations(doc):
 def test_every_operation_is_named_and_lists_its_statuses(doc):
     ops = operations(doc)
     ids = [op["operationId"] for _p, _m, op in ops]
-    assert len(ids) == len(set(ids)) == len(contract.OPERATIONS) and all(re.fullmatch(r"[a-z][A-Za-z]+", i) for i in ids)
+    assert len(ids) == len(set(ids)) == len(contract.OPERATIONS)
+    assert all(re.fullmatch(r"[a-z][A-Za-z]+", i) for i in ids)
     for path, method, op in ops:
         responses = op["responses"]
         assert "default" not in responses, (method, path)
@@ -167,3 +168,43 @@ def test_no_path_value_is_a_server_error(redis_server, rclient):
             r = client.open(concrete, method=method.upper(), headers=headers,
                             json={} if op.get("requestBody") else None)
             assert r.status_code < 500, (method, concrete, r.get_json())
+
+
+#: A route a page names in full: ``METHOD /path`` in backticks (``{a,b}`` names each of a and b).
+NAMED_ROUTE = re.compile(r"`(GET|POST|PUT|PATCH|DELETE) (/[^`\s?]*)")
+
+
+def named_routes(text: str) -> set[tuple[str, str]]:
+    """The routes ``text`` names, each variable written ``{}``."""
+    out = set()
+    for method, path in NAMED_ROUTE.findall(text):
+        path = path.removeprefix("/api/v1").rstrip(".,;:")
+        choices = re.search(r"\{([a-z-]+(?:,[a-z-]+)+)\}", path)
+        for choice in (choices[1].split(",") if choices else [None]):
+            concrete = path.replace(choices[0], choice) if choice else path
+            out.add((method, re.sub(r"\{[^}]*\}", "{}", concrete)))
+    return out
+
+
+def test_the_pages_name_every_route_and_only_routes(app, doc):
+    """docs/api.md (a client's routes) and docs/operations.md (the ops API) name every operation of
+    the document in full, and every route they name is one."""
+    routes = {(method.upper(), re.sub(r"\{[^}]*\}", "{}", path.removeprefix("/api/v1")))
+              for path, method, _op in operations(doc)}
+    # a {kind} the document spells as a variable is days, weeks or months on the pages
+    routes = {(m, p.replace("/leaderboards/{}/{}", "/leaderboards/weeks/{}")) for m, p in routes} | \
+             {(m, p.replace("/leaderboards/{}/{}", f"/leaderboards/{kind}/{{}}")) for m, p in routes
+              for kind in ("days", "weeks", "months") if "/leaderboards/{}/{}" in p}
+    pages = [(ROOT / "docs" / name).read_text() for name in ("api.md", "operations.md")]
+    named = set().union(*map(named_routes, pages))
+    assert {r for r in routes if "/leaderboards/{}/{}" not in r[1]} - named == set(), "routes no page names"
+    outside = {(m, re.sub(r"<[^>]*>", "{}", rule.rule)) for rule in app.url_map.iter_rules() for m in rule.methods
+               if not rule.rule.startswith("/api/")}  # /metrics, the pages
+    assert named - routes - outside == set(), "pages name routes that do not exist"
+
+
+def test_the_route_check_sees_a_planted_name():
+    assert named_routes("see `GET /leaderboards/{days,weeks}/{period}/matchpoints` and `POST /runs/{id}/plays`") == {
+        ("GET", "/leaderboards/days/{}/matchpoints"), ("GET", "/leaderboards/weeks/{}/matchpoints"),
+        ("POST", "/runs/{}/plays")}
+    assert ("GET", "/runs/{}/nowhere") in named_routes("`GET /runs/{id}/nowhere`")
