@@ -411,7 +411,9 @@ def _own_body(answer: dict | None) -> bool:
 
 
 def _examples(doc_op: dict, example: dict | None) -> None:
-    """An operation's request and answer examples (``examples.json``, taken from real answers)."""
+    """An operation's request and answer examples (``examples.json``: real answers, their lists of
+    objects cut to two items, written by scripts/api_examples.py); none for an answer that is not
+    JSON (NDJSON, gzip, 204)."""
     if not example:
         return
     if "request" in example and doc_op.get("requestBody"):
