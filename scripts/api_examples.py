@@ -156,6 +156,8 @@ def _drive(env: dict) -> dict[str, dict]:
 
     def play_out(run: dict, token: str, pick: int = 0) -> dict:
         while run["status"] != "finished":
+            if run["turn"] == 1:  # a run read in the middle of its game (the first one)
+                call("GET", f"/api/v1/runs/{run['run_id']}", token=token)
             view = run["view"]
             move = {"call": view["legal_calls"][-1]} if view.get("legal_calls") else {"card": view["legal"][pick]}
             run = call("POST", f"/api/v1/runs/{run['run_id']}/plays", {"turn": run["turn"], **move}, token=token)
@@ -183,10 +185,10 @@ def _drive(env: dict) -> dict[str, dict]:
         # Ada's game, checked at the top of the day (the review of the top) and ranked; Bob's and
         # Cleo's; Dan's, held for review until ops release it
         ada, ada_run, ada_sub = ranked("Ada")
-        call("GET", f"/api/v1/runs/{ada_run['run_id']}", token=ada)
         work()
         bob, bob_run, bob_sub = ranked("Bob")
         cleo, _cleo_run, cleo_sub = ranked("Cleo")
+        call("GET", "/api/v1/ops/pending", ops=OPS)  # Bob's and Cleo's, not verified yet
         work()
         dan, _dan_run, dan_sub = ranked("Dan", pick=-1)  # a line of its own: its check is not known yet
         work(QUEUE_NAME, BOARDS_QUEUE)  # verified, not yet checked: in review
@@ -246,7 +248,6 @@ def _drive(env: dict) -> dict[str, dict]:
         # a report of Ada's game by Bob; ops at their desk
         call("POST", "/api/v1/reports", {"submission_id": ada_sub, "reason": "the same line as a solver's"}, token=bob)
         call("GET", f"/api/v1/ops/days/{day}/submissions", ops=OPS)
-        call("GET", "/api/v1/ops/pending", ops=OPS)
         call("POST", "/api/v1/ops/pending/requeue", {"reason": "a worker was down"}, ops=OPS)
         call("GET", f"/api/v1/ops/submissions/{ada_sub}", ops=OPS)
         call("GET", f"/api/v1/ops/submissions/{ada_sub}/runs", ops=OPS)
@@ -257,8 +258,8 @@ def _drive(env: dict) -> dict[str, dict]:
         call("POST", f"/api/v1/ops/submissions/{bob_sub}/requeue", {"reason": "verified again"}, ops=OPS)
         work()
         call("GET", "/api/v1/ops/reports", ops=OPS)
-        call("GET", f"/api/v1/ops/players/{ada_pid}", ops=OPS)
         call("POST", f"/api/v1/ops/players/{ada_pid}/notes", {"text": "reported once; looks honest"}, ops=OPS)
+        call("GET", f"/api/v1/ops/players/{ada_pid}", ops=OPS)
         # Bob restricted, appeals, the other operator answers, the restriction lifted
         bob_pid = call("GET", "/api/v1/players/me", token=bob, keep=False)["player"]
         call("POST", f"/api/v1/ops/players/{bob_pid}/restrict", {"reason": "two accounts", "days": 30}, ops=OPS)
@@ -277,6 +278,7 @@ def _drive(env: dict) -> dict[str, dict]:
         duplicate.refresh(settings, services.redis, queue=queue)
         archive.refresh(settings, services.redis, queue=queue)
         work()
+        call("GET", "/api/v1/leaderboards/days", keep=True)  # the day closed first, with its players
         call("GET", f"/api/v1/runs/{ada_run['run_id']}/record", token=ada)
         call("GET", f"/api/v1/submissions/{ada_sub}/record")
         call("GET", f"/api/v1/submissions/{ada_sub}/deals")
@@ -300,10 +302,10 @@ def _drive(env: dict) -> dict[str, dict]:
         call("GET", f"/api/v1/analyses/{analysis['analysis_id']}", keep=True)  # a ranked game's
         call("GET", f"/api/v1/ops/export/{ada_sub}", ops=OPS)
         call("GET", "/api/v1/ops/audit", ops=OPS)
-        # the league's end, and Ada's data: exported, then erased (last: it takes her games away)
+        # Ada's data exported; the league's end; Ada erased (last: it takes her games away)
+        call("GET", "/api/v1/players/me/export", token=ada)
         call("POST", f"/api/v1/leagues/{lid}/leave", token=bob)
         call("DELETE", f"/api/v1/leagues/{lid}", token=ada)
-        call("GET", "/api/v1/players/me/export", token=ada)
         call("DELETE", "/api/v1/players/me", {"confirm": "erase"}, token=ada)
     return d.examples
 
