@@ -38,11 +38,10 @@ def json_media(content: dict) -> dict | None:
 def test_every_json_answer_and_body_has_an_example(doc):
     missing = []
     for where, op in operations(doc):
-        successes = [json_media(answer.get("content", {})) for status, answer in op["responses"].items()
-                     if status.startswith("2")]
-        successes = [media for media in successes if media is not None]
-        if successes and not any("example" in media for media in successes):
-            missing.append(f"{where} ({op['operationId']}): its answer")
+        for status, answer in op["responses"].items():
+            media = json_media(answer.get("content", {}))
+            if status.startswith("2") and media is not None and "example" not in media:
+                missing.append(f"{where} ({op['operationId']}): its {status} answer")
         body = json_media(op.get("requestBody", {}).get("content", {}))
         if body is not None and "example" not in body:
             missing.append(f"{where} ({op['operationId']}): its request body")
@@ -133,14 +132,38 @@ def test_the_examples_are_what_the_service_answers(rclient, redis_server):
     stored = json.loads(OUT.read_text())
     fresh = collect(redis_server.url)
     assert set(fresh) == set(stored), f"operations driven and examples differ ({REGENERATE})"
-    moved = []
+    assert not moved(stored, fresh), f"answers no longer as their examples ({REGENERATE}):\n" + "\n".join(
+        moved(stored, fresh))
+    # an example that no longer says what the service answers is caught
+    stale = json.loads(json.dumps(stored))
+    del stale["getRun"]["response"]["turn"]
+    stale["playCard"]["request"]["turn"] = "0"
+    stale["createDuel"]["answers"]["200"]["players"] = None
+    stale["createDuel"]["answers"]["200"]["expires_at"] = 7
+    assert moved(stale, fresh) == ["createDuel answers 200 .expires_at: number in the example, string now",
+                                   "getRun response .turn: new",
+                                   "playCard request .turn: string in the example, number now"]
+
+
+def moved(stored: dict, fresh: dict) -> list[str]:
+    """Where the answers of ``fresh`` have left the shape of the examples ``stored``."""
+    out = []
     for operation in sorted(stored):
         was, now = stored[operation], fresh[operation]
         if was["status"] != now["status"]:
-            moved.append(f"{operation}: status {was['status']} in the example, {now['status']} now")
-        for part in ("request", "response"):
-            if (part in was) != (part in now):
-                moved.append(f"{operation}: {part} {'gone' if part in was else 'new'}")
-            elif part in was:
-                moved += [f"{operation} {part} {d}" for d in differences(was[part], now[part])]
-    assert not moved, f"answers no longer as their examples ({REGENERATE}):\n" + "\n".join(moved)
+            out.append(f"{operation}: status {was['status']} in the example, {now['status']} now")
+        statuses = sorted({*was.get("answers", {}), *now.get("answers", {})})
+        for part in ("request", "response", *(f"answers {status}" for status in statuses)):
+            before, after = (_part(example, part) for example in (was, now))
+            if (before is None) != (after is None):
+                out.append(f"{operation}: {part} {'gone' if after is None else 'new'}")
+            elif before is not None:
+                out += [f"{operation} {part} {d}" for d in differences(before, after)]
+    return out
+
+
+def _part(example: dict, part: str):
+    """An example's request, response or ``answers <status>``; None when it has none."""
+    if part.startswith("answers "):
+        return example.get("answers", {}).get(part.split()[1])
+    return example.get(part)
