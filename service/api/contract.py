@@ -298,17 +298,20 @@ def _own_body(answer: dict | None) -> bool:
 
 
 def _examples(doc_op: dict, example: dict | None) -> None:
-    """An operation's request and answer examples (``examples.json``, taken from real answers)."""
+    """An operation's request and answer examples (``examples.json``: real answers, their lists of
+    objects cut to two items, written by scripts/api_examples.py; ``answers``: those of its other
+    success statuses); none for an answer that is not JSON (NDJSON, gzip, 204)."""
     if not example:
         return
     if "request" in example and doc_op.get("requestBody"):
         for media in doc_op["requestBody"].get("content", {}).values():
             media["example"] = example["request"]
-    status = str(example.get("status", ""))
-    answer = doc_op["responses"].get(status)
-    if answer is not None and "response" in example:
-        for media in answer.get("content", {}).values():
-            media["example"] = example["response"]
+    answers = dict(example.get("answers", {}))
+    if "response" in example:
+        answers[str(example.get("status", ""))] = example["response"]
+    for status, body in answers.items():
+        for media in doc_op["responses"].get(status, {}).get("content", {}).values():
+            media["example"] = body
 
 
 ERRORS_NOTE = ("\n\nEach operation lists every status it answers and, for an error, its codes "
