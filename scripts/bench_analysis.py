@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Benchmark the card-by-card analysis of a whole game (analysis.analyse).
+"""Benchmark the card-by-card analysis of a whole game (postmortem.analyse).
 
     .venv/bin/python scripts/bench_analysis.py              # 10 games, about 2-4 minutes
     .venv/bin/python scripts/bench_analysis.py --games 3    # a quick look
 
 The games are played by expert-1 in every seat (``service.replay.simulate``) on the fixed seeds
 ``SHA-256("manille-analysis-bench" ‖ uint32be(i))``; each is analysed as the service does, for
-seats 0 and 2 from trick 0, with the default settings (``analysis.settings``).  Each game runs in
+seats 0 and 2 from trick 0, with the default settings (``postmortem.settings``).  Each game runs in
 a process of its own, forked before any analysis ran (so nothing is warm: the solvers' tables,
 the deal-count cache and the card-order caches start empty), one game at a time, so that the
 figures are per core.
@@ -46,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analysis import analyse, game_plays  # noqa: E402
+from postmortem import analyse, game_plays  # noqa: E402
 from bots import get_bot  # noqa: E402
 from cli import tournament  # noqa: E402
 from service.analysis.positions import pack_entry  # noqa: E402

@@ -38,7 +38,7 @@ from datetime import date, datetime, timedelta
 
 from rq import Callback, Queue
 
-from analysis import ANALYSIS_ID
+from postmortem import ANALYSIS_ID
 from service.config import Settings
 from service.errors import NotFound, Unavailable
 from service.store import key_for, load_script, raw_client
@@ -254,9 +254,9 @@ class Analyses:
 
     def _rebuild(self, seed: bytes, fields: dict) -> dict:
         """The document of a finished analysis: its record replayed from its plays, every
-        decision's entry read from the seed's positions, nothing computed (``analysis.game``);
+        decision's entry read from the seed's positions, nothing computed (``postmortem.game``);
         in the shape JSON gives back (keys sorted)."""
-        from analysis import analyse, decision_keys, replay_record
+        from postmortem import analyse, decision_keys, replay_record
 
         record = replay_record(seed, unpack_game(seed, fields["plays"]), fields["bots"])
         keys = decision_keys(record)
@@ -306,7 +306,7 @@ def note_check(settings: Settings, client, sub_id: str, analysis_id: str, doc: d
     """The hidden-information check of ``sub_id`` from its game's finished analysis ``doc``: its
     figures kept with the submission, and the ``hindsight`` flag when they pass the thresholds; then
     the player's recent checked games together, and ``hindsight_player`` when they pass."""
-    from analysis.hindsight import CHECK_ID, score
+    from postmortem.hindsight import CHECK_ID, score
     from service import flags as suspicion
     from service.runs.table import parse_plays
     from service.submissions import Submissions
@@ -367,10 +367,10 @@ def request_check(settings: Settings, client, sub_id: str, sub: dict, *, force: 
 
 
 def compute(settings: Settings, client, analysis_id: str) -> dict:
-    """Analyse a finished game card by card (``analysis.analyse``), with the positions already
+    """Analyse a finished game card by card (``postmortem.analyse``), with the positions already
     analysed for its seed taken from Redis, progress written as it goes; then, for each submission
     waiting on it, the hidden-information check (``service.flags.hindsight``)."""
-    from analysis import AnalysisError, analyse, game_plays, game_record
+    from postmortem import AnalysisError, analyse, game_plays, game_record
     from bots import get_bot
     from service.botcache import cached
     from service.replay import SubmissionRejected

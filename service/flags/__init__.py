@@ -25,7 +25,7 @@ a suspicion with its evidence, never an informational note:
 ``speed``       the player's cards came faster than a person reads the table, over the whole game.
 ``outlier``     a score far above the day's distribution (only once the day has enough scores).
 ``hindsight``   the player's cards turned out better *with hindsight* (open hands) than what the
-                seat knew could expect (``analysis.hindsight``: the z-score of the open-hand
+                seat knew could expect (``postmortem.hindsight``: the z-score of the open-hand
                 advantage of each card played over expert-1's in the same seat, less the advantage
                 the consistent deals predicted): someone who knew the hidden cards and used them only
                 where it paid, whom ``oracle``'s agreement rate misses.  Computed by the analysis
@@ -354,13 +354,13 @@ def oracle(player: dict, expert: dict, settings: FlagSettings) -> dict | None:
 
 
 def hindsight(score: dict, settings: FlagSettings) -> bool:
-    """``analysis.hindsight.score`` of seat 0: do its cards turn out better with hindsight than the
+    """``postmortem.hindsight.score`` of seat 0: do its cards turn out better with hindsight than the
     seat's knowledge could expect, by enough and clearly enough to be someone who saw the hands?"""
     return score["z"] >= settings.hindsight_z and score["gain"] >= settings.hindsight_gain
 
 
 def hindsight_together(games: list[dict], settings: FlagSettings) -> dict | None:
-    """A player's checked games together (``games``: newest first, each ``analysis.hindsight.score``
+    """A player's checked games together (``games``: newest first, each ``postmortem.hindsight.score``
     with its ``submission_id`` and ``date``): the figures of the last ``hindsight_player_games``
     of them, or None below ``hindsight_player_min`` games.  Games are independent deals, so their
     gains and null variances add, and so does the test."""

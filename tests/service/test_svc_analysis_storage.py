@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from analysis import analyse, decision_keys, game_plays, game_record, replay_record
+from postmortem import analyse, decision_keys, game_plays, game_record, replay_record
 from bots import get_bot
 from service.analysis import FREE_KEEP_SECONDS, POSITIONS_MARGIN_SECONDS, QUEUE, Analyses, analysis_id
 from service.analysis.positions import (BUCKET_FILL, GENERATIONS, PositionCache, generations_for, pack_entry,

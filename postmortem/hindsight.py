@@ -19,7 +19,7 @@ z-score: ``z = sum(gain) / sqrt(sum(var))``.  A decision where the baseline's ca
 says nothing (gain 0, variance 0): only departures from it count.
 
 The spread is measured on few deals early in a deal (3 at its first trick, 6 at its second:
-``analysis.settings``), and a variance from so few is often far below the truth (all three deals
+``postmortem.settings``), and a variance from so few is often far below the truth (all three deals
 alike: 0), which gave the z heavy tails.  ``score`` therefore takes each departure's variance
 shrunk towards the pooled one of its stage (``null_var``): its own, over ``n`` drawn deals, weighs
 ``n - 1``, the pooled one ``POOLED_WEIGHT``; exact values (every consistent deal solved) are taken
