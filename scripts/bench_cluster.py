@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from bench_speed import (BOARD_DAY, RAISED_LIMITS, Gunicorn, _get_loop, _play_loop, _submit, load, ms,  # noqa: E402
                          pct)
 from service.leaderboard import ALL_TIME, Board, day_board  # noqa: E402
+from bulk_boards import record_many  # noqa: E402
 from service.redis_server import LocalCluster, RedisServer  # noqa: E402
 from service.store import DAY_SHARDS  # noqa: E402
 
@@ -57,7 +58,7 @@ def fill_board(client, size: int) -> None:
     from service.leaderboard import Leaderboard
 
     rng = random.Random(1)
-    Leaderboard(client).record_many(
+    record_many(Leaderboard(client),
         BOARD_DAY, ((f"bench-{i:06d}", f"bench-{i:06d}", 1000 + 10 * rng.randint(-70, 70), f"bench{i}")
                     for i in range(size)))
 

@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from service.app import create_app  # noqa: E402
 from service.config import DEFAULT_LIMITS  # noqa: E402
 from service.leaderboard import Leaderboard  # noqa: E402
+from bulk_boards import record_many  # noqa: E402
 from service.players import pid_of  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
 from service.store import connect  # noqa: E402
@@ -77,7 +78,7 @@ def main(argv=None) -> int:
             played = [m for i, m in enumerate(members + few) if i % 5]
             entries = [(f"stranger{i:06d}", f"S{i}", 700 + (i * 7919) % 1000, f"s{i}") for i in range(args.players)]
             entries += [(pid, f"M{i}", 700 + (i * 104729) % 1000, f"m{i}") for i, pid in enumerate(played)]
-            Leaderboard(r).record_many(day, entries)
+            record_many(Leaderboard(r), day, entries)
             reads = {
                 f"league of {args.members}, day board": (kept, f"/api/v1/leagues/{big}/leaderboards/days/{day}",
                                                          big_owner),

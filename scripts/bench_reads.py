@@ -84,11 +84,12 @@ def fill_board(redis_url: str, size: int) -> str:
 
     from service.config import Settings
     from service.leaderboard import Leaderboard
+    from bulk_boards import record_many
     from service.store import connect
 
     today = Settings.from_env({"MANILLE_SECRET": SECRET, "REDIS_URL": redis_url}).today()
     rng = random.Random(1)
-    Leaderboard(connect(redis_url)).record_many(
+    record_many(Leaderboard(connect(redis_url)),
         today, ((f"bench-{i:06d}", f"bench-{i:06d}", 1000 + 10 * rng.randint(-70, 70), f"bench{i}")
                 for i in range(size)))
     return today.isoformat()

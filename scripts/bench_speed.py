@@ -420,10 +420,11 @@ def _rss(pid: int) -> float:
 
 def _fill_board(redis_url: str, size: int) -> None:
     from service.leaderboard import Leaderboard
+    from bulk_boards import record_many
     from service.store import connect
 
     rng = random.Random(1)
-    Leaderboard(connect(redis_url)).record_many(
+    record_many(Leaderboard(connect(redis_url)),
         BOARD_DAY, ((f"bench-{i:06d}", f"bench-{i:06d}", 1000 + 10 * rng.randint(-70, 70), f"bench{i}")
                     for i in range(size)))
 
