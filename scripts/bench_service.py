@@ -41,6 +41,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from stats import pct  # noqa: E402
 from rq import Queue, SimpleWorker  # noqa: E402
 
 from service.leaderboard import Leaderboard  # noqa: E402
@@ -48,11 +49,6 @@ from bulk_boards import record_many, remove_players  # noqa: E402
 from service.store import connect, raw_client  # noqa: E402
 
 BENCH_DAY = date(2001, 1, 1)
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def ms(x):

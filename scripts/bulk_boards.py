@@ -4,6 +4,7 @@ arguments: ``service.leaderboard.writes.BoardWrites``), pipelined a batch at a t
 
 from __future__ import annotations
 
+import random
 from datetime import date
 
 from service.leaderboard import Leaderboard
@@ -37,6 +38,14 @@ def record_many(board: Leaderboard, day: date, entries, batch: int = 1000) -> No
                                    for b in periods])
         pipelined(r, lambda pipe: [evalsha_on(pipe, board._clear, [pending], [pid, note])
                                    for pid, note, _sub in todo])
+
+
+def fill_board(client, day: date, size: int) -> None:
+    """``day``'s board of ``size`` benchmark players (``bench-000000`` …), their scores drawn from a
+    seeded stream (the same board every run)."""
+    rng = random.Random(1)
+    record_many(Leaderboard(client), day, ((f"bench-{i:06d}", f"bench-{i:06d}", 1000 + 10 * rng.randint(-70, 70),
+                                            f"bench{i}") for i in range(size)))
 
 
 def remove_players(board: Leaderboard, day: date, pids: list[str]) -> None:

@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 from postmortem import analyse  # noqa: E402
 from postmortem.hindsight import CHECK_ID, score, total  # noqa: E402
+from cli.tournament import wilson  # noqa: E402
 from bots import get_bot  # noqa: E402
 from bots.evaluate import seat_values  # noqa: E402
 from bots.oracle import pick  # noqa: E402
@@ -147,17 +148,6 @@ def one(job) -> dict:
            for d in doc["decisions"] if d["seat"] == 0 and not d["forced"] and d["trick"] >= from_trick]
     return {"i": i, "kind": kind, "bots": BOTS.id, "honest": kind in HONEST, "gained": gained, "z": s["z"], "gain": s["gain"],
             "var": s["var"], "departures": s["departures"], "cpu_s": round(time.process_time() - t0, 2), "dec": dec}
-
-
-def wilson(k: int, n: int) -> tuple[float, float]:
-    if not n:
-        return 0.0, 1.0
-    z = 1.96
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def rescored(row: dict) -> dict:
