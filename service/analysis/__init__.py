@@ -43,7 +43,7 @@ from postmortem import ANALYSIS_ID
 from service.config import Settings
 from service.errors import NotFound, Unavailable
 from service.store import key_for, load_script, raw_client
-from service.store.compact import pack_cards, pack_game, unpack_cards, unpack_game
+from service.store.compact import pack_cards, pack_plays, unpack_cards, unpack_plays
 
 from .check import note_check, request_check
 from .positions import PositionCache, PositionsGone
@@ -260,7 +260,7 @@ class Analyses:
         in the shape JSON gives back (keys sorted)."""
         from postmortem import analyse, decision_keys, replay_record
 
-        record = replay_record(seed, unpack_game(seed, fields["plays"]), fields["bots"])
+        record = replay_record(seed, unpack_plays(seed, fields["plays"]), fields["bots"])
         keys = decision_keys(record)
         entries = self.positions(seed, fields.get("date")).get_many(keys)
         if len(entries) < len(set(keys)):
@@ -286,12 +286,12 @@ class Analyses:
                                             "touched_at": self.settings.now().isoformat()})
 
     def finish(self, aid: str, doc: dict, plays: list[str], day=None) -> None:
-        """A finished analysis: every card of its game (``plays``, packed: ``compact.pack_game``) in
+        """A finished analysis: every card of its game (``plays``, packed: ``compact.pack_plays``) in
         place of seat 0's, to rebuild ``doc`` from when read; its seed's positions kept at least as
         long (``keep_of`` ``day``)."""
         seed = bytes.fromhex(doc["seed"])
         pipe = self.r.pipeline()
-        pipe.hset(self.key(aid), mapping={"status": "finished", "plays": pack_game(seed, plays),
+        pipe.hset(self.key(aid), mapping={"status": "finished", "plays": pack_plays(seed, plays),
                                           "done": len(doc["decisions"]), "total": len(doc["decisions"])})
         pipe.hdel(self.key(aid), "cards", "touched_at")  # a finished one is never stale
         pipe.expire(self.key(aid), self.keep_of(day))
