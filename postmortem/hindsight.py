@@ -1,8 +1,8 @@
 """Did the cards turn out better with hindsight than the seat's own knowledge could expect?
 
-At a decision where the seat played ``p`` and the day's bot (``expert-1``: a baseline policy,
-a pure function of the observation, applied to every player alike, as DIVAT does in poker) would
-have played ``u``, the *gain* is
+At a decision where the seat played ``p`` and the baseline policy (``game.BASELINE``, expert-1
+whatever bots the game was played against: a pure function of the observation, applied to every
+player alike, as DIVAT does in poker) would have played ``u``, the *gain* is
 
     (open(p) - open(u))  -  mean over the consistent deals of (value(p) - value(u))
 

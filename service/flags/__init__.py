@@ -1,4 +1,5 @@
-"""Suspicion flags of a verified submission, computed once by the worker and kept with it.
+"""Suspicion flags of a verified submission, computed by the worker when it verifies the game (the
+hidden-information ones once the game's analysis is done) and kept with it.
 
 Replay proves every card legal, not that the player did not know the hidden cards.  Each flag is
 a suspicion with its evidence, never an informational note:
@@ -10,7 +11,10 @@ a suspicion with its evidence, never an informational note:
                 which counts the runs not submitted; no address needed, so a search spread over
                 many addresses shows too.  Honest players seldom follow one game exactly for many
                 decisions, so the branch points are counted from the ``explored_depth``-th
-                decision on, and it takes ``explored_points`` of them.
+                decision on, and it takes ``explored_points`` of them.  When the game's address
+                opened ``many_runs`` (below), its own unsubmitted runs suffice with fewer:
+                ``explored_points_many_runs`` branch points from the first decision, each naming
+                its run (the limits cut a search from one address short before it gets deep).
 ``probed``      runs of the day, from any token or address, followed this game's cards, tried another
                 card at several of its decisions, played on to the end far faster than a person
                 reads the table, and were never submitted: a shallow search of the day's game
@@ -21,7 +25,7 @@ a suspicion with its evidence, never an informational note:
                 would give by chance (binomial, below ``probed_alpha``), so a crowded day's
                 early decisions count for little and a quiet day's for much; a fast run that
                 played the whole line is one more point; it takes ``probed_points``.
-``many_runs``   several ranked runs of the day opened from the run's address.
+``many_runs``   ``many_runs`` or more ranked runs of the day opened from the run's address.
 ``speed``       the player's cards came faster than a person reads the table, over the whole game.
 ``outlier``     a score far above the day's distribution (only once the day has enough scores).
 ``hindsight``   the player's cards turned out better *with hindsight* (open hands) than what the
