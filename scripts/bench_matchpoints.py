@@ -38,6 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from stats import median_ms  # noqa: E402
 from service.duplicate import Field, Matchpoints, place  # noqa: E402
 from service.leaderboard import Board, Leaderboard, day_board  # noqa: E402
 from bulk_boards import record_many  # noqa: E402
@@ -56,15 +57,6 @@ def games(n: int, seed: int = 1):
         points = [max(0, min(61, round(rng.gauss(30.5, 12)))) for _ in range(deals)]
         yield (f"{i:024x}", f"player{i}", 1000 + 10 * rng.randint(-40, 40),
                f"20270310-{i % 16:02d}-{i:08x}{i:020x}", points)
-
-
-def median_ms(fn, times: int) -> float:
-    samples = []
-    for _ in range(times):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(samples)
 
 
 def field_bytes(r) -> int:
