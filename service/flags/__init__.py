@@ -386,7 +386,7 @@ def hindsight_player(together: dict | None, settings: FlagSettings) -> bool:
 
 def hindsight_due(score: int, day_scores: dict[int, int], top: int = 1000, share: float = 0.01) -> bool:
     """Whether a verified score is worth the (dear) hidden-information check: it would rank in the
-    day's ``top`` (ties share the rank) or above the day's 99th percentile."""
+    day's ``top`` (ties share the rank), or, once the day has 100 scores, in its best ``share``."""
     above = sum(c for s, c in day_scores.items() if s > score)
     n = sum(day_scores.values())
     return above < top or (n >= 100 and above <= share * n)
