@@ -24,7 +24,7 @@ from .knowledge import Knowledge
 from .oracle import OracleError, Solver
 from .worlds import Constraints, World
 
-#: Default sample count and enumeration bound (the analysis states its own: see analysis.settings).
+#: Default sample count and enumeration bound (the analysis states its own: see postmortem.settings).
 SAMPLES = 24
 ENUMERATE_UP_TO = 64
 

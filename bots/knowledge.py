@@ -145,10 +145,6 @@ class Knowledge:
         a card of the suit any more (seen void, or every card of the suit is placed elsewhere)."""
         return not self.possible[s] & SUIT_MASKS[suit]
 
-    def surely_has(self, s: int, suit: int) -> bool:
-        """Whether seat ``s`` surely holds a card of ``suit``."""
-        return bool(self.sure[s] & SUIT_MASKS[suit])
-
     def is_master(self, card: int) -> bool:
         """No unseen card of its suit beats it."""
         return not (stronger_in_suit(card) & self.unseen)

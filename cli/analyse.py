@@ -1,4 +1,4 @@
-"""``manille analyse``: a finished game judged card by card (``analysis.analyse``).
+"""``manille analyse``: a finished game judged card by card (``postmortem.analyse``).
 
 Prints, for the player (seat 0) and the partner (seat 2), the summary and every decision that
 was not the best from the seat, or with ``--json`` the API's document.  A progress bar goes to
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
-from analysis import AnalysisError, analyse
+from postmortem import AnalysisError, analyse
 from service.replay import ManilleError, SubmissionRejected
 
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Benchmark the card-by-card analysis of a whole game (analysis.analyse).
+"""Benchmark the card-by-card analysis of a whole game (postmortem.analyse).
 
     .venv/bin/python scripts/bench_analysis.py              # 10 games, about 2-4 minutes
     .venv/bin/python scripts/bench_analysis.py --games 3    # a quick look
 
 The games are played by expert-1 in every seat (``service.replay.simulate``) on the fixed seeds
 ``SHA-256("manille-analysis-bench" ‖ uint32be(i))``; each is analysed as the service does, for
-seats 0 and 2 from trick 0, with the default settings (``analysis.settings``).  Each game runs in
+seats 0 and 2 from trick 0, with the default settings (``postmortem.settings``).  Each game runs in
 a process of its own, forked before any analysis ran (so nothing is warm: the solvers' tables,
 the deal-count cache and the card-order caches start empty), one game at a time, so that the
 figures are per core.
@@ -23,7 +23,7 @@ Prints:
    total.  A decision's time runs from the previous decision's end (the first one's includes
    the verification of the game, a few milliseconds);
 4. deals and decisions per game, the document's size as JSON (compact, sorted keys), and what
-   the service stores to rebuild it (``service.analysis``): the game (``compact.pack_game``) and
+   the service stores to rebuild it (``service.analysis``): the game (``compact.pack_plays``) and
    the game's position entries packed (``positions.pack_entry``, with their 8-byte fields; a
    day's games share many, which the service stores once), p50/max;
 5. the load average at the start and at the end (wall times include other processes' load).
@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import sys
@@ -46,21 +45,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analysis import analyse, game_plays  # noqa: E402
+from stats import quantile  # noqa: E402
+from postmortem import analyse, game_plays  # noqa: E402
 from bots import get_bot  # noqa: E402
 from cli import tournament  # noqa: E402
 from service.analysis.positions import pack_entry  # noqa: E402
 from service.replay import player_cards, simulate  # noqa: E402
-from service.store.compact import pack_game  # noqa: E402
+from service.store.compact import pack_plays  # noqa: E402
 
 TAG = b"manille-analysis-bench"
 SEATS = (0, 2)
-
-
-def quantile(values: list[float], q: float) -> float:
-    """The ``q`` quantile by nearest rank."""
-    xs = sorted(values)
-    return xs[min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))]
 
 
 def one(job: tuple[int, bytes]) -> dict:
@@ -85,7 +79,7 @@ def one(job: tuple[int, bytes]) -> dict:
     return {"i": i, "deals": len(record["deals"]), "decisions": len(decisions),
             "cold": (cold_wall, cold_cpu), "warm": (warm_wall, warm_cpu),
             "rows": [(d["trick"], d["forced"], bool(d.get("exact")), t) for d, t in zip(decisions, per)],
-            "json": len(blob), "game": len(pack_game(seed, game_plays(record))),
+            "json": len(blob), "game": len(pack_plays(seed, game_plays(record))),
             "positions": sum(8 + len(pack_entry(entry)) for entry in cache.values())}
 
 

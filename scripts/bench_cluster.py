@@ -31,35 +31,25 @@ from __future__ import annotations
 
 import argparse
 from datetime import timedelta
-import math
 import os
 import random
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_speed import (BOARD_DAY, RAISED_LIMITS, Gunicorn, _get_loop, _play_loop, _submit, load, ms,  # noqa: E402
-                         pct)
+from bench_speed import BOARD_DAY, RAISED_LIMITS, Gunicorn, _get_loop, _play_loop, _submit, load, ms  # noqa: E402
+from stats import pct  # noqa: E402
 from service.leaderboard import ALL_TIME, Board, day_board  # noqa: E402
+from bulk_boards import fill_board  # noqa: E402
 from service.redis_server import LocalCluster, RedisServer  # noqa: E402
 from service.store import DAY_SHARDS  # noqa: E402
 
 SECRET = "bench-cluster: the same days, so the same games, in every run"
-
-
-def fill_board(client, size: int) -> None:
-    from service.leaderboard import Leaderboard
-
-    rng = random.Random(1)
-    Leaderboard(client).record_many(
-        BOARD_DAY, ((f"bench-{i:06d}", f"bench-{i:06d}", 1000 + 10 * rng.randint(-70, 70), f"bench{i}")
-                    for i in range(size)))
 
 
 def record_scores(client, count: int, day) -> None:
@@ -117,8 +107,8 @@ def main(argv=None) -> int:
             if args.wait_ms is not None:
                 env_cluster["MANILLE_REDIS_WAIT_MS"] = str(args.wait_ms)
             state = connect_cluster(cluster.seeds)
-            fill_board(connect(single.url), args.board_size)
-            fill_board(state, args.board_size)
+            fill_board(connect(single.url), BOARD_DAY, args.board_size)
+            fill_board(state, BOARD_DAY, args.board_size)
             hello = Gunicorn("bench_speed:hello_app", env_single, tmp, "hello")
             web1 = Gunicorn("service.app:create_app()", env_single, tmp, "web-single")
             webc = Gunicorn("service.app:create_app()", env_cluster, tmp, "web-cluster")

@@ -6,7 +6,7 @@ and the seconds ``manille verify-day`` takes a day of expert-5 games (not a test
     .venv/bin/python scripts/bench_day_games.py [--sizes 10000,100000] [--check 6] [--jobs 2]
 
 On a private redis-server (no AOF), a past day's board holds ``size`` games recorded as
-verification records them (``Leaderboard.record_many``) with their submissions stored as
+verification records them (``bulk_boards.record_many``) with their submissions stored as
 ``service.submissions.codec`` stores them; the games' cards are 200 real games of a seeded random
 player against random-1 on the day's seed (``--distinct`` of them, used in turn; the same bytes
 every run: the bot changes the cards, not the size).  The file is
@@ -40,6 +40,7 @@ from cli.verify_day import verify_file  # noqa: E402
 from service.challenges import Challenges  # noqa: E402
 from service.config import Settings  # noqa: E402
 from service.leaderboard import Leaderboard  # noqa: E402
+from bulk_boards import record_many  # noqa: E402
 from service.opendata import DayGames, gzipped  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
 from service.replay import simulate  # noqa: E402
@@ -91,7 +92,7 @@ def store_day(r, settings: Settings, games: list[dict], start: int, size: int) -
         if len(pipe) >= 2000:
             pipe.execute()
     pipe.execute()
-    Leaderboard(r).record_many(DAY, entries, batch=2000)
+    record_many(Leaderboard(r), DAY, entries, batch=2000)
 
 
 def _cpu() -> float:

@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from stats import pct  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.config import DEFAULT_LIMITS  # noqa: E402
 from service.players import pid_of  # noqa: E402
@@ -39,11 +40,6 @@ from service.store import connect  # noqa: E402
 
 LIMITS_OFF = {f"MANILLE_LIMIT_{name.upper()}": "off" for name in DEFAULT_LIMITS}
 DAY = "2026-11-02"
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def line(name: str, values: list[float]) -> str:

@@ -30,28 +30,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from stats import pct  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.config import DEFAULT_LIMITS  # noqa: E402
 from service.leaderboard import Leaderboard  # noqa: E402
+from bulk_boards import record_many  # noqa: E402
 from service.players import pid_of  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
 from service.store import connect  # noqa: E402
 
 LIMITS_OFF = {f"MANILLE_LIMIT_{name.upper()}": "off" for name in DEFAULT_LIMITS}
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+#: 32 bytes at the least, as every secret (``service.seeds.MIN_SECRET_BYTES``): a shorter one stops the app.
+SECRET = "bench-leagues: the same day, so the same boards, in every run"
 
 
 def league_of(client, size: int, name: str) -> tuple[str, str, list[str]]:
     """A league of ``size`` members who joined by its invite: (its id, its owner's token, every
     member's pid)."""
-    made = client.post("/api/v1/leagues", json={"name": name, "nickname": f"{name}-owner"}).get_json()
+    # no nicknames: a league shows only a name its member holds (a verified game under it), and
+    # these members are made for the benchmark; their boards' entries are the public board's
+    made = client.post("/api/v1/leagues", json={"name": name}).get_json()
     tokens = [made["player_token"]]
-    for i in range(size - 1):
-        joined = client.post("/api/v1/leagues/join", json={"invite": made["invite"], "nickname": f"{name}-{i:03d}"})
+    for _ in range(size - 1):
+        joined = client.post("/api/v1/leagues/join", json={"invite": made["invite"]})
         assert joined.status_code == 200, joined.get_json()
         tokens.append(joined.get_json()["player_token"])
     return made["league_id"], tokens[0], [pid_of(t) for t in tokens]
@@ -68,7 +69,7 @@ def main(argv=None) -> int:
         try:
             r = connect(server.url)
             r.flushall()
-            config = {"REDIS_URL": server.url, "MANILLE_SECRET": "bench-leagues", **LIMITS_OFF}
+            config = {"REDIS_URL": server.url, "MANILLE_SECRET": SECRET, **LIMITS_OFF}
             kept = create_app(config).test_client()
             fresh = create_app({**config, "MANILLE_BOARD_MAX_AGE": "0"}).test_client()
             day = date.fromisoformat(kept.get("/api/v1/challenges/today").get_json()["date"])
@@ -77,7 +78,7 @@ def main(argv=None) -> int:
             played = [m for i, m in enumerate(members + few) if i % 5]
             entries = [(f"stranger{i:06d}", f"S{i}", 700 + (i * 7919) % 1000, f"s{i}") for i in range(args.players)]
             entries += [(pid, f"M{i}", 700 + (i * 104729) % 1000, f"m{i}") for i, pid in enumerate(played)]
-            Leaderboard(r).record_many(day, entries)
+            record_many(Leaderboard(r), day, entries)
             reads = {
                 f"league of {args.members}, day board": (kept, f"/api/v1/leagues/{big}/leaderboards/days/{day}",
                                                          big_owner),

@@ -23,15 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from stats import pct  # noqa: E402
 from service.app import create_app  # noqa: E402
 from service.config import DEFAULT_LIMITS  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
 from service.store import connect  # noqa: E402
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def timed(fn) -> float:

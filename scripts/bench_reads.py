@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import os
 import re
 import shutil
@@ -78,19 +77,14 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def fill_board(redis_url: str, size: int) -> str:
+def fill_today(redis_url: str, size: int) -> str:
     """Today's board of ``size`` entries; its date."""
-    import random
-
+    from bulk_boards import fill_board
     from service.config import Settings
-    from service.leaderboard import Leaderboard
     from service.store import connect
 
     today = Settings.from_env({"MANILLE_SECRET": SECRET, "REDIS_URL": redis_url}).today()
-    rng = random.Random(1)
-    Leaderboard(connect(redis_url)).record_many(
-        today, ((f"bench-{i:06d}", f"bench-{i:06d}", 1000 + 10 * rng.randint(-70, 70), f"bench{i}")
-                for i in range(size)))
+    fill_board(connect(redis_url), today, size)
     return today.isoformat()
 
 
@@ -150,7 +144,7 @@ def main(argv=None) -> int:
         try:
             env = {k: v for k, v in os.environ.items() if not k.startswith("MANILLE_")}
             env.update(REDIS_URL=server.url, MANILLE_SECRET=SECRET, MANILLE_LOG_LEVEL="warning", **RAISED_LIMITS)
-            today = fill_board(server.url, args.board_size)
+            today = fill_today(server.url, args.board_size)
             page_s, held_s = in_process(server.url, f"/api/v1/leaderboards/days/{today}?limit=20", args.in_process)
             hello = Gunicorn("bench_speed:hello_app", env, tmp / "logs", "hello")
             web = Gunicorn("service.app:create_app()", dict(env, MANILLE_TRUSTED_PROXIES="1"), tmp / "logs", "web")

@@ -41,17 +41,14 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from stats import pct  # noqa: E402
 from rq import Queue, SimpleWorker  # noqa: E402
 
 from service.leaderboard import Leaderboard  # noqa: E402
+from bulk_boards import record_many, remove_players  # noqa: E402
 from service.store import connect, raw_client  # noqa: E402
 
 BENCH_DAY = date(2001, 1, 1)
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def ms(x):
@@ -152,7 +149,7 @@ def board_phase(base, redis_url, size, pages, keep):
     pids = [f"bench-{i:06d}" for i in range(size)]
     rng = random.Random(1)
     t0 = time.perf_counter()
-    lb.record_many(BENCH_DAY, ((pid, pid, 1000 + 10 * rng.randint(-70, 70), f"bench{i}")
+    record_many(lb, BENCH_DAY, ((pid, pid, 1000 + 10 * rng.randint(-70, 70), f"bench{i}")
                               for i, pid in enumerate(pids)))
     fill = time.perf_counter() - t0
     s = requests.Session()
@@ -169,7 +166,7 @@ def board_phase(base, redis_url, size, pages, keep):
         r = s.get(f"{base}/api/v1/leaderboards/days/{BENCH_DAY}?offset=0&limit=20", timeout=30)
         lat_deep.append(time.perf_counter() - t0)
     if not keep:
-        lb.remove_players(BENCH_DAY, pids)
+        remove_players(lb, BENCH_DAY, pids)
     return fill, total, lat_page, lat_deep
 
 

@@ -62,6 +62,7 @@ sys.path.insert(0, str(ROOT))
 BIN = Path(sys.executable).parent
 
 import redis  # noqa: E402
+from stats import pct  # noqa: E402
 from flask import Flask  # noqa: E402
 
 from service.procs import children_of  # noqa: E402
@@ -81,11 +82,6 @@ hello_app = Flask("hello")
 @hello_app.get("/hello")
 def hello():
     return {"hello": "world"}
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def ms(seconds: float) -> str:
@@ -330,7 +326,10 @@ def row_http(env: dict, logs: Path, clients: int, seconds: float, board_size: in
     """Rows 2 and 3 beside their baseline, in slices taken in turn (hello, plays, board, hello…)
     so that the load of the machine weighs alike on each; returns submitted games for row 4
     (expert-1's, and ``bots``' on their own database)."""
-    _fill_board(redis_url, board_size)
+    from bulk_boards import fill_board
+    from service.store import connect
+
+    fill_board(connect(redis_url), BOARD_DAY, board_size)
     hello_srv = Gunicorn("bench_speed:hello_app", env, logs, "hello")
     srv = Gunicorn("service.app:create_app()", dict(env, MANILLE_BOTS="expert-1"), logs, "web")
     day = DayBots(bots, redis_url, env, logs, clients) if bots else None
@@ -416,16 +415,6 @@ def _rss(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def _fill_board(redis_url: str, size: int) -> None:
-    from service.leaderboard import Leaderboard
-    from service.store import connect
-
-    rng = random.Random(1)
-    Leaderboard(connect(redis_url)).record_many(
-        BOARD_DAY, ((f"bench-{i:06d}", f"bench-{i:06d}", 1000 + 10 * rng.randint(-70, 70), f"bench{i}")
-                    for i in range(size)))
 
 
 def _submit(port: int, runs) -> list[str]:

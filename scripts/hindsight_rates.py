@@ -21,9 +21,9 @@ from the tests' seeds and the tournament's):
   (expert-1's card unless, with open hands, it loses 2 or more card points to the best: then the
   best); ``open-some-deals`` (the same, in about half of the deals, drawn from the seed).
 
-Every game is analysed as the worker does for the flag (``analysis.analyse``, seat 0, from trick
+Every game is analysed as the worker does for the flag (``postmortem.analyse``, seat 0, from trick
 ``FLAG_FROM_TRICK``, its baseline expert-1's card whatever the bots) and its statistic computed
-(``analysis.hindsight.score``).  The bots' searched decisions of a game are computed once, for
+(``postmortem.hindsight.score``).  The bots' searched decisions of a game are computed once, for
 its play and its analysis's replay (``Memo``).  An open-handed
 game's *gain* is the card points its knowledge won: the sum over its decisions of the open value
 of the card played less that of expert-1's card in the same position.
@@ -55,8 +55,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analysis import analyse  # noqa: E402
-from analysis.hindsight import CHECK_ID, score, total  # noqa: E402
+from postmortem import analyse  # noqa: E402
+from postmortem.hindsight import CHECK_ID, score, total  # noqa: E402
+from cli.tournament import wilson  # noqa: E402
 from bots import get_bot  # noqa: E402
 from bots.evaluate import seat_values  # noqa: E402
 from bots.oracle import pick  # noqa: E402
@@ -149,19 +150,8 @@ def one(job) -> dict:
             "var": s["var"], "departures": s["departures"], "cpu_s": round(time.process_time() - t0, 2), "dec": dec}
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    if not n:
-        return 0.0, 1.0
-    z = 1.96
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
-
-
 def rescored(row: dict) -> dict:
-    """A game's figures with the check's current estimator (``analysis.hindsight.total``), from its
+    """A game's figures with the check's current estimator (``postmortem.hindsight.total``), from its
     saved decisions (rows saved without them keep their own)."""
     if "dec" not in row:
         return row
@@ -177,7 +167,7 @@ def calibration(rows: list[dict], fs: FlagSettings) -> None:
 
     review_z = ReviewSettings.from_env(os.environ).z
     marks = sorted({2.0, 2.5, 3.0, fs.hindsight_z, review_z})
-    from analysis import hindsight
+    from postmortem import hindsight
 
     print(f"calibration ({CHECK_ID}, pooled weight {hindsight.POOLED_WEIGHT:g}): honest games with a departure, share at or past z; a unit normal: "
           + ", ".join(f"z {z:g} {100 * 0.5 * math.erfc(z / math.sqrt(2)):.3f}%" for z in marks))
@@ -279,12 +269,12 @@ def main(argv=None) -> int:
     ap.add_argument("--from-trick", type=int, help="count the decisions from this trick of each deal "
                     "(default: the flag's setting, MANILLE_FLAG_HINDSIGHT_FROM_TRICK)")
     ap.add_argument("--pooled-weight", type=float, help="the weight of the pooled variance in deals "
-                    "(default: the check's, analysis.hindsight.POOLED_WEIGHT; 0: each decision's own variance "
+                    "(default: the check's, postmortem.hindsight.POOLED_WEIGHT; 0: each decision's own variance "
                     "alone, the check before hindsight-2), to compare estimators on the same saved games")
     args = ap.parse_args(argv)
     if args.pooled_weight is not None:
-        import analysis.hindsight
-        analysis.hindsight.POOLED_WEIGHT = args.pooled_weight
+        import postmortem.hindsight
+        postmortem.hindsight.POOLED_WEIGHT = args.pooled_weight
     global BOTS
     BOTS = get_bot(args.bots)
     fs = FlagSettings.from_env(os.environ)

@@ -33,11 +33,9 @@ class RankedPlayer(FastHttpUser):
 
     @task
     def ranked_game(self):
-        with self.client.post("/api/v1/runs", json={}, name="POST /runs (ranked)", catch_response=True) as r:
-            if r.status_code != 201:
-                r.failure(f"open answered {r.status_code}: {r.text[:200]}")
-                return
-            run = r.json()
+        run = day.open_run(self, {}, "POST /runs (ranked)")
+        if run is None:
+            return
         token = run["player_token"]
         if day.play_through(self, run, token, RANKED_PLAYS):
             self.client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": f"t{token[:10]}"},

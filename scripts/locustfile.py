@@ -31,6 +31,16 @@ def today_iso(client) -> str:
         return r.json()["date"]
 
 
+def open_run(user, body: dict, name: str) -> dict | None:
+    """A new run (``body``: ``{}`` today's ranked one, ``{"kind": "random"}`` free play), its
+    request counted under ``name``; None, counted as failed, when it is not opened."""
+    with user.client.post("/api/v1/runs", json=body, name=name, catch_response=True) as r:
+        if r.status_code != 201:
+            r.failure(f"open answered {r.status_code}: {r.text[:200]}")
+            return None
+        return r.json()
+
+
 def play_through(user, run: dict, token: str, name: str = "POST /runs/[id]/plays") -> bool:
     """Play legal cards until the run is finished (each play counted under ``name``); False if a
     play failed."""
@@ -53,11 +63,9 @@ class Player(FastHttpUser):
 
     @task
     def one_player(self):
-        with self.client.post("/api/v1/runs", json={}, name="POST /runs (ranked)", catch_response=True) as r:
-            if r.status_code != 201:
-                r.failure(f"open answered {r.status_code}: {r.text[:200]}")
-                return
-            run = r.json()
+        run = open_run(self, {}, "POST /runs (ranked)")
+        if run is None:
+            return
         token = run["player_token"]
         hdrs = {"X-Player-Token": token}
         if not play_through(self, run, token):
@@ -89,13 +97,9 @@ class FreePlayer(FastHttpUser):
 
     @task
     def free_game(self):
-        with self.client.post("/api/v1/runs", json={"kind": "random"}, name="POST /runs (free)",
-                              catch_response=True) as r:
-            if r.status_code != 201:
-                r.failure(f"open answered {r.status_code}: {r.text[:200]}")
-                return
-            run = r.json()
-        play_through(self, run, run["player_token"])
+        run = open_run(self, {"kind": "random"}, "POST /runs (free)")
+        if run is not None:
+            play_through(self, run, run["player_token"])
 
 
 class Watcher(FastHttpUser):

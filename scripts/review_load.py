@@ -126,7 +126,8 @@ def main(argv=None) -> int:
           f"median {statistics.median(counts):,.0f} (from {min(counts):,} to {max(counts):,}); with no two games "
           f"tied {distinct:,}")
     if args.read:
-        from hindsight_rates import rescored, wilson
+        from cli.tournament import wilson
+        from hindsight_rates import rescored
 
         rows = [rescored(json.loads(line)) for name in args.read for line in open(name)]
         honest = [r for r in rows if r["honest"]]

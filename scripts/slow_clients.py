@@ -28,16 +28,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from stats import pct  # noqa: E402
 from service.redis_server import free_port  # noqa: E402
 from service.run_local import Launcher  # noqa: E402
 from support.svc_helpers import SlowClients, timed_get  # noqa: E402
 
 ENDPOINTS = ("/api/v1/health/live", "/api/v1/challenges/today")
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 def probe(base: str, seconds: float, timeout: float) -> dict[str, list]:

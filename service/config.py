@@ -1,107 +1,14 @@
-"""Settings of the service and the worker, from the environment (and, for the app, a config dict).
+"""Settings of the service and the worker, from the environment (``Settings.from_env``; for the
+app, a config dict too).
 
-``REDIS_URL``        the Redis of the queue (RQ), and of the state too unless ``MANILLE_REDIS_CLUSTER``
-                     is set (default redis://127.0.0.1:6379/0)
-``MANILLE_REDIS_CLUSTER``  "host:port,host:port": seed nodes of a Redis Cluster that holds the state
-                     (runs, submissions, boards, limits, players, flags, ops audit); RQ stays on
-                     ``REDIS_URL`` (or its Sentinels): RQ cannot run on a cluster
-``MANILLE_REDIS_WAIT_MS``  on a cluster, how long a play or a submission waits for a replica to
-                     have it before it is answered (WAIT 1; default 200); 0: not waited for
-``MANILLE_SECRET``   the server secret the daily seeds derive from (required; or ``MANILLE_SECRET_FILE``)
-``MANILLE_SECRET_SINCE``  after a rotation: the first day (YYYY-MM-DD) ``MANILLE_SECRET`` serves; unset:
-                     every day
-``MANILLE_SECRET_PREVIOUS``  after a rotation: the older secrets, a line each, oldest first: the first
-                     line the oldest secret alone, each later line "YYYY-MM-DD secret" (its first day);
-                     or ``MANILLE_SECRET_PREVIOUS_FILE`` (every line).  See ``service.seeds.SecretSchedule``
-``MANILLE_TZ``       time zone of the day boundaries (default Europe/Brussels)
-``MANILLE_BOTS``     bot id of new daily challenges (default expert-5, ``DEFAULT_BOTS``); a day keeps
-                     the id it was created with
-``MANILLE_BOTS_SINCE``  the first day (YYYY-MM-DD) ``MANILLE_BOTS`` plays; the days before it, even
-                     one never opened until now (the archive), play ``MANILLE_BOTS_BEFORE``
-                     (default expert-1); unset: every day
-``MANILLE_VARIANT_BOTS``, ``MANILLE_VARIANT_BIDDER``  the bot and the bidder of free play under
-                     the rules with an auction (parlee-1, manillen-1; default expert-1 and bidder-1);
-                     a run keeps the ids it was opened with
-``MANILLE_GRACE_SECONDS``  how long after midnight a ranked run opened before it may still be
-                     finished; the seed is revealed only when the grace ends (default 1800)
-``MANILLE_TRUSTED_PROXIES``  how many proxy hops in front may be trusted for the client address
-                     (X-Forwarded-For); 0 (default): the socket's address
-``MANILLE_LIMIT_RANKED_RUNS``, ``MANILLE_LIMIT_RUNS_PER_TOKEN``, ``MANILLE_LIMIT_RUNS_PER_ADDRESS``,
-``MANILLE_LIMIT_PLAYS_PER_TOKEN``, ``MANILLE_LIMIT_PLAYS_PER_ADDRESS``,
-``MANILLE_LIMIT_SUBMISSIONS_PER_TOKEN``, ``MANILLE_LIMIT_SUBMISSIONS_PER_ADDRESS``,
-``MANILLE_LIMIT_ANALYSES_PER_TOKEN``, ``MANILLE_LIMIT_ANALYSES_PER_ADDRESS``,
-``MANILLE_LIMIT_LEAGUES_PER_TOKEN``, ``MANILLE_LIMIT_LEAGUES_PER_ADDRESS``,
-``MANILLE_LIMIT_REPORTS_PER_TOKEN``, ``MANILLE_LIMIT_REPORTS_PER_ADDRESS``,
-``MANILLE_LIMIT_OPS_TOKENS_PER_ADDRESS``, ``MANILLE_LIMIT_LINKS_PER_PLAYER``, ``MANILLE_LIMIT_LINKS_PER_ADDRESS``,
-``MANILLE_LIMIT_JOINS_PER_ADDRESS``, ``MANILLE_LIMIT_SEARCH_MS_PER_TOKEN``, ``MANILLE_LIMIT_SEARCH_MS_PER_ADDRESS``
-                     rate limits (see ``service.api.limits``), e.g. "12 per hour;30 per day";
-                     "off" removes one
-``MANILLE_FLAG_*``   thresholds of the suspicion flags (see ``service.flags``); ``MANILLE_FLAG_HOLD``
-                     the flags that keep a submission off the boards until ops decide (default explored)
-``MANILLE_REVIEW_*`` the review of the top (see ``service.review``): ``_TOP`` places (default 20),
-                     ``_Z`` the check's bar (default 2.5), ``_HOURS`` before a held game is released
-                     with no action (default 48), ``_FLAGS`` the flags that hold a game at the top
-``MANILLE_OPS_TOKENS`` the operators and their bearer tokens (the ops API, the ops page,
-                     ``manille ops``): a line each, "name token [role]" (``OpsTokens``; role
-                     reviewer or decider, the default), or every line of the file
-                     ``MANILLE_OPS_TOKENS_FILE``; unset: the ops API is closed
-``MANILLE_OPS_TOKEN`` ``manille ops``: the token of the operator running it (one of the above, which
-                     names them in the audit log; this and the metrics token may also come from a
-                     file: ``…_TOKEN_FILE``)
-``REDIS_SENTINELS``  "host:port,host:port": find the Redis master through these Sentinels (the
-                     master named ``REDIS_SENTINEL_SERVICE``, default manille); ``REDIS_URL`` then
-                     gives only the database and password
-``MANILLE_METRICS_TOKEN``  bearer token of ``/metrics``; unset: ``/metrics`` answers loopback only
-``MANILLE_LOG_FORMAT`` json (default) or text, read by ``service.telemetry.logs`` before any
-                     Settings exist (gunicorn's master, the worker)
-``MANILLE_REDIS_TIMEOUT``  seconds the web waits for a Redis answer before a 503 (default 5)
-``MANILLE_VERIFY_RETRY``  seconds before each retry of a verification that crashed, e.g.
-                     "10,60,300" (the default: three retries); "off": none
-``MANILLE_READY_MAX_QUEUED_SECONDS``  readiness is 503 while a verification has been pending
-                     longer than this (default 900); 0: never for that reason
-``MANILLE_RUN_KEEP_HOURS``  how long a day's ranked runs (and the day's indexes of them: per player,
-                     per address, the tree of paths) are kept after its seed is revealed, for ops to
-                     judge flags by (default 48); the submissions keep what stays for good
-``MANILLE_PRACTICE_KEEP_HOURS``  how long a practice run (archive or random) is kept after its
-                     last play, or its opening (default 24)
-``MANILLE_MEMORY_WARN``  readiness warns ``redis_memory`` once Redis uses this share of its
-                     ``maxmemory`` (default 0.8)
-``MANILLE_PLAY_CACHE``  games in play each web process keeps so that a play need not replay the
-                     game (``service.runs.cache``; default 1024, about 20 KB each); 0: none
-``MANILLE_ANALYSIS_QUEUE_MAX``  players' analyses that may wait for a worker at once; past it a new one
-                     is refused (503 ``analysis_queue_full``, Retry-After) (default 1000)
-``MANILLE_PLAYER_KEEP_DAYS``  how long a player token that never submitted a game stays known after
-                     it last opened a run (default 30); a token that submitted is kept for good
-``MANILLE_CLIENT_KEEP_DAYS``  days after a game's day that its submission keeps the addresses and user
-                     agents it was played and submitted from (fair-play evidence; default 365); a
-                     game held or awaiting its verdict keeps them until decided (``service.privacy``)
-``MANILLE_BOARD_MAX_AGE``  seconds a board page kept by a web process is answered without checking
-                     that its board is unchanged (``service.leaderboard``; default 1); 0: always checked
-``MANILLE_WARM_DEALS``  how many of a day's first deals the worker computes the searching bots'
-                     decisions of ahead, every line a player may take (``service.botcache.warm``;
-                     default 12); 0: none, each decision computed when first met
-``MANILLE_BOT_POOL``  the bots' searches that no cache holds are computed by the ``bots`` queue's
-                     workers (``service.botpool``), and at most this many wait for one; past it a
-                     new free game at the day's strength is refused (503 ``bots_busy``); 0 (the
-                     default; ``make run`` sets 8): the web process computes them itself
-``MANILLE_BOT_POOL_WAIT``  seconds a play waits for the pool's answer before a 503 ``bots_busy``
-                     (the same play sent again waits on the same job; default 20)
-``MANILLE_MATCHPOINTS_SECONDS``  while a day is open, its matchpoint board is built again at most this
-                     often (``service.duplicate.matchpoints``; default 300); 0: after every game
-``MANILLE_CLOSED_MAX_AGE``  seconds a cache may keep a public answer about a closed day (its boards,
-                     field, travellers, records: ``Cache-Control: public, max-age``; default 300);
-                     an open day's are kept ``MANILLE_BOARD_MAX_AGE`` (``service.freshness``)
-``MANILLE_PUBLIC_URL``  the site's canonical base URL (https://manille.example): the absolute links of
-                     pages other sites show (``/embed/board``); unset: links relative to the page,
-                     never the request's Host header
-
-Every secret and token is at least 32 bytes (``service.seeds.MIN_SECRET_BYTES``): a shorter one
-stops the process at start, naming the variable.  No secret is in a ``repr``.
+Each ``MANILLE_*`` variable (and ``REDIS_URL``, ``REDIS_SENTINELS``), what it does and its default:
+the configuration table of docs/operations.md, their one home.  Every secret and token is at least
+32 bytes (``service.seeds.MIN_SECRET_BYTES``): a shorter one stops the process at start, naming the
+variable.  No secret is in a ``repr``; the operators' tokens are ``service.operators.OpsTokens``.
 """
 
 from __future__ import annotations
 
-import hmac
 import os
 import re
 from dataclasses import dataclass, field
@@ -109,6 +16,7 @@ from datetime import date, datetime, timezone
 from urllib.parse import urlsplit
 
 from service.flags import FlagSettings
+from service.operators import OpsTokens  # noqa: F401  (callers import it from here too)
 from service.review import ReviewSettings
 from service.seeds import (DEFAULT_GRACE_SECONDS, DayClock, SecretSchedule, previous_from_env, require_length,
                            secret_from_env)
@@ -213,64 +121,6 @@ def tokens_from_env(environ, name: str) -> str:
         with open(path, encoding="utf-8") as f:
             value = f.read()
     return value
-
-
-class OpsTokens:
-    """The operators and their bearer tokens (``MANILLE_OPS_TOKENS``): a line each, "name token"
-    or "name token role" (blank lines and lines starting with # are skipped), so that the audit log
-    names the person whose token acted (``name@address``).  A ``reviewer`` reads, notes and sees
-    reports; a ``decider`` (a line without a role) also disqualifies, restores, restricts, lifts,
-    rebuilds and answers appeals.  A name is 1 to 64 of letters, digits and ``._-``; a
-    token at least ``MIN_SECRET_BYTES`` bytes with no space; names and tokens are unique.
-    ValueError (or ShortSecretError) naming the line otherwise.  Its repr names the operators only."""
-
-    NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-    ROLES = ("reviewer", "decider")
-
-    def __init__(self, text: str = "", where: str = "MANILLE_OPS_TOKENS") -> None:
-        self._tokens: list[tuple[str, bytes]] = []
-        self._roles: dict[str, str] = {}
-        names, tokens = set(), set()
-        for n, raw in enumerate((text or "").splitlines(), start=1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            parts = line.split()
-            if len(parts) not in (2, 3) or not self.NAME.fullmatch(parts[0]) \
-                    or (len(parts) == 3 and parts[2] not in self.ROLES):
-                raise ValueError(f"{where} line {n}: \"name token\" expected, or \"name token role\" (a name "
-                                 "of letters, digits and ._-, a space, the token; role reviewer or decider)")
-            name, token = parts[:2]
-            self._roles[name] = parts[2] if len(parts) == 3 else "decider"
-            require_length(f"{where} line {n} (the token of {name})", token)
-            if name in names or token in tokens:
-                raise ValueError(f"{where} line {n}: {'the name ' + name if name in names else 'the token'} "
-                                 "appears twice: one token per operator")
-            names.add(name)
-            tokens.add(token)
-            self._tokens.append((name, token.encode()))
-
-    def __bool__(self) -> bool:
-        return bool(self._tokens)
-
-    def __repr__(self) -> str:
-        return f"OpsTokens(operators={self.names()})"
-
-    def names(self) -> list[str]:
-        return [name for name, _ in self._tokens]
-
-    def role_of(self, name: str) -> str | None:
-        """The operator's role (``reviewer`` or ``decider``), None for no such operator."""
-        return self._roles.get(name)
-
-    def name_of(self, token: str) -> str | None:
-        """The operator whose token ``token`` is, or None.  Every token is compared, in constant
-        time, whichever matches: the time taken says nothing of which one is close."""
-        given, found = token.encode(), None
-        for name, expected in self._tokens:
-            if hmac.compare_digest(given, expected):
-                found = name
-        return found
 
 
 def limits_from_env(environ) -> dict[str, str]:

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-import analysis
-from analysis import AnalysisError, analyse, band, clear, mark
-from analysis import hindsight
-from analysis.settings import BANDS, MARKS
+import postmortem
+from postmortem import AnalysisError, analyse, band, clear, mark
+from postmortem import hindsight
+from postmortem.settings import BANDS, MARKS
 from bots import get_bot
 from bots.evaluate import evaluate_worlds, seat_values
 from bots.knowledge import Knowledge
@@ -517,7 +517,7 @@ def test_analysis_is_deterministic_and_cached(honest_game):
     assert dump(doc) == dump(first)
     n = len(first["decisions"])
     assert len(cache) == n and seen == [(i, n) for i in range(0, n + 1)]  # the total from the start
-    assert all(key.startswith(analysis.ANALYSIS_ID + ":") for key in cache)
+    assert all(key.startswith(postmortem.ANALYSIS_ID + ":") for key in cache)
     json.dumps(cache)  # entries are JSON-able (a cache may live in Redis)
     # A cache of poisoned entries is read, not recomputed: the second run uses it.
     again = analyse(seed, cards, seats=(0,), cache=cache)
@@ -529,13 +529,13 @@ def test_analysis_is_deterministic_and_cached(honest_game):
 def test_decision_key():
     """A decision's cache key names the settings, the seed, the deal and the cards before it: the
     first lead of a deal (no card before it) is not the same position under two seeds."""
-    s = analysis.AnalysisSettings()
-    key = analysis.decision_key(s, seed_of(0), 0, "")
-    assert key.startswith(analysis.ANALYSIS_ID + ":")
-    assert len({key, analysis.decision_key(s, seed_of(1), 0, ""), analysis.decision_key(s, seed_of(0), 1, ""),
-                analysis.decision_key(s, seed_of(0), 0, "7C"),
-                analysis.decision_key(analysis.AnalysisSettings(id="analysis-x"), seed_of(0), 0, "")}) == 5
-    assert analysis.decision_key(s, seed_of(0), 0, "7C") == analysis.decision_key(s, seed_of(0), 0, "7C")
+    s = postmortem.AnalysisSettings()
+    key = postmortem.decision_key(s, seed_of(0), 0, "")
+    assert key.startswith(postmortem.ANALYSIS_ID + ":")
+    assert len({key, postmortem.decision_key(s, seed_of(1), 0, ""), postmortem.decision_key(s, seed_of(0), 1, ""),
+                postmortem.decision_key(s, seed_of(0), 0, "7C"),
+                postmortem.decision_key(postmortem.AnalysisSettings(id="analysis-x"), seed_of(0), 0, "")}) == 5
+    assert postmortem.decision_key(s, seed_of(0), 0, "7C") == postmortem.decision_key(s, seed_of(0), 0, "7C")
 
 
 def test_cache_is_shared_between_games(mistake_game):
@@ -562,7 +562,7 @@ def test_same_bytes_in_another_process(mistake_game):
     random state in the result)."""
     seed, cards, _ = mistake_game
     here = dump(analyse(seed, cards, seats=(0, 2), from_trick=5))
-    code = ("import json, sys; from analysis import analyse; seed, cards = json.load(sys.stdin); "
+    code = ("import json, sys; from postmortem import analyse; seed, cards = json.load(sys.stdin); "
             "doc = analyse(bytes.fromhex(seed), cards, seats=(0, 2), from_trick=5); "
             "sys.stdout.write(json.dumps(doc, sort_keys=True, separators=(',', ':')))")
     env = dict(os.environ, PYTHONHASHSEED="12345")
@@ -575,7 +575,7 @@ def test_document_is_consistent(honest_game):
     """Each decision's figures agree with its legal cards' values, the marks with their bands and
     margins (a sampled loss within the margin is ``best``), the summary with the decisions."""
     _, cards, doc = honest_game
-    assert doc["format"] == analysis.FORMAT and doc["analysis"] == analysis.ANALYSIS_ID
+    assert doc["format"] == postmortem.FORMAT and doc["analysis"] == postmortem.ANALYSIS_ID
     assert doc["rules"] == "muette-1" and doc["seats"] == [0] and doc["from_trick"] == 0
     within_margin = 0
     for d in doc["decisions"]:
@@ -593,7 +593,7 @@ def test_document_is_consistent(honest_game):
         assert d["hindsight"] == band(d["lost_open"])
         assert d["mark"] == mark(d["lost_seat"], d["lost_seat_se"], None if d["exact"] else d["worlds"])
         if not d["exact"]:
-            assert d["worlds"] == analysis.AnalysisSettings().samples(8 - d["trick"])
+            assert d["worlds"] == postmortem.AnalysisSettings().samples(8 - d["trick"])
         if d["lost_seat"] > 0 and d["mark"] == "best":
             within_margin += 1
             assert d["lost_seat"] <= clear(d["worlds"]) * d["lost_seat_se"]
@@ -608,13 +608,13 @@ def test_document_is_consistent(honest_game):
 def test_sampled_decision_from_its_stream(honest_game):
     """A sampled decision's deals are the ones drawn from the stream its seed and place name
     (``world_stream``), as many as the settings say, each solved exactly (oracle.solve)."""
-    from analysis.game import world_stream
+    from postmortem.game import world_stream
     from bots import oracle
 
     seed, cards, doc = honest_game
     d = next(d for d in doc["decisions"] if not d["forced"] and not d["exact"] and d["lost_seat_se"] > 0)
     state = _position_at(seed, cards, (d["deal"], d["trick"]))
-    settings = analysis.AnalysisSettings()
+    settings = postmortem.AnalysisSettings()
     obs = state.observation(0)
     cons = Constraints(Knowledge(obs))
     rng = world_stream(settings, seed, d["deal"], 0, d["trick"])

@@ -3,7 +3,7 @@ import pickle
 import pytest
 
 from service.replay import DECK, Card, InvalidCardError, ManilleError, Rank, Suit, parse_cards
-from service.replay.cards import cards_of, format_cards, mask_of, points_of
+from service.replay.cards import CARD_POINTS, cards_of, format_cards, iter_ids, mask_of
 
 
 def test_canonical_order_and_ids():
@@ -64,7 +64,7 @@ def test_masks():
     assert [str(c) for c in cards] == ["TH", "7C", "KS", "AS"]
     m = mask_of(cards)
     assert format_cards(cards_of(m)) == "7C TH KS AS"
-    assert points_of(m) == 5 + 3 + 4
+    assert sum(CARD_POINTS[i] for i in iter_ids(m)) == sum(c.points for c in cards) == 5 + 3 + 4
     assert Suit.HEARTS.mask == 0xFF << 16
     assert str(Suit.parse("h")) == "H"
     with pytest.raises(InvalidCardError):

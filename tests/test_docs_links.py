@@ -188,8 +188,9 @@ def settings_read_by_the_code() -> set[str]:
     for source in sources:
         text = source.read_text(encoding="utf-8")
         names |= set(re.findall(r"""(?:environ|env)(?:\.get\(|\[)\s*["']((?:MANILLE|REDIS|WEB|PROMETHEUS)_[A-Z0-9_]+)["']""", text))
-        if source.name == "config.py":  # the settings' own list, in its docstring
-            names |= set(re.findall(r"``((?:MANILLE|REDIS)_[A-Z0-9_]+)``", text))
+        # a secret or a token, read by a helper given the environment and its name, or from name_FILE
+        for name in re.findall(r"""\w+\(environ,\s*["']((?:MANILLE|REDIS)_[A-Z0-9_]+)["']""", text):
+            names |= {name, f"{name}_FILE"}
     names |= {f"MANILLE_LIMIT_{name.upper()}" for name in DEFAULT_LIMITS}
     names |= {f"MANILLE_FLAG_{name.upper()}" for name in FlagSettings.__dataclass_fields__}
     return {n for n in names if not n.endswith("_")}

@@ -1,4 +1,4 @@
-"""The hidden-information check's null variance (``analysis.hindsight.null_var``): a departure's
+"""The hidden-information check's null variance (``postmortem.hindsight.null_var``): a departure's
 variance over a few drawn deals is shrunk towards its stage's pooled one, so that a z built on
 three or six deals is a z (its tail a unit normal's), where the few-deal variance alone made it
 heavy-tailed; exact values are taken as they are."""
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from analysis import hindsight
+from postmortem import hindsight
 
 
 def test_exact_values_are_taken_as_they_are():

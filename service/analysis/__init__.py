@@ -25,6 +25,7 @@ it done (``start.lua``).
 The documents are the server's: an analysis of a ranked game is computed while its day is open
 when the worker checks a strong score for the hidden-information flag, but it is only handed
 out by the API once the day's seed is public (``service.api.analysis``).
+The hidden-information check's side (what it asks for, what it notes) is ``check``.
 """
 
 from __future__ import annotations
@@ -38,12 +39,13 @@ from datetime import date, datetime, timedelta
 
 from rq import Callback, Queue
 
-from analysis import ANALYSIS_ID
+from postmortem import ANALYSIS_ID
 from service.config import Settings
 from service.errors import NotFound, Unavailable
 from service.store import key_for, load_script, raw_client
-from service.store.compact import pack_cards, pack_game, unpack_cards, unpack_game
+from service.store.compact import pack_cards, pack_plays, unpack_cards, unpack_plays
 
+from .check import note_check, request_check
 from .positions import PositionCache, PositionsGone
 
 QUEUE = "analysis"
@@ -254,11 +256,11 @@ class Analyses:
 
     def _rebuild(self, seed: bytes, fields: dict) -> dict:
         """The document of a finished analysis: its record replayed from its plays, every
-        decision's entry read from the seed's positions, nothing computed (``analysis.game``);
+        decision's entry read from the seed's positions, nothing computed (``postmortem.game``);
         in the shape JSON gives back (keys sorted)."""
-        from analysis import analyse, decision_keys, replay_record
+        from postmortem import analyse, decision_keys, replay_record
 
-        record = replay_record(seed, unpack_game(seed, fields["plays"]), fields["bots"])
+        record = replay_record(seed, unpack_plays(seed, fields["plays"]), fields["bots"])
         keys = decision_keys(record)
         entries = self.positions(seed, fields.get("date")).get_many(keys)
         if len(entries) < len(set(keys)):
@@ -284,12 +286,12 @@ class Analyses:
                                             "touched_at": self.settings.now().isoformat()})
 
     def finish(self, aid: str, doc: dict, plays: list[str], day=None) -> None:
-        """A finished analysis: every card of its game (``plays``, packed: ``compact.pack_game``) in
+        """A finished analysis: every card of its game (``plays``, packed: ``compact.pack_plays``) in
         place of seat 0's, to rebuild ``doc`` from when read; its seed's positions kept at least as
         long (``keep_of`` ``day``)."""
         seed = bytes.fromhex(doc["seed"])
         pipe = self.r.pipeline()
-        pipe.hset(self.key(aid), mapping={"status": "finished", "plays": pack_game(seed, plays),
+        pipe.hset(self.key(aid), mapping={"status": "finished", "plays": pack_plays(seed, plays),
                                           "done": len(doc["decisions"]), "total": len(doc["decisions"])})
         pipe.hdel(self.key(aid), "cards", "touched_at")  # a finished one is never stale
         pipe.expire(self.key(aid), self.keep_of(day))
@@ -302,75 +304,11 @@ class Analyses:
                                             "touched_at": self.settings.now().isoformat()})
 
 
-def note_check(settings: Settings, client, sub_id: str, analysis_id: str, doc: dict) -> bool:
-    """The hidden-information check of ``sub_id`` from its game's finished analysis ``doc``: its
-    figures kept with the submission, and the ``hindsight`` flag when they pass the thresholds; then
-    the player's recent checked games together, and ``hindsight_player`` when they pass."""
-    from analysis.hindsight import CHECK_ID, score
-    from service import flags as suspicion
-    from service.runs.table import parse_plays
-    from service.submissions import Submissions
-
-    fs = settings.flags
-    subs = Submissions(client, settings)
-    try:
-        sub = subs.get(sub_id)
-    except NotFound:  # the submission is gone: nothing to note
-        return False
-    if " ".join(str(c) for c in parse_plays(sub["cards"])) != " ".join(
-            p["played"] for p in doc["decisions"] if p["seat"] == 0):
-        logging.getLogger(__name__).warning("analysis %s is not submission %s's game", analysis_id, sub_id)
-        return False
-    evidence = score(doc["decisions"], 0, fs.hindsight_from_trick)
-    evidence.update(analysis_id=analysis_id, z_threshold=fs.hindsight_z, gain_threshold=fs.hindsight_gain)
-    subs.note_hindsight(sub_id, analysis_id=analysis_id, evidence=evidence,
-                        flag=suspicion.hindsight(evidence, fs), check=CHECK_ID)
-    # One game says little (service.flags): the player's recent checked games are tested together.
-    subs.note_checked(sub["pid"], date.fromisoformat(sub["date"]), sub_id)
-    together = suspicion.hindsight_together(subs.checked_games(sub["pid"], fs.hindsight_player_games), fs)
-    if together is not None:
-        subs.note_together(sub_id, together, suspicion.hindsight_player(together, fs))
-    if sub["status"] == "review":  # a game at the top waited for this check to rank, or be held
-        from service.review.queue import Reviews
-        Reviews(client, settings).judge(sub_id)
-    return True
-
-
-def request_check(settings: Settings, client, sub_id: str, sub: dict, *, force: bool = False) -> str | None:
-    """Queue the analysis a verified game's hidden-information check needs, if it is due (a score
-    in the day's top 1,000 or above its 99th percentile) or ``force`` (ops asked); the analysis id."""
-    from service import flags as suspicion
-    from service.challenges import Challenges
-    from service.leaderboard import Leaderboard
-    from service.runs.table import parse_plays
-    from service.submissions import Submissions
-
-    day = date.fromisoformat(sub["date"])
-    if not force:
-        if sub.get("hindsight_analysis"):
-            return None
-        hist = {b["score"]: b["count"] for b in Leaderboard(client).histogram(day)}
-        if not suspicion.hindsight_due(int(sub["score"]), hist):
-            return None
-        Submissions(client, settings).note_strong_game(day, sub["pid"], sub_id)
-    challenge = Challenges(client, settings).get(day)
-    cards = [str(c) for c in parse_plays(sub["cards"])]
-    analyses = Analyses(client, settings)
-    aid, _ = analyses.request(seed=settings.seed(day), day=day, rules=challenge.rules, bots=challenge.bots,
-                              cards=cards, purpose="flag", submission_id=sub_id)
-    Submissions(client, settings).note_hindsight(sub_id, analysis_id=aid)
-    if analyses.state(aid)["status"] == "finished":  # the same game was analysed before: check it now
-        doc = analyses.get(aid)["analysis"]
-        if doc is not None:  # else its positions were lost: failed, queued again when asked
-            note_check(settings, client, sub_id, aid, doc)
-    return aid
-
-
 def compute(settings: Settings, client, analysis_id: str) -> dict:
-    """Analyse a finished game card by card (``analysis.analyse``), with the positions already
+    """Analyse a finished game card by card (``postmortem.analyse``), with the positions already
     analysed for its seed taken from Redis, progress written as it goes; then, for each submission
     waiting on it, the hidden-information check (``service.flags.hindsight``)."""
-    from analysis import AnalysisError, analyse, game_plays, game_record
+    from postmortem import AnalysisError, analyse, game_plays, game_record
     from bots import get_bot
     from service.botcache import cached
     from service.replay import SubmissionRejected

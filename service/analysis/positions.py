@@ -1,7 +1,7 @@
 """The analysed positions of a seed, kept in Redis: what every analysis of that seed is rebuilt from.
 
 An analysis document is a pure function of its game's record and of the entries of its decisions
-(``analysis.game``), so the entries are the one home of what an analysis found: a document is
+(``postmortem.game``), so the entries are the one home of what an analysis found: a document is
 not stored but rebuilt from them when read.  Every player of a day meets the same first tricks,
 so the entries of a day's games are shared, and a game's own ones are a dozen or so.
 
@@ -115,7 +115,7 @@ def _pack(entry: dict) -> bytes:
 
 
 def unpack_entry(blob: bytes) -> dict:
-    """An entry as ``analysis.game`` made it, from ``pack_entry``'s bytes."""
+    """An entry as ``postmortem.game`` made it, from ``pack_entry``'s bytes."""
     kind = blob[:1]
     if kind == b"J":
         return json.loads(zlib.decompress(blob[1:]))
@@ -169,10 +169,10 @@ def generations_for(count: int) -> int:
 
 
 class PositionCache:
-    """Decision entries of one seed (``analysis.game``'s ``cache``: key -> entry), in Redis."""
+    """Decision entries of one seed (``postmortem.game``'s ``cache``: key -> entry), in Redis."""
 
     def __init__(self, raw, seed: bytes, keep_seconds: int, settings_id: str | None = None) -> None:
-        from analysis import ANALYSIS_ID
+        from postmortem import ANALYSIS_ID
 
         self.raw = raw  # bytes replies
         self.tag = seed_tag(seed)

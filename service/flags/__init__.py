@@ -1,4 +1,5 @@
-"""Suspicion flags of a verified submission, computed once by the worker and kept with it.
+"""Suspicion flags of a verified submission, computed by the worker when it verifies the game (the
+hidden-information ones once the game's analysis is done) and kept with it.
 
 Replay proves every card legal, not that the player did not know the hidden cards.  Each flag is
 a suspicion with its evidence, never an informational note:
@@ -10,7 +11,10 @@ a suspicion with its evidence, never an informational note:
                 which counts the runs not submitted; no address needed, so a search spread over
                 many addresses shows too.  Honest players seldom follow one game exactly for many
                 decisions, so the branch points are counted from the ``explored_depth``-th
-                decision on, and it takes ``explored_points`` of them.
+                decision on, and it takes ``explored_points`` of them.  When the game's address
+                opened ``many_runs`` (below), its own unsubmitted runs suffice with fewer:
+                ``explored_points_many_runs`` branch points from the first decision, each naming
+                its run (the limits cut a search from one address short before it gets deep).
 ``probed``      runs of the day, from any token or address, followed this game's cards, tried another
                 card at several of its decisions, played on to the end far faster than a person
                 reads the table, and were never submitted: a shallow search of the day's game
@@ -21,11 +25,11 @@ a suspicion with its evidence, never an informational note:
                 would give by chance (binomial, below ``probed_alpha``), so a crowded day's
                 early decisions count for little and a quiet day's for much; a fast run that
                 played the whole line is one more point; it takes ``probed_points``.
-``many_runs``   several ranked runs of the day opened from the run's address.
+``many_runs``   ``many_runs`` or more ranked runs of the day opened from the run's address.
 ``speed``       the player's cards came faster than a person reads the table, over the whole game.
 ``outlier``     a score far above the day's distribution (only once the day has enough scores).
 ``hindsight``   the player's cards turned out better *with hindsight* (open hands) than what the
-                seat knew could expect (``analysis.hindsight``: the z-score of the open-hand
+                seat knew could expect (``postmortem.hindsight``: the z-score of the open-hand
                 advantage of each card played over expert-1's in the same seat, less the advantage
                 the consistent deals predicted): someone who knew the hidden cards and used them only
                 where it paid, whom ``oracle``'s agreement rate misses.  Computed by the analysis
@@ -354,13 +358,13 @@ def oracle(player: dict, expert: dict, settings: FlagSettings) -> dict | None:
 
 
 def hindsight(score: dict, settings: FlagSettings) -> bool:
-    """``analysis.hindsight.score`` of seat 0: do its cards turn out better with hindsight than the
+    """``postmortem.hindsight.score`` of seat 0: do its cards turn out better with hindsight than the
     seat's knowledge could expect, by enough and clearly enough to be someone who saw the hands?"""
     return score["z"] >= settings.hindsight_z and score["gain"] >= settings.hindsight_gain
 
 
 def hindsight_together(games: list[dict], settings: FlagSettings) -> dict | None:
-    """A player's checked games together (``games``: newest first, each ``analysis.hindsight.score``
+    """A player's checked games together (``games``: newest first, each ``postmortem.hindsight.score``
     with its ``submission_id`` and ``date``): the figures of the last ``hindsight_player_games``
     of them, or None below ``hindsight_player_min`` games.  Games are independent deals, so their
     gains and null variances add, and so does the test."""
@@ -382,7 +386,7 @@ def hindsight_player(together: dict | None, settings: FlagSettings) -> bool:
 
 def hindsight_due(score: int, day_scores: dict[int, int], top: int = 1000, share: float = 0.01) -> bool:
     """Whether a verified score is worth the (dear) hidden-information check: it would rank in the
-    day's ``top`` (ties share the rank) or above the day's 99th percentile."""
+    day's ``top`` (ties share the rank), or, once the day has 100 scores, in its best ``share``."""
     above = sum(c for s, c in day_scores.items() if s > score)
     n = sum(day_scores.values())
     return above < top or (n >= 100 and above <= share * n)

@@ -4,7 +4,8 @@ all-time boards of summed margins (``score − 1000``) with the number of days p
 One ``Leaderboard`` over Redis, its parts in the modules named after them: ``keys`` (where each
 board lives, its hash tag), ``writes`` (a score carried to every board in steps, each in its
 slot), ``rebuild`` (the flag, the deferred scores, the wipe), ``reads`` (pages, ranks, the pages
-kept in this process), ``streaks``, and ``bench`` (bulk helpers for the benchmarks).
+kept in this process), ``streaks`` and ``day_games``.  Bulk fills for the benchmarks live with them
+(scripts/bulk_boards.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from collections import OrderedDict
 
 from service.store import load_script
 
-from .bench import BoardBenchmarks
 from .day_games import BoardDayGames
 from .keys import (ALL_NAMES, ALL_TIME, BASE_SCORE, BOARD_KINDS, BOARDS, DEFERRED, EPOCH, MONTH_RE,  # noqa: F401
                    REBUILD_FLAG, SHIFT, WEEK_RE, WIPES, Board, board_key, day_board, month_board, week_board)
@@ -23,7 +23,7 @@ from .streaks import BoardStreaks
 from .writes import BoardWrites
 
 
-class Leaderboard(BoardWrites, BoardRebuilds, BoardReads, BoardStreaks, BoardBenchmarks, BoardDayGames):
+class Leaderboard(BoardWrites, BoardRebuilds, BoardReads, BoardStreaks, BoardDayGames):
     def __init__(self, client, max_age: float = 0.0, wait_ms: int = 0) -> None:
         self.r = client
         self.max_age = max_age

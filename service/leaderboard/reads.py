@@ -65,9 +65,6 @@ class BoardReads:
     def total(self, board: Board) -> int:
         return self.r.zcard(board.key)
 
-    def _rank_of_value(self, board: Board, value: int) -> int:
-        return 1 + self.r.zcount(board.key, (value + 1) * board.shift, "+inf")
-
     def page(self, board: Board, offset: int = 0, limit: int = 20, *, cap: int = MAX_PAGE) -> dict:
         """Entries ``offset`` … ``offset + limit − 1`` in board order, with shared ranks; ``limit``
         is cut to ``cap``.  The very page kept from an earlier call while the board is unchanged:

@@ -31,13 +31,12 @@ a score lands, so a score held, disqualified or rebuilt leaves the league's boar
 leaves the public ones.  A board read is two round trips whatever the league's size: the
 league's members (its slot), then their entries and public ranks on the public board (one script
 in the board's slot: ``Leaderboard.entries_of``).  Members are known to each other by nickname
-and handle only: no answer carries another member's token or pid.
+and handle only: no answer carries another member's token or pid.  The invite's code is
+``invites``'s, a league as a member reads it (roster, handles, boards) ``view``'s.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
 import secrets
 import time
 from datetime import datetime
@@ -46,6 +45,10 @@ from service.errors import Conflict, Forbidden, NotFound, Unprocessable
 from service.players import nickname as nicknames
 from service.store import key_for, load_script, pipelined, run_replicated, run_replicated_each
 
+from .invites import (ID_LENGTH, ID_RE, INVITE_RE, JOIN_PATH, SECRET_LENGTH, check_id, invite_of,  # noqa: F401
+                      split_invite, unknown_league)
+from .view import HANDLE_RE, LeagueView, member_handle  # noqa: F401
+
 #: The most members a league may have, and the most leagues a player may be in (owned or joined).
 MAX_MEMBERS = 500
 MAX_LEAGUES = 20
@@ -53,12 +56,6 @@ MAX_LEAGUES = 20
 NAME_CLUSTERS = 40
 NAME_CODE_POINTS = 160
 NAME_RAW_MAX = 400
-ID_LENGTH = 16  # secrets.token_urlsafe(12): 96 bits, only a name (the secret is what admits)
-SECRET_LENGTH = 22  # secrets.token_urlsafe(16): 128 bits
-ID_RE = re.compile(r"[A-Za-z0-9_-]{%d}" % ID_LENGTH)
-INVITE_RE = re.compile(r"([A-Za-z0-9_-]{%d})([A-Za-z0-9_-]{%d})" % (ID_LENGTH, SECRET_LENGTH))
-#: Where the page that joins by an invite lives (``service.web``).
-JOIN_PATH = "/leagues/join/"
 
 #: Kinds no other family of keys uses (a rebuild of the boards wipes the boards' kinds by pattern).
 LEAGUE_KINDS = ("league", "members", "member_names", "removed")
@@ -69,9 +66,6 @@ SETTLE_MS = 60_000
 #: (a league made and forgotten, or whose members' tokens were never used again); so is a
 #: player's list of leagues they have not read or added to.  Every such use keeps it this long.
 IDLE_SECONDS = 90 * 86400
-#: A member's handle: how the owner names whom to remove (a nickname two members may show alike,
-#: or none); hex digits of a hash of the league's salt and the member, no clue to the player.
-HANDLE_RE = re.compile(r"[0-9a-f]{16}")
 
 
 class LeagueNameError(Unprocessable):
@@ -92,13 +86,6 @@ def parse_name(text: str) -> str:
     return name
 
 
-def unknown_league() -> NotFound:
-    """The one answer to a league the caller may not see: none, gone, not a member, a wrong or old
-    invite (never "it exists, but not for you")."""
-    return NotFound("no such league for this player (or the invite is wrong or no longer valid)",
-                    code="unknown_league")
-
-
 def not_owner() -> Forbidden:
     return Forbidden("only the league's owner may do this", code="not_league_owner")
 
@@ -115,24 +102,6 @@ def league_keys(league_id: str) -> list[str]:
 def player_leagues_key(pid: str) -> str:
     """The ids of the leagues a player is in, in the player's slot."""
     return key_for("leagues", f"player:{pid}")
-
-
-def invite_of(league_id: str, secret: str) -> str:
-    return league_id + secret
-
-
-def split_invite(invite) -> tuple[str, str]:
-    """(league id, secret) of an invite code; the unknown league's NotFound for anything else."""
-    m = INVITE_RE.fullmatch(invite) if isinstance(invite, str) else None
-    if not m:
-        raise unknown_league()
-    return m.group(1), m.group(2)
-
-
-def check_id(league_id) -> str:
-    if not isinstance(league_id, str) or not ID_RE.fullmatch(league_id):
-        raise unknown_league()
-    return league_id
 
 
 class Leagues:
@@ -344,73 +313,8 @@ def unknown_member() -> NotFound:
                     "not by nickname: two members may show alike, or show none)", code="unknown_member")
 
 
-def member_handle(salt: str, pid: str) -> str:
-    """A member's handle in a league (``HANDLE_RE``): the same for the same player and league,
-    another in another league, no clue to the player."""
-    return hashlib.sha256(f"{salt}|{pid}".encode()).hexdigest()[:16]
-
-
 def league_full() -> Conflict:
     return Conflict(f"this league has its {MAX_MEMBERS} members", code="league_full", limit=MAX_MEMBERS)
-
-
-class LeagueView:
-    """A league as one of its members reads it: its fields, its members in the order they joined,
-    their names, and who is reading."""
-
-    def __init__(self, league_id: str, head: dict, members: list[str], names: dict, pid: str) -> None:
-        self.id = league_id
-        self.head = head
-        self.members = members
-        self.names = names
-        self.pid = pid
-
-    @property
-    def owner(self) -> str:
-        return self.head.get("owner", "")
-
-    def name_of(self, pid: str) -> str | None:
-        """The name the league shows for member ``pid`` (one they hold), or None: listed without one."""
-        return self.names.get(pid) or None
-
-    def handle(self, pid: str) -> str:
-        return member_handle(self.head.get("salt") or self.id, pid)  # leagues made before salts: their id
-
-    def member_by_handle(self, handle: str) -> str | None:
-        """The member whose handle is ``handle``, if any."""
-        if not HANDLE_RE.fullmatch(handle):
-            return None
-        return next((pid for pid in self.members if secrets.compare_digest(self.handle(pid), handle)), None)
-
-    def to_json(self) -> dict:
-        invite = invite_of(self.id, self.head.get("invite", ""))
-        return {"league_id": self.id, "name": self.head.get("name", ""), "invite": invite,
-                "invite_url": JOIN_PATH + invite, "members": len(self.members), "owner": self.owner == self.pid,
-                "created_at": self.head.get("created_at", ""),
-                "roster": [{"member": self.handle(p), "nickname": self.name_of(p), "owner": p == self.owner,
-                            "me": p == self.pid} for p in self.members]}
-
-    def board(self, board, found: dict) -> dict:
-        """The league's board of ``board`` from its members' entries on the public one (``found``:
-        ``Leaderboard.entries_of``): ranks within the league shared by equal values (1, 2, 2, 4),
-        in the public board's order, beside the public rank; the members not on it after."""
-        on = sorted(((pid, e) for pid, e in found["entries"].items()), key=lambda pe: -pe[1]["composite"])
-        entries, rank, prev = [], 0, None
-        for i, (pid, e) in enumerate(on):
-            if e["value"] != prev:
-                rank, prev = i + 1, e["value"]
-            entry = {"rank": rank, "member": self.handle(pid), "nickname": self.name_of(pid)}
-            if board.kind == "day":
-                entry["score"] = e["value"]
-            else:
-                entry.update(sum=e["value"], days=e["days"])
-            entry.update(public_rank=e["public_rank"], me=pid == self.pid)
-            entries.append(entry)
-        absent = sorted((self.name_of(p) for p in self.members if p not in found["entries"]),
-                        key=lambda n: (n is None, nicknames.fold(n or ""), n or ""))
-        return {"league_id": self.id, "name": self.head.get("name", ""), "board": board.kind, "period": board.id,
-                "members": len(self.members), "public_total": found["total"], "entries": entries,
-                "not_played": absent}
 
 
 __all__ = ["HANDLE_RE", "IDLE_SECONDS", "INVITE_RE", "JOIN_PATH", "LeagueNameError", "LeagueView", "Leagues", "MAX_LEAGUES",

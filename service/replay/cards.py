@@ -180,11 +180,6 @@ def iter_ids(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def points_of(mask: int) -> int:
-    """Card points held in a mask."""
-    return sum(_RANK_POINTS[i & 7] for i in iter_ids(mask))
-
-
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """Parse ``"TH 7s 10d"`` (spaces or commas) or a list of card texts; raises InvalidCardError."""
     if isinstance(text, str):

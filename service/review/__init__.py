@@ -68,7 +68,7 @@ def due(score: int, day_scores: dict[int, int], settings: ReviewSettings) -> boo
 
 def held_for(flags: list[dict], evidence: dict | None, settings: ReviewSettings) -> list[str]:
     """Why a game at the top is held: the hidden-information flags it carries, and ``z`` when its
-    check's evidence (``analysis.hindsight.score``) reaches the review's bar; [] when clean."""
+    check's evidence (``postmortem.hindsight.score``) reaches the review's bar; [] when clean."""
     why = sorted({f["code"] for f in flags if f["code"] in settings.flags})
     if evidence is not None and evidence.get("z", 0.0) >= settings.z:
         why.append("z")

@@ -54,10 +54,6 @@ def parse_plays(text: str) -> list[Card | Call]:
     return [decode_action(code) for code in split_actions(text)]
 
 
-def format_plays(actions) -> str:
-    return "".join(encode_action(a) for a in actions)
-
-
 @dataclass
 class Table:
     """The state after replaying ``plays``, the events from a chosen point, and where seat 0 played."""

@@ -303,13 +303,6 @@ class DayClock:
         """Local midnight ending ``day`` (the next day's opening)."""
         return self.opens_at(day + timedelta(days=1))
 
-    def is_open(self, day: date, now: datetime | None = None) -> bool:
-        now = self._now(now)
-        return self.opens_at(day) <= now < self.closes_at(day)
-
-    def is_closed(self, day: date, now: datetime | None = None) -> bool:
-        return self._now(now) >= self.closes_at(day)
-
     def reveals_at(self, day: date) -> datetime:
         """When ``day``'s seed becomes public: its close plus the grace for runs still in play."""
         return self.closes_at(day) + self.grace

@@ -9,7 +9,7 @@ instants as integers.  What Redis holds of a run, a submission or an analysis is
   1764712800123, 1520, 830 is ``23vxih3mD`` ``g/C`` ``8zB``: 9 digits for the first, 3 for a gap
   of 0.5–16 s; a new time is appended as its gap alone (``vlq``);
 - an instant as whole µs since the epoch, which Redis keeps as an 8-byte integer;
-- a whole game of muette-1 (every seat's cards, ``pack_game``) as one number: each card's place
+- a whole game of muette-1 (every seat's cards, ``pack_plays``) as one number: each card's place
   among the legal cards of its seat, in mixed radix (a forced card adds nothing), written in the
   VLQ digits: about 40 characters for the 190-odd cards of a game.
 """
@@ -90,7 +90,7 @@ def unpack_instant(text: str) -> str:
     return (EPOCH + timedelta(microseconds=int(text))).isoformat() if text else ""
 
 
-def pack_game(seed: bytes, cards: list[str]) -> str:
+def pack_plays(seed: bytes, cards: list[str]) -> str:
     """Every card of a muette-1 game from ``seed``, in order, as one number: card k's index among
     the legal cards at its turn, in the radix of how many there were; IllegalPlayError for a card
     not legal."""
@@ -108,8 +108,8 @@ def pack_game(seed: bytes, cards: list[str]) -> str:
     return f"{len(cards)}:" + "".join(digits)
 
 
-def unpack_game(seed: bytes, text: str) -> list[str]:
-    """``pack_game`` undone; ValueError for text that is none."""
+def unpack_plays(seed: bytes, text: str) -> list[str]:
+    """``pack_plays`` undone; ValueError for text that is none."""
     try:
         count, digits = text.split(":", 1)
         number = sum(_VLQ_OF[ch] << (6 * i) for i, ch in enumerate(digits))

@@ -175,7 +175,7 @@ def stored_fields(fields: list[str]) -> list[str]:
 
 # -- the hidden-information check's figures -------------------------------------------------------
 #
-# ``analysis.hindsight.score`` of a game, with its analysis and thresholds, is a line of numbers:
+# ``postmortem.hindsight.score`` of a game, with its analysis and thresholds, is a line of numbers:
 # ``gain var z from_trick decisions departures z_threshold gain_threshold`` then, for each decision
 # that drives it, ``|deal trick played baseline seat_best gain``; its ``analysis_id`` is the
 # submission's ``hindsight_analysis``.  The player's games together: ``gain var z z_threshold

@@ -25,7 +25,7 @@ class HindsightNotes:
         """The hidden-information check of a verified game (``service.flags.hindsight``): the
         analysis it waits for, then its figures (``hindsight``, kept whether or not they flag,
         compactly: ``codec.pack_hindsight``) and, when they do, the ``hindsight`` flag with them as
-        evidence; ``check``, the statistic's id (``analysis.hindsight.CHECK_ID``), kept beside them.
+        evidence; ``check``, the statistic's id (``postmortem.hindsight.CHECK_ID``), kept beside them.
         Idempotent."""
         key = self.key(sub_id)
         fields = {"hindsight_analysis": analysis_id}

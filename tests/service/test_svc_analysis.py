@@ -208,8 +208,8 @@ def test_the_players_queue_is_capped_and_never_delays_the_checks_queue(capped_ap
 def test_a_game_on_both_queues_is_computed_once(app, rclient, monkeypatch):
     """A player's analysis waiting when the check asks for the same game: the check's queue gets it
     too, its worker computes it, and the players' job, when its turn comes, finds it done."""
-    import analysis
-    from analysis import analyse
+    import postmortem
+    from postmortem import analyse
     from bots import get_bot
     from service.replay import player_cards, simulate
 
@@ -228,7 +228,7 @@ def test_a_game_on_both_queues_is_computed_once(app, rclient, monkeypatch):
     assert rclient.hget(Analyses.key(aid), "status") == "finished"
     done = rclient.hgetall(Analyses.key(aid))
     computed = []
-    monkeypatch.setattr(analysis, "analyse", lambda *a, **k: computed.append(a) or analyse(*a, **k))
+    monkeypatch.setattr(postmortem, "analyse", lambda *a, **k: computed.append(a) or analyse(*a, **k))
     _analysis_worker(rclient).work(burst=True)  # the players' job, in this process
     assert computed == [] and Queue(QUEUE, connection=conn).count == 0  # taken, and nothing computed again
     assert rclient.hgetall(Analyses.key(aid)) == done
@@ -326,8 +326,8 @@ def test_a_players_checked_games_are_tested_together(rclient):
     import hashlib
     import math
 
-    from analysis import analyse
-    from analysis.hindsight import score
+    from postmortem import analyse
+    from postmortem.hindsight import score
     from bots import get_bot
     from cli.tournament import play_open
     from service.analysis import note_check

@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from analysis import analyse, decision_keys, game_plays, game_record, replay_record
+from postmortem import analyse, decision_keys, game_plays, game_record, replay_record
 from bots import get_bot
 from service.analysis import FREE_KEEP_SECONDS, POSITIONS_MARGIN_SECONDS, QUEUE, Analyses, analysis_id
 from service.analysis.positions import (BUCKET_FILL, GENERATIONS, PositionCache, generations_for, pack_entry,
@@ -19,7 +19,7 @@ from service.analysis.positions import (BUCKET_FILL, GENERATIONS, PositionCache,
 from service.config import Settings
 from service.replay import GameState, bot_move
 from service.store import raw_client
-from service.store.compact import unpack_game
+from service.store.compact import unpack_plays
 
 from support.svc_helpers import SECRET, TEST_BOTS, burst_worker, headers, play_game, queue_of
 
@@ -126,7 +126,7 @@ def test_a_finished_analysis_stores_no_document_and_is_rebuilt_byte_for_byte(rcl
     stored = rclient.hgetall(Analyses.key(aid))
     assert "doc" not in stored and "cards" not in stored and stored["status"] == "finished"
     record = game_record(SEED, cards, bots=TEST_BOTS)
-    assert unpack_game(SEED, stored["plays"]) == game_plays(record) and len(stored["plays"]) < 60  # every card
+    assert unpack_plays(SEED, stored["plays"]) == game_plays(record) and len(stored["plays"]) < 60  # every card
     computed = json.loads(_json(analyse(SEED, cards, bots=TEST_BOTS)))  # cold, no cache at all
     stored_positions_of = Analyses(rclient, settings).positions(SEED)
     assert len(stored_positions_of.get_many(decision_keys(record))) == len(set(decision_keys(record)))

@@ -11,6 +11,7 @@ from freezegun import freeze_time
 
 from service.app import create_app
 from service.leaderboard import EPOCH, Leaderboard, day_board
+from bulk_boards import record_many
 
 from support.svc_helpers import SECRET, TEST_BOTS
 
@@ -27,7 +28,7 @@ def names(page):
 
 def test_a_kept_page_is_answered_only_while_its_board_is_unchanged(rclient):
     lb, board = Leaderboard(rclient), day_board(DAY)
-    lb.record_many(DAY, scores(5))
+    record_many(lb, DAY, scores(5))
     first = lb.page(board, 0, 3)
     assert names(first) == [("Name4", 1040), ("Name3", 1030), ("Name2", 1020)]
     rclient.hset(board.names_key, "p4", "Changed behind its back")  # not a write the boards make
@@ -41,12 +42,12 @@ def test_a_kept_page_is_answered_only_while_its_board_is_unchanged(rclient):
 
 def test_a_wipe_that_restores_the_same_size_and_sequence_is_not_taken_for_the_same_board(rclient):
     lb, board = Leaderboard(rclient), day_board(DAY)
-    lb.record_many(DAY, scores(4))
+    record_many(lb, DAY, scores(4))
     before = lb.page(board)
     epoch = int(rclient.get(EPOCH) or 0)
     lb.wipe()
     assert int(rclient.get(EPOCH)) == epoch + 1
-    lb.record_many(DAY, scores(4, base=900, prefix="q"))  # same size, same sequence (4)
+    record_many(lb, DAY, scores(4, base=900, prefix="q"))  # same size, same sequence (4)
     after = lb.page(board)
     assert after != before and names(after)[0] == ("Name3", 930)
 
@@ -59,7 +60,7 @@ def test_with_a_max_age_a_page_is_answered_unchecked_that_long(redis_server, rcl
                       "MANILLE_BOTS": TEST_BOTS})
     client = app.test_client()
     lb = Leaderboard(rclient)
-    lb.record_many(DAY, scores(3))
+    record_many(lb, DAY, scores(3))
     path = f"/api/v1/leaderboards/days/{DAY}?limit=2"
     with freeze_time(datetime(2026, 12, 2, 9, 0, tzinfo=timezone.utc)) as clock:
         first = client.get(path).get_json()
@@ -77,7 +78,7 @@ def test_the_public_json_of_a_page_follows_its_board(client, rclient):
     """The API keeps each public page's JSON with the page it encodes: the same answer while the
     board is unchanged, the new one as soon as it changed (``MANILLE_BOARD_MAX_AGE=0`` here)."""
     lb = Leaderboard(rclient)
-    lb.record_many(DAY, scores(3))
+    record_many(lb, DAY, scores(3))
     path = f"/api/v1/leaderboards/days/{DAY}?limit=2"
     first = client.get(path)
     assert client.get(path).get_data() == first.get_data()

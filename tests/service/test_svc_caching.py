@@ -22,6 +22,7 @@ from service.app import create_app
 from service.config import QUEUE_NAME, Settings
 from service.freshness import PROXY_SECONDS
 from service.leaderboard import Leaderboard
+from bulk_boards import record_many
 
 from support.svc_helpers import LIMITS_OFF, ROOT, SECRET, TEST_BOTS, flush_state, headers, live_service, play_game
 
@@ -161,7 +162,7 @@ def test_a_token_makes_every_answer_private_and_a_public_one_never_has_me(played
 def test_a_matching_etag_is_answered_304_and_a_new_score_makes_a_new_etag(redis_server, rclient):
     client = make_app(redis_server, MANILLE_BOARD_MAX_AGE="0").test_client()  # every page checked
     board = Leaderboard(rclient)
-    board.record_many(DAY, [(f"e{i}", f"Etag{i}", 1000 + 10 * i, f"sub-e{i}") for i in range(5)])
+    record_many(board, DAY, [(f"e{i}", f"Etag{i}", 1000 + 10 * i, f"sub-e{i}") for i in range(5)])
     with freeze_time(CLOSED):
         for path in (f"/api/v1/leaderboards/days/{DAY}?limit=3", f"/api/v1/leaderboards/days/{DAY}/histogram"):
             first = client.get(path)
@@ -373,7 +374,7 @@ def test_a_process_answers_a_held_etag_before_the_view_for_as_long_as_it_keeps_t
     then the view runs again and a new score is a new ETag."""
     client = make_app(redis_server, MANILLE_BOARD_MAX_AGE="1").test_client()
     board = Leaderboard(rclient)
-    board.record_many(DAY, [(f"h{i}", f"Held{i}", 1000 + 10 * i, f"sub-h{i}") for i in range(3)])
+    record_many(board, DAY, [(f"h{i}", f"Held{i}", 1000 + 10 * i, f"sub-h{i}") for i in range(3)])
     path = f"/api/v1/leaderboards/days/{DAY}?limit=2"
     with freeze_time(CLOSED) as clock:  # driven: "within the second" holds however slow the requests
         first = client.get(path)

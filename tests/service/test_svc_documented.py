@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from service.api.schemas import BoardPageSchema, RunSchema
 from service.leaderboard import Leaderboard
+from bulk_boards import record_many
 from service.players import pid_of
 
 from support.svc_helpers import headers
@@ -44,7 +45,7 @@ def test_board_pages_are_their_schema_as_is(client, rclient):
     day = date(2026, 11, 30)
     run = client.post("/api/v1/runs", json={"kind": "random"}).get_json()
     me = pid_of(run["player_token"])
-    Leaderboard(rclient).record_many(day, [(f"p{i}", f"Name{i}", 1000 + 10 * (i % 7), f"s{i}") for i in range(30)]
+    record_many(Leaderboard(rclient), day, [(f"p{i}", f"Name{i}", 1000 + 10 * (i % 7), f"s{i}") for i in range(30)]
                                      + [(me, "Me", 1020, "s-me")])
     schema, week = BoardPageSchema(), f"{day.isocalendar()[0]}-W{day.isocalendar()[1]:02d}"
     paths = [f"/api/v1/leaderboards/days/{day}?limit=25", f"/api/v1/leaderboards/days/{day}?offset=20",
@@ -79,7 +80,7 @@ def test_leagues_and_duels_are_their_schema_as_is(client, rclient):
     dumped_unchanged(LeagueSchema(), league)
     friend = client.post("/api/v1/leagues/join", json={"invite": league["invite"]}).get_json()
     dumped_unchanged(LeagueSchema(), {k: v for k, v in friend.items() if k != "player_token"})
-    Leaderboard(rclient).record_many(day, [(pid_of(token), "Ann", 1070, "s-ann")]
+    record_many(Leaderboard(rclient), day, [(pid_of(token), "Ann", 1070, "s-ann")]
                                      + [(f"p{i}", f"Name{i}", 1000 + 10 * i, f"s{i}") for i in range(5)])
     week = f"{day.isocalendar()[0]}-W{day.isocalendar()[1]:02d}"
     for path in (f"days/{day}", f"weeks/{week}", f"months/{day:%Y-%m}", "all-time"):

@@ -13,6 +13,7 @@ from freezegun import freeze_time
 
 from service.app import create_app
 from service.leaderboard import Leaderboard
+from bulk_boards import record_many
 
 from support.svc_helpers import SECRET, TEST_BOTS
 
@@ -24,7 +25,7 @@ CLOSED = "2026-12-03T11:00:00+00:00"   # DAY's seed published
 def make_client(redis_server, rclient, board_max_age: str = "1"):
     app = create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_BOARD_MAX_AGE": board_max_age})
-    Leaderboard(rclient).record_many(DAY, [(f"pid-{i:02d}", f"Club<{i:02d}>", 1000 + 10 * i, f"sub-{i}")
+    record_many(Leaderboard(rclient), DAY, [(f"pid-{i:02d}", f"Club<{i:02d}>", 1000 + 10 * i, f"sub-{i}")
                                            for i in range(25)])
     return app.test_client()
 

@@ -9,6 +9,7 @@ import pytest
 
 from service.leaderboard import (ALL_TIME, SHIFT, Board, Leaderboard, day_board, month_board,
                                  week_board)
+from bulk_boards import record_many, remove_players
 
 DAY = date(2026, 12, 2)
 
@@ -320,7 +321,7 @@ def test_a_period_step_caught_on_the_wrong_side_of_a_wipe_is_dropped(lb, rclient
 def test_the_benchmarks_clean_up_lets_a_day_be_recorded_again(lb):
     # remove_players restarts the day's sequence: every board's bitmap of its changes must go too
     assert lb.record(DAY, "a", "Ann", 1100, "s1")
-    lb.remove_players(DAY, ["a"])
+    remove_players(lb, DAY, ["a"])
     assert margins(lb) == [None, None, None]
     assert lb.record(DAY, "a", "Ann", 1100, "s1")
     assert margins(lb) == [(100, 1), (100, 1), (100, 1)]
@@ -339,10 +340,10 @@ def test_the_closed_days_say_how_many_played_and_where_the_caller_stands(client,
     run = client.post("/api/v1/runs", json={"kind": "random"}).get_json()
     token, me = run["player_token"], pid_of(run["player_token"])
     lb = Leaderboard(rclient)
-    lb.record_many(date(2026, 11, 29), [(f"p{i}", f"P{i}", 1000 + 10 * i, f"s{i}") for i in range(5)]
+    record_many(lb, date(2026, 11, 29), [(f"p{i}", f"P{i}", 1000 + 10 * i, f"s{i}") for i in range(5)]
                    + [(me, "Me", 1025, "s-me")])
-    lb.record_many(date(2026, 11, 27), [("q", "Q", 990, "sq"), (me, "Me", 1200, "s-me2")])
-    lb.record_many(date(2026, 12, 1), [("r", "R", 1000, "sr")])  # yesterday, still in its grace
+    record_many(lb, date(2026, 11, 27), [("q", "Q", 990, "sq"), (me, "Me", 1200, "s-me2")])
+    record_many(lb, date(2026, 12, 1), [("r", "R", 1000, "sr")])  # yesterday, still in its grace
     # 00:10 in Brussels on 2 December: 1 December closed ten minutes ago, its seed not yet public
     with freeze_time("2026-12-01T23:10:00+00:00"):
         public = client.get("/api/v1/leaderboards/days?limit=4")

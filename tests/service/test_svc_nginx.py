@@ -33,6 +33,7 @@ import requests
 
 from service.config import QUEUE_NAME
 from service.leaderboard import Leaderboard
+from bulk_boards import record_many
 from service.players import Players
 from service.redis_server import free_port
 from service.runs import Runs
@@ -231,7 +232,7 @@ def test_the_ops_pages_query_string_never_reaches_a_log_and_every_line_is_json(p
 
 def _board_day(rclient, day: date, n: int, prefix: str) -> None:
     """``n`` scores on ``day``'s board (a day long closed: its answers say max-age=300)."""
-    Leaderboard(rclient).record_many(day, [(f"{prefix}-{i}", f"{prefix}{i}", 1000 + 10 * i, f"sub-{prefix}-{i}")
+    record_many(Leaderboard(rclient), day, [(f"{prefix}-{i}", f"{prefix}{i}", 1000 + 10 * i, f"sub-{prefix}-{i}")
                                            for i in range(n)])
 
 

@@ -14,7 +14,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
                                                status_code_conformance)
 
-import service.runs as runs_module
+import service.runs.opening as opening_module
 from service.app import create_app
 
 from support.svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS
@@ -100,7 +100,7 @@ def test_stateful_chains_follow_the_links(app, monkeypatch):
     # Every free game on one deal: the walks are derandomized, and a fresh random deal per run made
     # the answers, and so the walks that follow them, differ from one run to the next (hypothesis
     # then stops on an "inconsistent data generation", or the walks play fewer cards).
-    monkeypatch.setattr(runs_module, "free_play_seed", lambda: bytes(range(32)))
+    monkeypatch.setattr(opening_module, "free_play_seed", lambda: bytes(range(32)))
     # The walks are about games: the analysis, league, duel, report, appeal, device and ops
     # endpoints (fuzzed one by one above; an ops route answers a player's token 401) would take
     # their steps without leading into a game, a duel's code, a league's id and a link's code are

@@ -298,7 +298,7 @@ def test_what_a_submission_writes_once_is_one_line_and_reads_back_the_same(ip, a
 @hsettings(max_examples=30, deadline=None)
 @given(st.binary(min_size=32, max_size=32), st.integers(min_value=0, max_value=2 ** 32))
 def test_a_whole_game_packs_as_its_cards_places_among_the_legal_ones(seed, pick):
-    """An analysed game's every card (``compact.pack_game``): forty-odd characters, back as played."""
+    """An analysed game's every card (``compact.pack_plays``): forty-odd characters, back as played."""
     import random as _random
 
     rng, state, cards = _random.Random(pick), GameState(seed), []
@@ -306,10 +306,10 @@ def test_a_whole_game_packs_as_its_cards_places_among_the_legal_ones(seed, pick)
         card = rng.choice(state.legal_cards())
         cards.append(str(card))
         state.apply(card)
-    packed = compact.pack_game(seed, cards)
-    assert compact.unpack_game(seed, packed) == cards and len(packed) < 80
+    packed = compact.pack_plays(seed, cards)
+    assert compact.unpack_plays(seed, packed) == cards and len(packed) < 80
     with pytest.raises(IllegalPlayError):
-        compact.pack_game(seed, [cards[0], cards[0]])
+        compact.pack_plays(seed, [cards[0], cards[0]])
 
 
 @pytest.mark.parametrize("damaged", ["23vx!", "23vxih3mDg"])

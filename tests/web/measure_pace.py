@@ -27,8 +27,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the support package
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))  # the summary figures
 
 from playwright.sync_api import sync_playwright  # noqa: E402
+from stats import pct  # noqa: E402
 
 from support.live_stack import CHROMIUM_ARGS, DESKTOP, LiveStack, chromium_available, chromium_path  # noqa: E402
 from support.web_helpers import Game, play_one, watch_play_requests  # noqa: E402
@@ -54,11 +56,6 @@ WATCH_JS = """
   else start();
 })();
 """
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
 class Table:

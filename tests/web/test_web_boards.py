@@ -22,6 +22,7 @@ from support.live_stack import PHONE
 @pytest.fixture(scope="module")
 def days(live):
     from service.leaderboard import Leaderboard
+    from bulk_boards import record_many
     from service.players import Players
     from service.store import connect
 
@@ -33,10 +34,10 @@ def days(live):
     token, pid = Players.new_token()
     players.opened(pid, settings.now().isoformat())
     boards = Leaderboard(client)
-    boards.record_many(crowded, [(f"crowd-{i}", f"Crowd{i:02d}", 1000 + 10 * (i % 40), f"sub-crowd-{i}")
+    record_many(boards, crowded, [(f"crowd-{i}", f"Crowd{i:02d}", 1000 + 10 * (i % 40), f"sub-crowd-{i}")
                                  for i in range(60)] + [(pid, "Boards-me", 905, "sub-me-1")])
-    boards.record_many(lone, [(pid, "Boards-me", 1130, "sub-me-2")])
-    boards.record_many(others, [("other-1", "Other1", 1010, "sub-o1"), ("other-2", "Other2", 990, "sub-o2")])
+    record_many(boards, lone, [(pid, "Boards-me", 1130, "sub-me-2")])
+    record_many(boards, others, [("other-1", "Other1", 1010, "sub-o1"), ("other-2", "Other2", 990, "sub-o2")])
     return {"token": token, "crowded": crowded, "lone": lone, "others": others, "empty": empty}
 
 

@@ -450,6 +450,7 @@ def test_a_long_traveller_is_paged_and_takes_you_to_your_own_result(visitor, liv
     written onto the day's boards and field as the verification's step writes them, all better
     than yours on the deal where yours is lowest."""
     from service.leaderboard import Leaderboard
+    from bulk_boards import record_many
     from service.store import connect
 
     day = live.today() - timedelta(days=6)
@@ -458,7 +459,7 @@ def test_a_long_traveller_is_paged_and_takes_you_to_your_own_result(visitor, liv
     low = min(own["deals"], key=lambda d: d["us"])
     k, us = low["deal"], low["us"]
     assert us < 61, own  # a side taking all 61 card points on every deal would end the game at once
-    Leaderboard(connect(live.redis.url)).record_many(day, [  # deal k: from us + 1 to 61 card points
+    record_many(Leaderboard(connect(live.redis.url)), day, [  # deal k: from us + 1 to 61 card points
         (f"long-{i}", f"Long{i:02d}", 1000, f"sub-long-{i}", [0] * k + [us + 1 + i % (61 - us)]) for i in range(24)])
     trav = _get(live.base, f"/leaderboards/days/{day}/deals/{k}?limit=20")
     assert trav["results"] == 25 and all(e["submission_id"] != me["submission_id"] for e in trav["entries"])

@@ -20,9 +20,10 @@ DAY = date(2025, 2, 3)  # a day of its own, long closed
 @pytest.fixture(scope="module")
 def board_day(live):
     from service.leaderboard import Leaderboard
+    from bulk_boards import record_many
     from service.store import connect
 
-    Leaderboard(connect(live.redis.url)).record_many(
+    record_many(Leaderboard(connect(live.redis.url)),
         DAY, [(f"embed-{i}", f"Club player {i}", 1000 + 10 * i, f"sub-embed-{i}") for i in range(8)])
     return DAY
 

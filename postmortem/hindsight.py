@@ -1,8 +1,8 @@
 """Did the cards turn out better with hindsight than the seat's own knowledge could expect?
 
-At a decision where the seat played ``p`` and the day's bot (``expert-1``: a baseline policy,
-a pure function of the observation, applied to every player alike, as DIVAT does in poker) would
-have played ``u``, the *gain* is
+At a decision where the seat played ``p`` and the baseline policy (``game.BASELINE``, expert-1
+whatever bots the game was played against: a pure function of the observation, applied to every
+player alike, as DIVAT does in poker) would have played ``u``, the *gain* is
 
     (open(p) - open(u))  -  mean over the consistent deals of (value(p) - value(u))
 
@@ -19,7 +19,7 @@ z-score: ``z = sum(gain) / sqrt(sum(var))``.  A decision where the baseline's ca
 says nothing (gain 0, variance 0): only departures from it count.
 
 The spread is measured on few deals early in a deal (3 at its first trick, 6 at its second:
-``analysis.settings``), and a variance from so few is often far below the truth (all three deals
+``postmortem.settings``), and a variance from so few is often far below the truth (all three deals
 alike: 0), which gave the z heavy tails.  ``score`` therefore takes each departure's variance
 shrunk towards the pooled one of its stage (``null_var``): its own, over ``n`` drawn deals, weighs
 ``n - 1``, the pooled one ``POOLED_WEIGHT``; exact values (every consistent deal solved) are taken

@@ -10,9 +10,9 @@ it was played:
 
 both in card points the seat's team takes from that trick to the end of the deal.  A decision's
 ``lost_seat`` is the best ``seat`` value less the played card's, its ``mark`` the band of that loss
-(``analysis.settings``), and ``lost_open`` / ``hindsight`` the same with open hands.
+(``postmortem.settings``), and ``lost_open`` / ``hindsight`` the same with open hands.
 
-The hidden-information statistic (``analysis.hindsight``) is built from the same values, so the
+The hidden-information statistic (``postmortem.hindsight``) is built from the same values, so the
 ops flag and the player's review can never disagree about a card.
 
 Everything is a pure function of (seed, rules, the game's cards, the settings): the deals drawn
