@@ -52,7 +52,8 @@ MAX_LEAGUES = 20
 #: A league's name: 1 to 40 characters as a reader counts them (grapheme clusters).
 NAME_CLUSTERS = 40
 NAME_CODE_POINTS = 160
-NAME_RAW_MAX = 400
+#: As sent, more refused at once: the clusters' limit, as for a nickname (``nickname.RAW_MAX``).
+NAME_RAW_MAX = NAME_CLUSTERS
 ID_LENGTH = 16  # secrets.token_urlsafe(12): 96 bits, only a name (the secret is what admits)
 SECRET_LENGTH = 22  # secrets.token_urlsafe(16): 128 bits
 ID_RE = re.compile(r"[A-Za-z0-9_-]{%d}" % ID_LENGTH)

@@ -10,9 +10,9 @@ The rules (README, "Nicknames"), each refusal a :class:`NicknameError` with its 
 - ``normalise``: NFKC (full-width, ligatures and odd spaces become plain), ends trimmed, runs of
   inner spaces made one.  The name is stored as normalised: plain text, never markup — ``<`` and
   ``&`` are kept as typed, and every reader (the page, the JSON) treats the name as text.
-- 1 to 24 grapheme clusters (what a reader counts as characters: ``é`` typed as ``e`` + accent
-  is one), at most 96 code points (stacked marks), and at most 256 code points as sent, refused
-  before any other work.
+- at most 24 code points as sent (the API document's ``maxLength``, which counts them so),
+  refused before any other work; then 1 to 24 grapheme clusters (what a reader counts as
+  characters) and at most 96 code points once normalised (NFKC expands some characters).
 - no control characters, line breaks or whitespace other than single inner spaces; nothing
   invisible (format characters such as ZWJ/ZWNJ, bidi controls, Default_Ignorable code points such
   as the Hangul fillers U+3164/U+115F/U+1160/U+FFA0, variation selectors, U+2800 braille blank,
@@ -37,8 +37,11 @@ import icu
 
 from service.errors import Unprocessable
 
-RAW_MAX = 256  # code points as sent: more is refused before normalising
 MAX_CLUSTERS = 24
+#: Code points as sent, more refused before normalising: the clusters' limit, so that the API
+#: document's maxLength (code points, as JSON Schema counts) is the server's, a name of exactly it
+#: accepted (a cluster of several code points spends several).
+RAW_MAX = MAX_CLUSTERS
 MAX_CODE_POINTS = 96  # 24 clusters of up to 4 code points: scripts with marks, not towers of them
 
 #: U+2800 BRAILLE PATTERN BLANK draws nothing yet is a symbol (So), in no ignorable property.

@@ -3,8 +3,14 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from datetime import date
+
 import marshmallow as ma
 from marshmallow import fields
+
+from service.players import nickname as nicknames
 
 
 class StrictSchema(ma.Schema):
@@ -34,3 +40,49 @@ class ErrorSchema(ma.Schema):
     expected_turn = fields.Integer(metadata={"description": "wrong_turn: the turn to play"})
     run_id = fields.String(metadata={"description": "already_played: the player's ranked run of the day"})
     reveal_at = fields.String(metadata={"description": "day_closed, record_sealed: when the seed is published"})
+
+
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class Day(fields.Date):
+    """A calendar day written ``YYYY-MM-DD`` and nothing else (the document's ``format: date``),
+    of any year a date can hold: whether the service has such a day is the view's answer, not a
+    validation error.  A non-string, another form or no such date: ValidationError."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and _DAY.fullmatch(value):
+            try:
+                return date.fromisoformat(value)
+            except ValueError:  # 2026-02-30, year 0000
+                pass
+        raise self.make_error("invalid")
+
+
+class OneOfSchema(ma.Schema):
+    """A body that is exactly one of several schemas, as the document's ``oneOf`` says (the
+    blueprint's ``arguments`` documents it so): ``choose`` picks the one the body means, which
+    loads it.  Not an object, or a choice refused: ValidationError."""
+
+    #: the schemas, in the document's order
+    ONE_OF: tuple[ma.Schema, ...] = ()
+    #: the request body's description in the document
+    DESCRIPTION = ""
+
+    def choose(self, data: Mapping) -> ma.Schema:
+        raise NotImplementedError
+
+    def load(self, data, *, many=None, partial=None, unknown=None):
+        if not isinstance(data, Mapping):
+            raise ma.ValidationError({"_schema": ["Invalid input type."]})
+        return self.choose(data).load(data)
+
+
+#: A nickname as the document gives it: the limits JSON Schema can say, from the rules' own
+#: constants, and in words the rules it cannot (``service.players.nickname``).
+NICKNAME_FIELD = {"minLength": 1, "maxLength": nicknames.RAW_MAX, "description": (
+    f"1 to {nicknames.MAX_CLUSTERS} characters: code points as sent (maxLength), grapheme clusters "
+    "once normalised (NFKC, ends trimmed, inner spaces made one); one script (Latin may join Japanese "
+    "or Korean), digits of one kind, nothing invisible, no look-alike of another player's. What a schema "
+    "cannot say is refused with its code (422): " + ", ".join(nicknames.CODES)
+    + " (nickname_empty: nothing but spaces); 409 nickname_taken (it is, or looks like, another player's)")}
