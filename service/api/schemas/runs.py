@@ -76,6 +76,16 @@ class RunCreateSchema(OneOfSchema):
         return schema
 
 
+def _any_case(word: str) -> str:
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
+
+
+#: What ``Card.parse`` and ``Call.parse`` read, as patterns of the document (any case; a ten is T
+#: or 10): a card or a call of another form is refused (422 unknown_card, unknown_call).
+CARD_PATTERN = "^(?:[789]|10|[JjQqKkAaTt])[CcDdHhSs]$"
+CALL_PATTERN = "^(?:" + "|".join(_any_case(c) for c in ("C", "D", "H", "S", "NT", "pass", "double", "redouble")) + ")$"
+
+
 class _TurnSchema(StrictSchema):
     turn = fields.Integer(required=True, strict=True, validate=validate.Range(0, 10_000),
                           metadata={"description": "how many actions (cards and calls) the player had "
@@ -87,7 +97,7 @@ class PlayCardSchema(_TurnSchema):
     """A card played."""
 
     card = fields.String(required=True, validate=validate.Length(1, 16), metadata={
-        "description": "e.g. TH; 422 unknown_card for no card, illegal_card (with obligation and legal) for "
+        "pattern": CARD_PATTERN, "description": "e.g. TH; 422 unknown_card for no card, illegal_card (with obligation and legal) for "
                        "one the rules forbid now, card_expected while a call is due"})
 
 
@@ -95,7 +105,7 @@ class PlayCallSchema(_TurnSchema):
     """A call, under rules with an auction."""
 
     call = fields.String(required=True, validate=validate.Length(1, 16), metadata={
-        "description": "C, D, H, S (trump), NT (no trump), pass, double or redouble; 422 unknown_call, "
+        "pattern": CALL_PATTERN, "description": "C, D, H, S (trump), NT (no trump), pass, double or redouble; 422 unknown_call, "
                        "illegal_call (with legal), call_expected while a card is due"})
 
 
