@@ -106,7 +106,7 @@ class PlayCallSchema(_TurnSchema):
 
     call = fields.String(required=True, validate=validate.Length(1, 16), metadata={
         "pattern": CALL_PATTERN, "description": "C, D, H, S (trump), NT (no trump), pass, double or redouble; 422 unknown_call, "
-                       "illegal_call (with legal), call_expected while a card is due"})
+                       "illegal_call (with legal), card_expected while a card is due (no auction, or it is over)"})
 
 
 class PlaySchema(OneOfSchema):

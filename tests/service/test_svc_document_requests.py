@@ -1,0 +1,324 @@
+"""The request side of the API's document is what the server checks: a request valid by the served
+/api/v1/openapi.json is accepted, or refused only for a reason the document cannot express, whose
+422 code its description names; one the document forbids is refused with 422 naming the field.
+Every limit below is read from the served document, never restated."""
+
+from __future__ import annotations
+
+import re
+
+import jsonschema_rs
+import pytest
+
+from service.app import create_app
+from service.players import nickname as nicknames
+from service.replay import Call, Card
+from service.replay.cards import InvalidCardError
+from service.replay.calls import InvalidCallError
+
+from support.svc_helpers import LIMITS_OFF, OPS, OPS_TOKENS, SECRET, TEST_BOTS, err, headers, play_game, snapshot
+
+
+@pytest.fixture
+def app(rclient, redis_server):
+    return create_app({"TESTING": True, "REDIS_URL": redis_server.url, "MANILLE_SECRET": SECRET,
+                       "MANILLE_BOTS": TEST_BOTS, "MANILLE_OPS_TOKENS": OPS_TOKENS, **LIMITS_OFF})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def doc(client):
+    return client.get("/api/v1/openapi.json").get_json()
+
+
+def operation(doc, path, method):
+    return doc["paths"][f"/api/v1{path}"][method]
+
+
+def component(doc, ref_or_schema):
+    ref = ref_or_schema.get("$ref")
+    return doc["components"]["schemas"][ref.rsplit("/", 1)[1]] if ref else ref_or_schema
+
+
+def body_schema(doc, path, method):
+    return operation(doc, path, method)["requestBody"]["content"]["application/json"]["schema"]
+
+
+def field(doc, path, method, name):
+    """The schema of a body field (of the first of a oneOf's schemas that has it)."""
+    schema = body_schema(doc, path, method)
+    for s in schema.get("oneOf", [schema]):
+        props = component(doc, s)["properties"]
+        if name in props:
+            return props[name]
+    raise KeyError(name)
+
+
+def query_param(doc, path, name):
+    return next(p for p in operation(doc, path, "get")["parameters"] if p["name"] == name)
+
+
+def validator(doc, schema):
+    """A JSON Schema 2020-12 validator (formats checked) of ``schema`` within the document, so that
+    its $refs to the components resolve."""
+    return jsonschema_rs.Draft202012Validator({**schema, "components": doc["components"]}, validate_formats=True)
+
+
+def matches(doc, path, method, body) -> list[str]:
+    """The names of the oneOf's schemas ``body`` is valid by (one name for a plain body)."""
+    schema = body_schema(doc, path, method)
+    return [s.get("$ref", "body").rsplit("/", 1)[-1] for s in schema.get("oneOf", [schema])
+            if validator(doc, s).is_valid(body)]
+
+
+def refused(r, name):
+    """A 422 that names the field ``name``: in ``fields`` (validation_error) or in its own code."""
+    body = r.get_json()
+    assert r.status_code == 422, body
+    assert name in body.get("fields", {}) or body["error"].startswith(name), body
+    return body
+
+
+def new_token(client) -> str:
+    return client.post("/api/v1/runs", json={"kind": "random"}).get_json()["player_token"]
+
+
+def test_days_before_any_well_formed_day_is_answered(client, doc):
+    param = query_param(doc, "/leaderboards/days", "before")
+    assert param["schema"]["format"] == "date" and not any(k.startswith("x-") for k in param["schema"])
+    assert not validator(doc, param["schema"]).is_valid("1801-1-20")
+    assert validator(doc, param["schema"]).is_valid("1801-12-20")
+    assert client.get("/api/v1/leaderboards/days?before=1801-12-20").get_json() == {"days": []}
+    assert client.get("/api/v1/leaderboards/days?before=0001-01-01").get_json() == {"days": []}
+    assert client.get("/api/v1/leaderboards/days?before=9999-12-31").status_code == 200
+    for bad in ("1801-1-20", "18011220", "2026-02-30", "yesterday"):
+        refused(client.get(f"/api/v1/leaderboards/days?before={bad}"), "before")
+    limit = query_param(doc, "/leaderboards/days", "limit")["schema"]
+    assert client.get(f"/api/v1/leaderboards/days?before=1801-12-20&limit={limit['maximum']}").status_code == 200
+    refused(client.get(f"/api/v1/leaderboards/days?limit={limit['maximum'] + 1}"), "limit")
+    refused(client.get(f"/api/v1/leaderboards/days?limit={limit['minimum'] - 1}"), "limit")
+
+
+def test_no_request_parameter_or_field_keeps_its_range_out_of_json_schema(doc):
+    """x-minimum and x-maximum (apispec's words for a range it cannot write) are read by no tool."""
+    def walk(node, where):
+        if isinstance(node, dict):
+            assert not {"x-minimum", "x-maximum"} & set(node), where
+            for k, v in node.items():
+                walk(v, f"{where}/{k}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{where}/{i}")
+    walk(doc, "#")
+
+
+def test_a_league_name_of_the_documented_lengths(client, rclient, doc):
+    token = new_token(client)
+    for path, method in (("/leagues", "post"), ("/leagues/{league_id}", "patch")):
+        name = field(doc, path, method, "name")
+        assert (name["minLength"], name["maxLength"]) == (1, 40)
+        for code in ("league_name_empty", "league_name_too_long", "league_name_invisible"):
+            assert code in name["description"]
+    name = field(doc, "/leagues", "post", "name")
+    longest = "x" * name["maxLength"]
+    r = client.post("/api/v1/leagues", json={"name": longest}, headers=headers(token))
+    assert r.status_code == 201 and r.get_json()["name"] == longest, r.get_json()
+    league = r.get_json()["league_id"]
+    before = snapshot(rclient)
+    assert not matches(doc, "/leagues", "post", {"name": longest + "x"})
+    body = refused(client.post("/api/v1/leagues", json={"name": longest + "x"}, headers=headers(token)), "league_name")
+    assert body["error"] == "league_name_too_long" and body["limit"] == name["maxLength"]
+    assert not matches(doc, "/leagues", "post", {"name": ""})
+    assert refused(client.post("/api/v1/leagues", json={"name": ""}, headers=headers(token)),
+                   "league_name")["error"] == "league_name_empty"
+    # valid by the document, refused for what it says in words, with the code it names
+    assert matches(doc, "/leagues", "post", {"name": "a\u200bb"})
+    assert refused(client.post("/api/v1/leagues", json={"name": "a\u200bb"}, headers=headers(token)),
+                   "league_name")["error"] == "league_name_invisible"
+    for bad in (longest + "y", ""):
+        refused(client.patch(f"/api/v1/leagues/{league}", json={"name": bad}, headers=headers(token)), "league_name")
+    assert snapshot(rclient) == before
+    r = client.patch(f"/api/v1/leagues/{league}", json={"name": "y" * name["maxLength"]}, headers=headers(token))
+    assert r.status_code == 200 and r.get_json()["name"] == "y" * name["maxLength"]
+
+
+def test_a_nickname_of_the_documented_lengths(client, rclient, doc):
+    nick = field(doc, "/submissions", "post", "nickname")
+    assert (nick["minLength"], nick["maxLength"]) == (1, nicknames.MAX_CLUSTERS)
+    for code in (*nicknames.CODES, "nickname_taken"):  # what JSON Schema cannot say, in words with its code
+        assert code in nick["description"]
+
+    def finished():
+        run = client.post("/api/v1/runs", json={}).get_json()
+        token = run.pop("player_token")
+
+        def post(path, body, hdrs):
+            r = client.post(path, json=body, headers=hdrs)
+            return r.status_code, r.get_json()
+        return play_game(post, run, token), token
+
+    run, token = finished()
+    before = snapshot(rclient)
+    for name, code in (("", "nickname_empty"), ("x" * (nick["maxLength"] + 1), "nickname_too_long")):
+        body = {"run_id": run["run_id"], "nickname": name}
+        assert not matches(doc, "/submissions", "post", body)
+        assert refused(client.post("/api/v1/submissions", json=body, headers=headers(token)),
+                       "nickname")["error"] == code
+    # valid by the document; refused for a rule its description states, with that rule's code
+    body = {"run_id": run["run_id"], "nickname": "\u0410lice"}  # Cyrillic А, Latin lice
+    assert matches(doc, "/submissions", "post", body)
+    assert refused(client.post("/api/v1/submissions", json=body, headers=headers(token)),
+                   "nickname")["error"] == "nickname_mixed_script"
+    assert snapshot(rclient) == before
+    longest = "x" * nick["maxLength"]
+    r = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": longest}, headers=headers(token))
+    assert r.status_code == 202, r.get_json()
+
+    # a league's nickname field is the same field, with the same limits and codes
+    for path in ("/leagues", "/leagues/join"):
+        member = field(doc, path, "post", "nickname")
+        assert (member["minLength"], member["maxLength"]) == (nick["minLength"], nick["maxLength"])
+        assert all(code in member["description"] for code in nicknames.CODES)
+    for name, code in (("", "nickname_empty"), (longest + "x", "nickname_too_long")):
+        r = client.post("/api/v1/leagues", json={"name": "club", "nickname": name}, headers=headers(token))
+        assert refused(r, "nickname")["error"] == code
+
+
+#: Openings of a run: (body, the oneOf's schema it is valid by or None, status, the field or code).
+OPENINGS = [
+    ({}, "DailyRunCreate", 201, None),
+    ({"kind": "daily"}, "DailyRunCreate", 201, None),
+    ({"kind": "random"}, "RandomRunCreate", 201, None),
+    ({"kind": "random", "rules": "parlee-1", "target": 51, "bots": "greedy-1"}, "RandomRunCreate", 201, None),
+    ({"kind": "random", "rules": "manillen-1", "target": None}, "RandomRunCreate", 201, None),  # the page's
+    ({"date": "1801-12-20"}, "DailyRunCreate", 404, "unknown_date"),  # a day, with no challenge
+    ({"kind": "duel", "duel": "nosuchduel"}, "DuelRunCreate", 404, "unknown_duel"),
+    ({"date": ""}, None, 422, "date"),
+    ({"date": "2026-1-05"}, None, 422, "date"),
+    ({"kind": "random", "date": "2026-12-01"}, None, 422, "date"),
+    ({"rules": "parlee-1"}, None, 422, "rules"),
+    ({"kind": "daily", "duel": "abc"}, None, 422, "duel"),
+    ({"kind": "random", "duel": "abc"}, None, 422, "duel"),
+    ({"kind": "duel"}, None, 422, "duel"),
+    ({"kind": "duel", "duel": "abc", "bots": "greedy-1"}, None, 422, "bots"),
+    ({"kind": "chess"}, None, 422, "kind"),
+    ({"kind": None}, None, 422, "kind"),
+    ({"kind": "random", "target": 7}, None, 422, "unknown_target"),
+    ({"kind": "random", "colour": "red"}, None, 422, "colour"),
+]
+
+
+def test_a_runs_opening_is_one_of_its_kinds(client, rclient, doc):
+    request = operation(doc, "/runs", "post")["requestBody"]
+    assert request["required"] is False and "discriminator" in request["description"]
+    kinds = [component(doc, s) for s in request["content"]["application/json"]["schema"]["oneOf"]]
+    assert len(kinds) == 3 and all(k["additionalProperties"] is False for k in kinds)
+    for body, valid_by, status, name in OPENINGS:
+        assert matches(doc, "/runs", "post", body) == ([valid_by] if valid_by else []), body
+        r = client.post("/api/v1/runs", json=body)
+        if status == 422:
+            assert name in r.get_json().get("fields", {}) or r.get_json()["error"] == name, (body, r.get_json())
+        assert r.status_code == status, (body, r.get_json())
+        if status == 404:
+            assert r.get_json()["error"] == name and name in str(kinds), body  # named in the description
+    # no body at all, not even a Content-Type: today's run, as {}
+    r = client.post("/api/v1/runs")
+    assert r.status_code == 201 and r.get_json()["kind"] == "ranked", r.get_json()
+    before = snapshot(rclient)
+    refused(client.post("/api/v1/runs", json={"kind": "random", "date": "2026-12-01"}), "date")
+    assert snapshot(rclient) == before
+
+
+def test_a_play_is_a_card_or_a_call_never_both(client, doc):
+    schema = body_schema(doc, "/runs/{run_id}/plays", "post")
+    card, call = (component(doc, s) for s in schema["oneOf"])
+    assert set(card["required"]) == {"turn", "card"} and set(call["required"]) == {"turn", "call"}
+    assert card["additionalProperties"] is False and call["additionalProperties"] is False
+    run = client.post("/api/v1/runs", json={"kind": "random"}).get_json()
+    url, h = f"/api/v1/runs/{run['run_id']}/plays", headers(run["player_token"])
+    legal = run["view"]["legal"][0]
+    both = {"turn": run["turn"], "card": legal, "call": "pass"}
+    assert not matches(doc, "/runs/{run_id}/plays", "post", both)
+    refused(client.post(url, json=both, headers=h), "card")
+    assert not matches(doc, "/runs/{run_id}/plays", "post", {"turn": run["turn"]})
+    refused(client.post(url, json={"turn": run["turn"]}, headers=h), "card")
+    a_call = {"turn": run["turn"], "call": "pass"}  # valid by the document; muette-1 has no auction
+    assert matches(doc, "/runs/{run_id}/plays", "post", a_call) == ["PlayCall"]
+    assert client.post(url, json=a_call, headers=h).get_json()["error"] == "card_expected"
+    assert "card_expected" in call["properties"]["call"]["description"]
+    assert not matches(doc, "/runs/{run_id}/plays", "post", {"turn": run["turn"], "card": "ZZ"})
+    assert client.post(url, json={"turn": run["turn"], "card": "ZZ"}, headers=h).status_code == 422
+    turn = card["properties"]["turn"]
+    refused(client.post(url, json={"turn": turn["maximum"] + 1, "card": legal}, headers=h), "turn")
+    one = {"turn": run["turn"], "card": legal.lower()}
+    assert matches(doc, "/runs/{run_id}/plays", "post", one) == ["PlayCard"]
+    assert client.post(url, json=one, headers=h).status_code == 200
+
+
+def test_the_card_and_call_patterns_are_what_the_server_reads(doc):
+    """Every short ASCII text over the cards' and calls' letters: matching the document's pattern
+    is exactly being read as a card (a call) by the server."""
+    card = field(doc, "/runs/{run_id}/plays", "post", "card")["pattern"]
+    call = field(doc, "/runs/{run_id}/plays", "post", "call")["pattern"]
+
+    def reads(parse, error, text):
+        try:
+            parse(text)
+        except error:
+            return False
+        return True
+
+    letters = "7891023JjQqKkAaTtCcDdHhSsXx"
+    texts = [a + b for a in letters for b in letters] + [a + b + c for a in "1Tt" for b in "0Tt" for c in "CcHhXx"]
+    for text in texts:
+        assert bool(re.search(card, text)) == reads(Card.parse, InvalidCardError, text), text
+    words = ["C", "d", "nT", "Nt", "PASS", "pass", "Double", "reDouble", "passe", "N", "T", "x", "dbl", "NT "]
+    for text in words:
+        assert bool(re.search(call, text)) == reads(Call.parse, InvalidCallError, text), text
+
+
+def test_a_body_is_optional_exactly_where_the_document_says(client, doc):
+    """Every operation with a request body: where the document says it is not required, no body is
+    not refused (the ops actions with an optional reason: no reason); where it is, no body is a
+    422 naming a required field."""
+    h = {**headers(new_token(client)), "Authorization": f"Bearer {OPS}"}
+    optional, needed = [], []
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            if not isinstance(op, dict) or "requestBody" not in op:
+                continue
+            url = re.sub(r"\{[^}]+\}", "nosuchthing", path)
+            r = getattr(client, method)(url, headers=h)
+            (needed if op["requestBody"]["required"] else optional).append(f"{method} {path}")
+            if op["requestBody"]["required"]:
+                body = r.get_json()
+                assert r.status_code == 422 and body["error"] == "validation_error", (method, path, body)
+                schemas = [component(doc, s) for s in op["requestBody"]["content"]["application/json"]["schema"]
+                           .get("oneOf", [op["requestBody"]["content"]["application/json"]["schema"]])]
+                assert set(body["fields"]) & {n for s in schemas for n in s.get("required", [])}, (path, body)
+            else:
+                assert r.status_code not in (400, 415, 422), (method, path, r.get_json())
+    assert {"post /api/v1/runs", "post /api/v1/ops/pending/requeue", "post /api/v1/ops/days/{day}/rebuild",
+            "post /api/v1/ops/submissions/{sub_id}/requeue", "post /api/v1/ops/submissions/{sub_id}/analyse",
+            "post /api/v1/ops/players/{player}/lift"} <= set(optional)
+    assert "post /api/v1/ops/submissions/{sub_id}/disqualify" in needed and "post /api/v1/submissions" in needed
+
+
+def test_the_audits_filters_are_what_the_server_reads(client, doc):
+    h = {"Authorization": f"Bearer {OPS}"}
+    since = query_param(doc, "/ops/audit", "since")["schema"]
+    cursor = query_param(doc, "/ops/audit", "before")["schema"]
+    for good in ("2026-12-07", "2026-12-07T10:00:00Z", "2026-12-07T10:00:00+01:00"):
+        assert validator(doc, since).is_valid(good)
+        assert client.get("/api/v1/ops/audit", query_string={"since": good}, headers=h).status_code == 200, good
+    for bad in ("yesterday", "2026-13-01"):
+        assert not validator(doc, since).is_valid(bad)
+        assert client.get("/api/v1/ops/audit", query_string={"since": bad}, headers=h).get_json()["error"] == "bad_since"
+    assert validator(doc, cursor).is_valid("1733580000000-0")
+    assert client.get("/api/v1/ops/audit", query_string={"before": "1733580000000-0"}, headers=h).status_code == 200
+    assert not validator(doc, cursor).is_valid("abc")
+    assert client.get("/api/v1/ops/audit", query_string={"before": "abc"}, headers=h).get_json()["error"] == "bad_cursor"
