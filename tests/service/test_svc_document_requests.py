@@ -322,3 +322,14 @@ def test_the_audits_filters_are_what_the_server_reads(client, doc):
     assert client.get("/api/v1/ops/audit", query_string={"before": "1733580000000-0"}, headers=h).status_code == 200
     assert not validator(doc, cursor).is_valid("abc")
     assert client.get("/api/v1/ops/audit", query_string={"before": "abc"}, headers=h).get_json()["error"] == "bad_cursor"
+
+
+def test_an_integer_field_is_a_json_integer(client, doc):
+    """A body's integer is a JSON number, as the document's ``type: integer``: "5" is refused."""
+    days = field(doc, "/ops/players/{player}/restrict", "post", "days")
+    assert days["type"] == "integer" and days["minimum"] == 1
+    h = {"Authorization": f"Bearer {OPS}"}
+    url = "/api/v1/ops/players/nosuchplayer/restrict"
+    refused(client.post(url, json={"reason": "r", "days": "5"}, headers=h), "days")
+    refused(client.post(url, json={"reason": "r", "days": days["minimum"] - 1}, headers=h), "days")
+    assert client.post(url, json={"reason": "r", "days": days["minimum"]}, headers=h).status_code != 422

@@ -13,7 +13,7 @@ from .ops import OPS_MAX_LIST, OpsSubmissionSchema
 class RestrictSchema(StrictSchema):
     reason = fields.String(required=True, validate=validate.Length(1, 1000), metadata={
         "description": "what the player reads (GET /players/me restricted.reason)"})
-    days = fields.Integer(validate=validate.Range(1, 3650), metadata={
+    days = fields.Integer(strict=True, validate=validate.Range(1, 3650), metadata={
         "description": "the restriction lapses after this many days; without: until lifted"})
 
 
