@@ -299,8 +299,8 @@ class Submissions(HindsightNotes, ReviewNotes):
 
         The submission is marked queued (and indexed pending) before the job is made, in the
         queue's Redis under a watch of the job: two requeues at once enqueue it once."""
+        self.get(sub_id)  # NotFound first: an id of no submission's form has no key
         key = self.key(sub_id)
-        self.get(sub_id)
         if self._on_its_way(sub_id):
             return False
         sub = self.get_fields([sub_id], ["status", "created_at"])[0]

@@ -320,8 +320,15 @@ def test_the_audits_filters_are_what_the_server_reads(client, doc):
         assert client.get("/api/v1/ops/audit", query_string={"since": bad}, headers=h).get_json()["error"] == "bad_since"
     assert validator(doc, cursor).is_valid("1733580000000-0")
     assert client.get("/api/v1/ops/audit", query_string={"before": "1733580000000-0"}, headers=h).status_code == 200
-    assert not validator(doc, cursor).is_valid("abc")
-    assert client.get("/api/v1/ops/audit", query_string={"before": "abc"}, headers=h).get_json()["error"] == "bad_cursor"
+    for bad in ("abc", "06-", "1" * 20, "\u00b2"):  # Redis refuses a part beyond 64 bits, and "06-": not a 500
+        assert not validator(doc, cursor).is_valid(bad)
+        assert client.get("/api/v1/ops/audit", query_string={"before": bad}, headers=h).get_json()["error"] == "bad_cursor"
+
+
+def test_an_ops_action_on_an_id_of_no_submissions_form_is_a_404(client):
+    h = {"Authorization": f"Bearer {OPS}"}
+    for action in ("requeue", "analyse"):
+        err(client.post(f"/api/v1/ops/submissions/%3DC/{action}", headers=h), 404, "submission_not_found")
 
 
 def test_an_integer_field_is_a_json_integer(client, doc):
@@ -333,3 +340,21 @@ def test_an_integer_field_is_a_json_integer(client, doc):
     refused(client.post(url, json={"reason": "r", "days": "5"}, headers=h), "days")
     refused(client.post(url, json={"reason": "r", "days": days["minimum"] - 1}, headers=h), "days")
     assert client.post(url, json={"reason": "r", "days": days["minimum"]}, headers=h).status_code != 422
+
+
+def test_an_integer_with_no_fraction_is_an_integer(client, doc):
+    """JSON Schema's integer is a number with no fraction: 5.0 is one, and is read as 5."""
+    turn = field(doc, "/runs/{run_id}/plays", "post", "turn")
+    assert turn["type"] == "integer"
+    run = client.post("/api/v1/runs", json={"kind": "random", "rules": "parlee-1", "target": 51.0}).get_json()
+    assert run["target"] == 51
+    url, h = f"/api/v1/runs/{run['run_id']}/plays", headers(run["player_token"])
+    action = ({"call": run["view"]["legal_calls"][0]} if run["view"].get("legal_calls")
+              else {"card": run["view"]["legal"][0]})
+    body = {"turn": float(run["turn"]), **action}
+    assert matches(doc, "/runs/{run_id}/plays", "post", body)
+    r = client.post(url, json=body, headers=h)
+    assert r.status_code == 200 and r.get_json()["turn"] == run["turn"] + 1, r.get_json()
+    for bad in (run["turn"] + 1.5, True, str(run["turn"] + 1)):
+        assert not matches(doc, "/runs/{run_id}/plays", "post", {**body, "turn": bad})
+        refused(client.post(url, json={**body, "turn": bad}, headers=h), "turn")

@@ -42,6 +42,19 @@ class ErrorSchema(ma.Schema):
     reveal_at = fields.String(metadata={"description": "day_closed, record_sealed: when the seed is published"})
 
 
+class JsonInteger(fields.Integer):
+    """A body's integer as JSON Schema's ``integer`` is: a number with no fraction, ``5`` or ``5.0``;
+    never a string (``"5"``) or a boolean.  Anything else: ValidationError."""
+
+    def __init__(self, **kwargs):
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return super()._validated(value)
+
+
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 

@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.replay import RULES
-from .common import Day, OneOfSchema, StrictSchema
+from .common import Day, JsonInteger, OneOfSchema, StrictSchema
 
 
 #: What ``null`` means for an optional field of an opening: the default, as if it were left out.
@@ -33,7 +33,7 @@ class RandomRunCreateSchema(StrictSchema):
     # typed unknown_rules / unknown_target with ``allowed`` rather than a bare validation error.
     rules = fields.String(load_default=None, validate=validate.Length(1, 32), metadata={
         "enum": [*RULES, None], "description": _DEFAULT + "muette-1; or parlee-1, manillen-1"})
-    target = fields.Integer(load_default=None, strict=True, metadata={
+    target = JsonInteger(load_default=None, metadata={
         "enum": [*sorted({t for r in RULES.values() for t in r.targets}), None],
         "description": _DEFAULT + "the rules' default. The game target the rules allow (parlee-1: 101, the "
                        "default, or 51; muette-1: 40; manillen-1: 21); another is 422 unknown_target with "
@@ -87,7 +87,7 @@ CALL_PATTERN = "^(?:" + "|".join(_any_case(c) for c in ("C", "D", "H", "S", "NT"
 
 
 class _TurnSchema(StrictSchema):
-    turn = fields.Integer(required=True, strict=True, validate=validate.Range(0, 10_000),
+    turn = JsonInteger(required=True, validate=validate.Range(0, 10_000),
                           metadata={"description": "how many actions (cards and calls) the player had "
                                                    "taken before this one; another is 409 wrong_turn "
                                                    "with expected_turn"})
