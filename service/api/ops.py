@@ -104,7 +104,7 @@ class Pending(MethodView):
 
 @blp.route("/review")
 class ReviewQueue(MethodView):
-    @blp.arguments(OpsReviewQuerySchema, location="query")
+    @blp.arguments(OpsReviewQuerySchema, **QUERY)  # an unknown parameter is refused, as on every ops list
     @blp.response(200, OpsReviewSchema)
     @blp.doc(security=SECURITY)
     def get(self, query):

@@ -358,3 +358,12 @@ def test_an_integer_with_no_fraction_is_an_integer(client, doc):
     for bad in (run["turn"] + 1.5, True, str(run["turn"] + 1)):
         assert not matches(doc, "/runs/{run_id}/plays", "post", {**body, "turn": bad})
         refused(client.post(url, json={**body, "turn": bad}, headers=h), "turn")
+
+
+def test_an_ops_list_refuses_a_parameter_it_does_not_document(client, doc):
+    h = {"Authorization": f"Bearer {OPS}"}
+    for path in ("/ops/review", "/ops/pending", "/ops/audit", "/ops/reports", "/ops/appeals"):
+        names = {p["name"] for p in operation(doc, path, "get")["parameters"] if p["in"] == "query"}
+        assert "x" not in names
+        refused(client.get(f"/api/v1{path}?x=1", headers=h), "x")
+        assert client.get(f"/api/v1{path}", headers=h).status_code == 200
