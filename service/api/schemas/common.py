@@ -1,5 +1,6 @@
-"""What every resource's schemas share: strict request bodies, and the one error envelope
-(``ManilleApi.ERROR_SCHEMA``)."""
+"""What every resource's schemas share: strict request bodies, the one error envelope
+(``ManilleApi.ERROR_SCHEMA``), and the request fields read as the OpenAPI document says them (a
+day, an integer, a body that is one of several, a nickname)."""
 
 from __future__ import annotations
 

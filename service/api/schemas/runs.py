@@ -87,10 +87,9 @@ CALL_PATTERN = "^(?:" + "|".join(_any_case(c) for c in ("C", "D", "H", "S", "NT"
 
 
 class _TurnSchema(StrictSchema):
-    turn = JsonInteger(required=True, validate=validate.Range(0, 10_000),
-                          metadata={"description": "how many actions (cards and calls) the player had "
-                                                   "taken before this one; another is 409 wrong_turn "
-                                                   "with expected_turn"})
+    turn = JsonInteger(required=True, validate=validate.Range(0, 10_000), metadata={
+        "description": "how many actions (cards and calls) the player had taken before this one; another "
+                       "is 409 wrong_turn with expected_turn"})
 
 
 class PlayCardSchema(_TurnSchema):
