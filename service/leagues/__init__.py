@@ -51,9 +51,10 @@ MAX_MEMBERS = 500
 MAX_LEAGUES = 20
 #: A league's name: 1 to 40 characters as a reader counts them (grapheme clusters).
 NAME_CLUSTERS = 40
-NAME_CODE_POINTS = 160
-#: As sent, more refused at once: the clusters' limit, as for a nickname (``nickname.RAW_MAX``).
+#: As sent, more refused at once, and once normalised: the clusters' limit, as for a nickname
+#: (``nickname.RAW_MAX``: the document's maxLength, and a stored name can be sent back).
 NAME_RAW_MAX = NAME_CLUSTERS
+NAME_CODE_POINTS = NAME_RAW_MAX
 ID_LENGTH = 16  # secrets.token_urlsafe(12): 96 bits, only a name (the secret is what admits)
 SECRET_LENGTH = 22  # secrets.token_urlsafe(16): 128 bits
 ID_RE = re.compile(r"[A-Za-z0-9_-]{%d}" % ID_LENGTH)

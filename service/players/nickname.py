@@ -11,8 +11,8 @@ The rules (README, "Nicknames"), each refusal a :class:`NicknameError` with its 
   inner spaces made one.  The name is stored as normalised: plain text, never markup — ``<`` and
   ``&`` are kept as typed, and every reader (the page, the JSON) treats the name as text.
 - at most 24 code points as sent (the API document's ``maxLength``, which counts them so),
-  refused before any other work; then 1 to 24 grapheme clusters (what a reader counts as
-  characters) and at most 96 code points once normalised (NFKC expands some characters).
+  refused before any other work, and once normalised (NFKC makes some characters two): so a
+  stored name can always be sent again; and 1 to 24 grapheme clusters.
 - no control characters, line breaks or whitespace other than single inner spaces; nothing
   invisible (format characters such as ZWJ/ZWNJ, bidi controls, Default_Ignorable code points such
   as the Hangul fillers U+3164/U+115F/U+1160/U+FFA0, variation selectors, U+2800 braille blank,
@@ -42,7 +42,9 @@ MAX_CLUSTERS = 24
 #: document's maxLength (code points, as JSON Schema counts) is the server's, a name of exactly it
 #: accepted (a cluster of several code points spends several).
 RAW_MAX = MAX_CLUSTERS
-MAX_CODE_POINTS = 96  # 24 clusters of up to 4 code points: scripts with marks, not towers of them
+#: Code points once normalised: no more than as sent, so that a stored name can be sent back (a
+#: profile's lookup, a league's nickname) though NFKC made some characters two (U+0958 क़).
+MAX_CODE_POINTS = RAW_MAX
 
 #: U+2800 BRAILLE PATTERN BLANK draws nothing yet is a symbol (So), in no ignorable property.
 BLANK = frozenset("\u2800")

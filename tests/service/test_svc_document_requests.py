@@ -144,6 +144,16 @@ def test_a_league_name_of_the_documented_lengths(client, rclient, doc):
     assert snapshot(rclient) == before
     r = client.patch(f"/api/v1/leagues/{league}", json={"name": "y" * name["maxLength"]}, headers=headers(token))
     assert r.status_code == 200 and r.get_json()["name"] == "y" * name["maxLength"]
+    # NFKC makes U+0958 two code points: a name is within maxLength once normalised too, so that
+    # the name a league shows can be sent back as it is
+    half = name["maxLength"] // 2
+    shown = client.patch(f"/api/v1/leagues/{league}", json={"name": "\u0958" * half}, headers=headers(token)).get_json()["name"]
+    assert len(shown) == name["maxLength"] and validator(doc, name).is_valid(shown)
+    r = client.patch(f"/api/v1/leagues/{league}", json={"name": shown}, headers=headers(token))
+    assert r.status_code == 200 and r.get_json()["name"] == shown
+    body = refused(client.patch(f"/api/v1/leagues/{league}", json={"name": "\u0958" * (half + 1)},
+                                headers=headers(token)), "league_name")
+    assert body["error"] == "league_name_too_long"
 
 
 def test_a_nickname_of_the_documented_lengths(client, rclient, doc):
@@ -163,6 +173,11 @@ def test_a_nickname_of_the_documented_lengths(client, rclient, doc):
 
     run, token = finished()
     before = snapshot(rclient)
+    # within maxLength as sent, beyond it once normalised (NFKC: U+0958 is two): refused, with its code
+    body = {"run_id": run["run_id"], "nickname": "\u0958" * (nick["maxLength"] // 2 + 1)}
+    assert matches(doc, "/submissions", "post", body)
+    assert refused(client.post("/api/v1/submissions", json=body, headers=headers(token)),
+                   "nickname")["error"] == "nickname_too_long"
     for name, code in (("", "nickname_empty"), ("x" * (nick["maxLength"] + 1), "nickname_too_long")):
         body = {"run_id": run["run_id"], "nickname": name}
         assert not matches(doc, "/submissions", "post", body)

@@ -95,8 +95,8 @@ class OneOfSchema(ma.Schema):
 #: A nickname as the document gives it: the limits JSON Schema can say, from the rules' own
 #: constants, and in words the rules it cannot (``service.players.nickname``).
 NICKNAME_FIELD = {"minLength": 1, "maxLength": nicknames.RAW_MAX, "description": (
-    f"1 to {nicknames.MAX_CLUSTERS} characters: code points as sent (maxLength), grapheme clusters "
-    "once normalised (NFKC, ends trimmed, inner spaces made one); one script (Latin may join Japanese "
+    f"1 to {nicknames.RAW_MAX} characters (code points) as sent (maxLength) and once normalised (NFKC, "
+    "which makes some characters two; ends trimmed, inner spaces made one); one script (Latin may join Japanese "
     "or Korean), digits of one kind, nothing invisible, no look-alike of another player's. What a schema "
     "cannot say is refused with its code (422): " + ", ".join(nicknames.CODES)
     + " (nickname_empty: nothing but spaces); 409 nickname_taken (it is, or looks like, another player's)")}
