@@ -240,8 +240,10 @@ def test_a_runs_opening_is_one_of_its_kinds(client, rclient, doc):
         assert r.status_code == status, (body, r.get_json())
         if status == 404:
             assert r.get_json()["error"] == name and name in str(kinds), body  # named in the description
-    # no body at all, not even a Content-Type: today's run, as {}
+    # no body at all, not even a Content-Type, or an empty one: today's run, as {}
     r = client.post("/api/v1/runs")
+    assert r.status_code == 201 and r.get_json()["kind"] == "ranked", r.get_json()
+    r = client.post("/api/v1/runs", data=b"", content_type="application/json")
     assert r.status_code == 201 and r.get_json()["kind"] == "ranked", r.get_json()
     before = snapshot(rclient)
     refused(client.post("/api/v1/runs", json={"kind": "random", "date": "2026-12-01"}), "date")
