@@ -11,8 +11,8 @@ from service.conditional import etag_of
 from service.errors import NotFound, Unauthorized
 from service.freshness import Freshness
 from service.leaderboard import ALL_TIME, KEPT_PAGES, Board, day_board, month_board, week_board
-from service.store import id_of, shard_of
 from service.seeds import FIRST_DAY
+from service.store import id_of, shard_of
 
 from .blueprint import Blueprint
 from .caching import cacheable, public_read
