@@ -24,6 +24,8 @@ from werkzeug.routing import PathConverter
 from service.errors import ServiceError
 from service.errors_http import DRAIN_BYTES
 
+from .schemas.common import OneOfSchema
+
 API_PREFIX = "/api/"
 
 
@@ -43,8 +45,15 @@ class Blueprint(flask_smorest.Blueprint):
 
     def arguments(self, schema, *args, **kwargs):
         """flask-smorest's, with one instance of a schema class for every request: webargs makes a
-        new one from a class on each (0.1 ms, a tenth of a board page).  Loading keeps no state."""
-        return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
+        new one from a class on each (0.1 ms, a tenth of a board page).  Loading keeps no state.
+        A ``OneOfSchema`` body is documented as ``oneOf`` its schemas (components, by apispec)."""
+        schema = schema() if isinstance(schema, type) else schema
+        decorator = super().arguments(schema, *args, **kwargs)
+        if not isinstance(schema, OneOfSchema):
+            return decorator
+        body = {"required": kwargs.get("required", True), "description": schema.DESCRIPTION,
+                "content": {"application/json": {"schema": {"oneOf": [type(s) for s in schema.ONE_OF]}}}}
+        return lambda func: self.doc(requestBody=body)(decorator(func))
 
 
 def drain(stream) -> None:

@@ -56,8 +56,8 @@ def client_info() -> dict:
 
 
 def day_from(text: str) -> date:
-    """The day named in a path; NotFound ``unknown_date`` for anything that is not a day of the
-    service (a body's date is validated by its schema instead: 422)."""
+    """The day named in a path, or by a body's date (its form already checked by its schema: 422);
+    NotFound ``unknown_date`` for anything that is not a day of the service."""
     try:
         return parse_date(text)
     except InvalidDateError as e:

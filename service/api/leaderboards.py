@@ -11,6 +11,7 @@ from service.conditional import etag_of
 from service.errors import NotFound, Unauthorized
 from service.freshness import Freshness
 from service.leaderboard import ALL_TIME, KEPT_PAGES, Board, day_board, month_board, week_board
+from service.seeds import FIRST_DAY
 from service.store import id_of, shard_of
 
 from .blueprint import Blueprint
@@ -139,7 +140,8 @@ class Days(MethodView):
         many players each day's board holds and, with a player token, the caller's entry there"""
         s = services()
         today = s.settings.today()
-        before = min(query["before"] or today, today)
+        # any day is a question: a later one is today, an earlier one than the service's first has none
+        before = max(min(query["before"] or today, today), FIRST_DAY)
         days = s.settings.clock.closed_days(before, query["limit"])
         cacheable(Freshness(s.settings).archive())
         return {"days": s.leaderboard.days_played(days, _caller_pid())}

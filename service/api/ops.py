@@ -104,7 +104,7 @@ class Pending(MethodView):
 
 @blp.route("/review")
 class ReviewQueue(MethodView):
-    @blp.arguments(OpsReviewQuerySchema, location="query")
+    @blp.arguments(OpsReviewQuerySchema, **QUERY)  # an unknown parameter is refused, as on every ops list
     @blp.response(200, OpsReviewSchema)
     @blp.doc(security=SECURITY)
     def get(self, query):
@@ -116,7 +116,7 @@ class ReviewQueue(MethodView):
 
 @blp.route("/pending/requeue")
 class RequeueDelayed(MethodView):
-    @blp.arguments(OptionalReasonSchema)
+    @blp.arguments(OptionalReasonSchema, required=False)  # no body: no reason
     @blp.response(200, RequeueListSchema)
     @blp.doc(security=SECURITY)
     def post(self, body):
@@ -152,7 +152,7 @@ class DayReverify(MethodView):
 
 @blp.route("/days/<string:day>/rebuild")
 class DayRebuild(MethodView):
-    @blp.arguments(OptionalReasonSchema)
+    @blp.arguments(OptionalReasonSchema, required=False)  # no body: no reason
     @blp.response(202, JobSchema)
     @blp.doc(security=SECURITY)
     def post(self, body, day):
@@ -244,7 +244,7 @@ class Release(MethodView):
 
 @blp.route("/submissions/<string:sub_id>/requeue")
 class Requeue(MethodView):
-    @blp.arguments(OptionalReasonSchema)
+    @blp.arguments(OptionalReasonSchema, required=False)  # no body: no reason
     @blp.response(200, RequeueSchema)
     @blp.doc(security=SECURITY)
     def post(self, body, sub_id):
@@ -255,7 +255,7 @@ class Requeue(MethodView):
 
 @blp.route("/submissions/<string:sub_id>/analyse")
 class Analyse(MethodView):
-    @blp.arguments(OptionalReasonSchema)
+    @blp.arguments(OptionalReasonSchema, required=False)  # no body: no reason
     @blp.response(202, OpsAnalyseSchema)
     @blp.doc(security=SECURITY)
     def post(self, body, sub_id):

@@ -50,7 +50,7 @@ class Restrict(MethodView):
 
 @blp.route("/<string:player>/lift")
 class Lift(MethodView):
-    @blp.arguments(OptionalReasonSchema)
+    @blp.arguments(OptionalReasonSchema, required=False)  # no body: no reason
     @blp.response(200, PlayerCaseSchema)
     @blp.doc(security=SECURITY)
     def post(self, body, player):

@@ -39,7 +39,7 @@ def run_json(run: dict, table: tbl.Table, events: list | None = None) -> dict:
 
 @blp.route("")
 class RunList(MethodView):
-    @blp.arguments(RunCreateSchema)
+    @blp.arguments(RunCreateSchema, required=False)  # no body: today's run, as {}
     @blp.response(201, RunSchema)
     @blp.doc(security=[{}] + SECURITY)  # the token is optional here: without one, one is issued
     @limited(201)
@@ -66,7 +66,7 @@ class RunList(MethodView):
             pid = s.players.authenticate(token)
         duel = body["kind"] == "duel"
         day = None if body["kind"] in ("random", "duel") else (
-            s.settings.today() if body.get("date") is None else day_from(body["date"]))
+            s.settings.today() if body.get("date") is None else day_from(body["date"].isoformat()))
         if body["kind"] == "random":  # refused before any count
             s.runs.free_terms(s.settings.today(), body.get("rules"), body.get("target"), body.get("bots"))
         address = limits.client_address()

@@ -54,8 +54,10 @@ MAX_MEMBERS = 500
 MAX_LEAGUES = 20
 #: A league's name: 1 to 40 characters as a reader counts them (grapheme clusters).
 NAME_CLUSTERS = 40
-NAME_CODE_POINTS = 160
-NAME_RAW_MAX = 400
+#: Code points as sent (more refused at once: the document's maxLength) and once normalised (so a
+#: stored name can be sent back): 40 clusters of up to 4, for scripts with marks.
+NAME_RAW_MAX = 160
+NAME_CODE_POINTS = NAME_RAW_MAX
 
 #: Kinds no other family of keys uses (a rebuild of the boards wipes the boards' kinds by pattern).
 LEAGUE_KINDS = ("league", "members", "member_names", "removed")

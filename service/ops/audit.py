@@ -9,6 +9,7 @@ first.  The log holds ops' actions only (hundreds a day), so a scan is a few rou
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, timezone
 
 from service.errors import Unprocessable
@@ -96,9 +97,13 @@ def _any_match_before(client, entry_id: str, who, target, action, when) -> bool:
         top = f"({batch[-1][0]}"
 
 
+#: A page's cursor, an entry id: Redis's stream id (``ms`` or ``ms-seq``), each part of ASCII digits
+#: within 64 bits, which Redis refuses beyond (the API document's pattern).
+CURSOR_RE = re.compile(r"[0-9]{1,19}(?:-[0-9]{1,19})?")
+
+
 def _is_id(text: str) -> bool:
-    ms, _, seq = text.partition("-")
-    return ms.isdigit() and (seq == "" or seq.isdigit()) and len(text) <= 41
+    return CURSOR_RE.fullmatch(text) is not None
 
 
 def latest(client, target: str, action: str) -> dict | None:

@@ -11,8 +11,9 @@ The rules (README, "Nicknames"), each refusal a :class:`NicknameError` with its 
   inner spaces made one.  The name is stored as normalised: plain text, never markup — ``<`` and
   ``&`` are kept as typed, and every reader (the page, the JSON) treats the name as text.
 - 1 to 24 grapheme clusters (what a reader counts as characters: ``é`` typed as ``e`` + accent
-  is one), at most 96 code points (stacked marks), and at most 256 code points as sent, refused
-  before any other work.
+  is one); at most 96 code points as sent (the API document's ``maxLength``), refused before any
+  other work, and once normalised (NFKC makes some characters two), so that a stored name can
+  always be sent again.
 - no control characters, line breaks or whitespace other than single inner spaces; nothing
   invisible (format characters such as ZWJ/ZWNJ, bidi controls, Default_Ignorable code points such
   as the Hangul fillers U+3164/U+115F/U+1160/U+FFA0, variation selectors, U+2800 braille blank,
@@ -37,9 +38,14 @@ import icu
 
 from service.errors import Unprocessable
 
-RAW_MAX = 256  # code points as sent: more is refused before normalising
 MAX_CLUSTERS = 24
-MAX_CODE_POINTS = 96  # 24 clusters of up to 4 code points: scripts with marks, not towers of them
+#: Code points as sent, more refused before normalising (the API document's maxLength, which counts
+#: code points): 24 clusters of up to 4, for scripts with marks, not towers of them.  Within it, the
+#: 24 clusters are the rule JSON Schema cannot say (422 ``nickname_too_long``).
+RAW_MAX = 96
+#: Code points once normalised: no more than as sent, so that a stored name can be sent back (a
+#: profile's lookup, a league's nickname) though NFKC made some characters two (U+0958 क़).
+MAX_CODE_POINTS = RAW_MAX
 
 #: U+2800 BRAILLE PATTERN BLANK draws nothing yet is a symbol (So), in no ignorable property.
 BLANK = frozenset("\u2800")

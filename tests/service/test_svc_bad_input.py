@@ -101,7 +101,7 @@ def test_dates(client, rclient):
     err(client.get("/api/v1/challenges/yesterday"), 404, "unknown_date")
     err(client.post("/api/v1/runs", json={"date": "2999-01-01"}), 404, "unknown_date")
     err(client.post("/api/v1/runs", json={"date": "12/02/2026"}), 422, "validation_error")  # a body's field
-    err(client.post("/api/v1/runs", json={"date": "0999-12-31"}), 422, "validation_error")
+    err(client.post("/api/v1/runs", json={"date": "0999-12-31"}), 404, "unknown_date")  # a day, with no challenge
     err(client.post("/api/v1/runs", json={"date": "2026-13-01"}), 422, "validation_error")
     for day in ("0001-01-01", "1999-12-31", "9999-12-31"):  # outside the service's days: no 500
         for path in (f"/api/v1/challenges/{day}", f"/api/v1/leaderboards/days/{day}",

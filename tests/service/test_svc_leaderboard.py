@@ -359,7 +359,10 @@ def test_the_closed_days_say_how_many_played_and_where_the_caller_stands(client,
         assert [(d["date"], d["players"]) for d in later["days"]] == [("2026-11-28", 0), ("2026-11-27", 2)]
         # a day to come is today: the list never reaches the open or closing days
         assert client.get("/api/v1/leaderboards/days?before=2031-01-01&limit=1").get_json()["days"][0]["date"] == "2026-11-30"
+        assert client.get("/api/v1/leaderboards/days?before=9999-12-31&limit=1").get_json()["days"][0]["date"] == "2026-11-30"
         assert len(client.get("/api/v1/leaderboards/days").get_json()["days"]) == 30
     assert client.get("/api/v1/leaderboards/days?before=2000-01-01").get_json() == {"days": []}
-    for bad in ("limit=0", "limit=91", "before=2026-13-01", "limit=x", "before=0001-01-01", "before=9999-01-01"):
+    # any well-formed day is a question the list answers: none before the service's first
+    assert client.get("/api/v1/leaderboards/days?before=0001-01-01").get_json() == {"days": []}
+    for bad in ("limit=0", "limit=91", "before=2026-13-01", "limit=x", "before=2026-1-01", "before=20261201"):
         err(client.get(f"/api/v1/leaderboards/days?{bad}"), 422, "validation_error")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .common import StrictSchema, ErrorSchema  # noqa: F401
 from .challenges import ChallengeSchema  # noqa: F401
-from .runs import (RunCreateSchema, PlaySchema, PlaySeatSchema, CallSeatSchema, ContractSchema, TrickSchema,
+from .runs import (RunCreateSchema, DailyRunCreateSchema, RandomRunCreateSchema, DuelRunCreateSchema,
+                   PlaySchema, PlayCardSchema, PlayCallSchema, PlaySeatSchema, CallSeatSchema, ContractSchema, TrickSchema,
                    DealSummarySchema, ViewSchema, ResultSchema, EventSchema, RunSchema)  # noqa: F401
 from .submissions import (SUBMISSION_STATUSES, SubmissionCreateSchema, SubmissionAcceptedSchema,
                           SubmissionStatusSchema, RecordSchema)  # noqa: F401

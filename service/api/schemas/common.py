@@ -1,10 +1,17 @@
-"""What every resource's schemas share: strict request bodies, and the one error envelope
-(``ManilleApi.ERROR_SCHEMA``)."""
+"""What every resource's schemas share: strict request bodies, the one error envelope
+(``ManilleApi.ERROR_SCHEMA``), and the request fields read as the OpenAPI document says them (a
+day, an integer, a body that is one of several, a nickname)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from datetime import date
+
 import marshmallow as ma
 from marshmallow import fields
+
+from service.players import nickname as nicknames
 
 
 class StrictSchema(ma.Schema):
@@ -46,3 +53,62 @@ class ErrorSchema(ma.Schema):
     waiting = fields.Integer(metadata={"description": "bots_busy: the searches waiting in the bots' pool"})
     offer = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
         "description": "bots_busy: a run to open instead (POST /runs's body: the club's table)"})
+
+
+class JsonInteger(fields.Integer):
+    """A body's integer as JSON Schema's ``integer`` is: a number with no fraction, ``5`` or ``5.0``;
+    never a string (``"5"``) or a boolean.  Anything else: ValidationError."""
+
+    def __init__(self, **kwargs):
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return super()._validated(value)
+
+
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class Day(fields.Date):
+    """A calendar day written ``YYYY-MM-DD`` and nothing else (the document's ``format: date``),
+    of any year a date can hold: whether the service has such a day is the view's answer, not a
+    validation error.  A non-string, another form or no such date: ValidationError."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and _DAY.fullmatch(value):
+            try:
+                return date.fromisoformat(value)
+            except ValueError:  # 2026-02-30, year 0000
+                pass
+        raise self.make_error("invalid")
+
+
+class OneOfSchema(ma.Schema):
+    """A body that is exactly one of several schemas, as the document's ``oneOf`` says (the
+    blueprint's ``arguments`` documents it so): ``choose`` picks the one the body means, which
+    loads it.  Not an object, or a choice refused: ValidationError."""
+
+    #: the schemas, in the document's order
+    ONE_OF: tuple[ma.Schema, ...] = ()
+    #: the request body's description in the document
+    DESCRIPTION = ""
+
+    def choose(self, data: Mapping) -> ma.Schema:
+        raise NotImplementedError
+
+    def load(self, data, *, many=None, partial=None, unknown=None):
+        if not isinstance(data, Mapping):
+            raise ma.ValidationError({"_schema": ["Invalid input type."]})
+        return self.choose(data).load(data)
+
+
+#: A nickname as the document gives it: the limits JSON Schema can say, from the rules' own
+#: constants, and in words the rules it cannot (``service.players.nickname``).
+NICKNAME_FIELD = {"minLength": 1, "maxLength": nicknames.RAW_MAX, "description": (
+    f"1 to {nicknames.RAW_MAX} characters (code points) as sent (maxLength) and once normalised (NFKC, "
+    "which makes some characters two; ends trimmed, inner spaces made one); one script (Latin may join Japanese "
+    "or Korean), digits of one kind, nothing invisible, no look-alike of another player's. What a schema "
+    "cannot say is refused with its code (422): " + ", ".join(nicknames.CODES)
+    + " (nickname_empty: nothing but spaces); 409 nickname_taken (it is, or looks like, another player's)")}

@@ -6,14 +6,14 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from .common import StrictSchema
+from .common import JsonInteger, StrictSchema
 from .ops import OPS_MAX_LIST, OpsSubmissionSchema
 
 
 class RestrictSchema(StrictSchema):
     reason = fields.String(required=True, validate=validate.Length(1, 1000), metadata={
         "description": "what the player reads (GET /players/me restricted.reason)"})
-    days = fields.Integer(validate=validate.Range(1, 3650), metadata={
+    days = JsonInteger(validate=validate.Range(1, 3650), metadata={
         "description": "the restriction lapses after this many days; without: until lifted"})
 
 

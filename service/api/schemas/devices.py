@@ -8,7 +8,8 @@ from marshmallow import fields, validate
 from .common import StrictSchema
 
 CREDENTIAL = ("the credential's JSON as the browser's PublicKeyCredential.toJSON() writes it "
-              "(id, rawId, type, response with base64url fields)")
+              "(id, rawId, type, response with base64url fields); 422 invalid_credential for one that "
+              "does not verify")
 
 
 class LinkSchema(ma.Schema):

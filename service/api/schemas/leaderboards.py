@@ -6,9 +6,9 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.leaderboard import MAX_DAYS, MAX_PAGE, MAX_RADIUS
-from service.seeds import FIRST_DAY, LAST_DAY
+from service.seeds import FIRST_DAY
 
-from .common import StrictSchema
+from .common import Day, StrictSchema
 
 
 class PageQuerySchema(StrictSchema):
@@ -46,9 +46,9 @@ class BoardPageSchema(ma.Schema):
 
 
 class DaysQuerySchema(StrictSchema):
-    before = fields.Date(load_default=None, validate=validate.Range(FIRST_DAY, LAST_DAY), metadata={
-        "description": "list the closed days before this one (default and latest: today); a day of the "
-                       "service, 2000-01-01 to 9998-12-31"})
+    before = Day(load_default=None, allow_none=False, metadata={
+        "description": "list the closed days before this one (absent, or any later day: today); "
+                       f"the service's days begin {FIRST_DAY}: before it the list is empty"})
     limit = fields.Integer(load_default=30, validate=validate.Range(1, MAX_DAYS))
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.leagues import MAX_MEMBERS
+from service.leagues import INVITE_RE, MAX_MEMBERS, NAME_RAW_MAX
 
-from .common import StrictSchema
+from .common import NICKNAME_FIELD, StrictSchema
 
 NICKNAME = ("optional: a name the caller holds (a verified game of theirs was submitted under it; the nickname "
             "rules and codes, 409 nickname_taken for another player's, nickname_not_held for one not theirs yet), "
@@ -15,21 +15,30 @@ NICKNAME = ("optional: a name the caller holds (a verified game of theirs was su
 HANDLE = "the member's handle in this league: how DELETE /leagues/{id}/members/{member} names them"
 
 
+# The limits JSON Schema can say come from the rules' constants, which ``parse_name`` and
+# ``nicknames.parse`` enforce (with their own codes): the document says what the server checks.
+NAME = {"minLength": 1, "maxLength": NAME_RAW_MAX, "description": (
+    f"1 to {NAME_RAW_MAX} characters (code points) as sent (maxLength) and once normalised as a nickname "
+    "is; any script. What a schema cannot say is refused with its code (422): "
+    "league_name_empty (nothing but spaces), league_name_too_long, league_name_control, league_name_invisible, "
+    "league_name_unassigned, league_name_mark_first")}
+MEMBER_NAME = {**NICKNAME_FIELD, "description": NICKNAME + ". " + NICKNAME_FIELD["description"]}
+
+
 class LeagueCreateSchema(StrictSchema):
-    name = fields.String(required=True, validate=validate.Length(max=400), metadata={
-        "description": "1 to 40 characters; no control or invisible character (422 league_name_…)"})
-    nickname = fields.String(load_default=None, validate=validate.Length(max=256), metadata={"description": NICKNAME})
+    name = fields.String(required=True, metadata=NAME)
+    nickname = fields.String(load_default=None, metadata=MEMBER_NAME)
 
 
 class LeagueJoinSchema(StrictSchema):
     invite = fields.String(required=True, validate=validate.Length(max=64), metadata={
-        "description": "the code of the invite link /leagues/join/{invite}"})
-    nickname = fields.String(load_default=None, validate=validate.Length(max=256), metadata={"description": NICKNAME})
+        "pattern": f"^{INVITE_RE.pattern}$",
+        "description": "the code of the invite link /leagues/join/{invite}; 404 unknown_league for a wrong or old one"})
+    nickname = fields.String(load_default=None, metadata=MEMBER_NAME)
 
 
 class LeagueRenameSchema(StrictSchema):
-    name = fields.String(required=True, validate=validate.Length(max=400), metadata={
-        "description": "1 to 40 characters; no control or invisible character"})
+    name = fields.String(required=True, metadata=NAME)
 
 
 class RosterEntrySchema(ma.Schema):

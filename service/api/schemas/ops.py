@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.flags import DESCRIPTIONS
+from service.ops.audit import CURSOR_RE
 
 from .common import StrictSchema
 from .submissions import SUBMISSION_STATUSES
@@ -41,11 +42,14 @@ class AuditQuerySchema(StrictSchema):
     limit = fields.Integer(load_default=100, validate=validate.Range(1, OPS_MAX_LIST))
     offset = fields.Integer(load_default=0, validate=validate.Range(0, 100_000_000))
     before = fields.String(validate=validate.Length(1, 41), metadata={
-        "description": "the cursor: entries older than this entry id (a page's next)"})
+        "pattern": f"^{CURSOR_RE.pattern}$",
+        "description": "the cursor: entries older than this entry id (a page's next); 422 bad_cursor otherwise"})
     who = fields.String(validate=validate.Length(1, 200), metadata={"description": "an operator's name, or name@address"})
     target = fields.String(validate=validate.Length(1, 200), metadata={"description": "a submission, a player, a day…"})
     action = fields.String(validate=validate.Length(1, 64), metadata={"description": "disqualify, restrict, note…"})
-    since = fields.String(validate=validate.Length(1, 40), metadata={"description": "a day or an ISO time: entries at or after"})
+    since = fields.String(validate=validate.Length(1, 40), metadata={
+        "anyOf": [{"format": "date"}, {"format": "date-time"}],
+        "description": "entries at or after a day (from its UTC midnight) or a date-time; 422 bad_since otherwise"})
 
 
 class FlagSchema(ma.Schema):

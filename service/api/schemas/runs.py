@@ -6,68 +6,118 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.replay import RULES
-from service.seeds import InvalidDateError, parse_date
-
-from .common import StrictSchema
+from .common import Day, JsonInteger, OneOfSchema, StrictSchema
 
 
-class RunCreateSchema(StrictSchema):
-    kind = fields.String(load_default="daily", validate=validate.OneOf(["daily", "random", "duel"]), metadata={
-        "description": "daily (default): today's ranked run, or the archive run of ``date``; "
-                       "random: free play on a fresh random deal (no date); duel: the game of the duel ``duel``, "
-                       "unranked, once per player"})
-    date = fields.String(load_default=None, validate=validate.Length(max=32),
-                         metadata={"description": "YYYY-MM-DD; default today (ranked). "
-                                                  "A past day whose seed is public gives an archive run."})
+#: What ``null`` means for an optional field of an opening: the default, as if it were left out.
+_DEFAULT = "null or absent: "
+
+
+class DailyRunCreateSchema(StrictSchema):
+    """Today's ranked run (``{}``), or the archive run of a past day whose seed is public."""
+
+    kind = fields.String(load_default="daily", validate=validate.Equal("daily"), metadata={
+        "description": "daily, the default"})
+    date = Day(load_default=None, metadata={
+        "description": _DEFAULT + "today, ranked (one run per player and day: 409 already_played); "
+                       "a past day whose seed is public: its archive run, unranked. A day with no challenge "
+                       "(before the service's first, still to come) is 404 unknown_date; a day whose seed "
+                       "is not public yet, 409 day_closed with reveal_at"})
+
+
+class RandomRunCreateSchema(StrictSchema):
+    """Free play on a fresh random deal, unranked; the deal is shown once the game is over."""
+
+    kind = fields.String(required=True, validate=validate.Equal("random"))
     # The allowed values are documented (``enum``), and checked by the service, which answers the
     # typed unknown_rules / unknown_target with ``allowed`` rather than a bare validation error.
     rules = fields.String(load_default=None, validate=validate.Length(1, 32), metadata={
-        "enum": list(RULES), "description": "random only: muette-1 (default), parlee-1 or manillen-1; another id is 422 "
-                       "unknown_rules with ``allowed``"})
-    target = fields.Integer(load_default=None, strict=True, metadata={
-        "enum": sorted({t for r in RULES.values() for t in r.targets}), "description": "random only: the game target (parlee-1: 101, the default, or 51; muette-1: 40; "
-                       "manillen-1: 21); another is 422 unknown_target with ``allowed``"})
-
-    duel = fields.String(load_default=None, validate=validate.Length(1, 64), metadata={
-        "description": "duel only: the duel's code (``duel_id``, the end of its link)"})
+        "enum": [*RULES, None], "description": _DEFAULT + "muette-1; or parlee-1, manillen-1"})
+    target = JsonInteger(load_default=None, metadata={
+        "enum": [*sorted({t for r in RULES.values() for t in r.targets}), None],
+        "description": _DEFAULT + "the rules' default. The game target the rules allow (parlee-1: 101, the "
+                       "default, or 51; muette-1: 40; manillen-1: 21); another is 422 unknown_target with "
+                       "``allowed``"})
     bots = fields.String(load_default=None, validate=validate.Length(1, 32), metadata={
-        "description": "random only: the bots' id, the table's strength: greedy-1 (a beginner's), expert-1 (the "
-                       "club's) or today's bots (the strongest, the default; under parlee-1 and manillen-1 "
-                       "expert-1); another is 422 unknown_bots with ``allowed``"})
-
-    @ma.validates_schema
-    def _random_has_no_date(self, data, **_kwargs):
-        if data.get("kind") in ("random", "duel") and data.get("date") is not None:
-            raise ma.ValidationError(f"a {data['kind']} run has no date", field_name="date")
-        if (data.get("kind") == "duel") != (data.get("duel") is not None):
-            raise ma.ValidationError("a duel run names its duel, and only a duel run does", field_name="duel")
-        for name in ("rules", "target", "bots"):
-            if data.get(name) is not None and data.get("kind") != "random":
-                raise ma.ValidationError("only free play (kind random) chooses its rules and bots", field_name=name)
-
-    @ma.validates("date")
-    def _a_day(self, value, **_kwargs):
-        if value is not None:
-            try:
-                parse_date(value)
-            except InvalidDateError as e:
-                raise ma.ValidationError(str(e)) from None
+        "description": _DEFAULT + "today's bots (the strongest; under parlee-1 and manillen-1 expert-1). "
+                       "The bots' id, the table's strength: greedy-1 (a beginner's), expert-1 (the club's) or "
+                       "today's bots; another is 422 unknown_bots with ``allowed``"})
 
 
-class PlaySchema(StrictSchema):
-    """One action of the player: ``card``, or under rules with an auction ``call`` (exactly one)."""
+class DuelRunCreateSchema(StrictSchema):
+    """The game of a duel, unranked, once per player."""
 
-    turn = fields.Integer(required=True, strict=True, validate=validate.Range(0, 10_000),
-                          metadata={"description": "how many actions (cards and calls) the player had "
-                                                   "taken before this one"})
-    card = fields.String(validate=validate.Length(1, 16), metadata={"description": "e.g. TH"})
-    call = fields.String(validate=validate.Length(1, 16), metadata={
-        "description": "C, D, H, S (trump), NT (no trump), pass, double or redouble"})
+    kind = fields.String(required=True, validate=validate.Equal("duel"))
+    duel = fields.String(required=True, validate=validate.Length(1, 64), metadata={
+        "description": "the duel's code (``duel_id``, the end of its link); 404 unknown_duel for none"})
 
-    @ma.validates_schema
-    def _one_action(self, data, **_kwargs):
-        if ("card" in data) == ("call" in data):
-            raise ma.ValidationError("send exactly one of card and call", field_name="card")
+
+class RunCreateSchema(OneOfSchema):
+    """A run's opening: by ``kind`` (daily when absent) one of its three kinds, each with its own
+    fields only."""
+
+    ONE_OF = (DailyRunCreateSchema(), RandomRunCreateSchema(), DuelRunCreateSchema())
+    KINDS = dict(zip(("daily", "random", "duel"), ONE_OF))
+    DESCRIPTION = ("One of three kinds of run, told apart by ``kind``: daily (the default, so ``{}`` and no "
+                   "body at all are today's ranked run), random or duel, each with its own fields and no "
+                   "other (a field of another kind is 422 validation_error naming it). ``kind`` is no "
+                   "OpenAPI discriminator: a discriminator's property is required, and ``{}`` must stay "
+                   "today's run.")
+
+    def choose(self, data):
+        kind = data.get("kind", "daily")
+        schema = self.KINDS.get(kind) if isinstance(kind, str) else None
+        if schema is None:
+            raise ma.ValidationError({"kind": [f"Must be one of: {', '.join(self.KINDS)}."]})
+        for name in data:  # a field of another kind: say whose it is rather than "Unknown field."
+            owner = next((k for k, other in self.KINDS.items() if name in other.fields), None)
+            if name not in schema.fields and owner is not None:
+                raise ma.ValidationError({name: [f"only a {owner} run has {name}, not a {kind} run"]})
+        return schema
+
+
+def _any_case(word: str) -> str:
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
+
+
+#: What ``Card.parse`` and ``Call.parse`` read, as patterns of the document (any case; a ten is T
+#: or 10): a card or a call of another form is refused (422 unknown_card, unknown_call).
+CARD_PATTERN = "^(?:[789]|10|[JjQqKkAaTt])[CcDdHhSs]$"
+CALL_PATTERN = "^(?:" + "|".join(_any_case(c) for c in ("C", "D", "H", "S", "NT", "pass", "double", "redouble")) + ")$"
+
+
+class _TurnSchema(StrictSchema):
+    turn = JsonInteger(required=True, validate=validate.Range(0, 10_000), metadata={
+        "description": "how many actions (cards and calls) the player had taken before this one; another "
+                       "is 409 wrong_turn with expected_turn"})
+
+
+class PlayCardSchema(_TurnSchema):
+    """A card played."""
+
+    card = fields.String(required=True, validate=validate.Length(1, 16), metadata={
+        "pattern": CARD_PATTERN, "description": "e.g. TH; 422 unknown_card for no card, illegal_card (with obligation and legal) for "
+                       "one the rules forbid now, card_expected while a call is due"})
+
+
+class PlayCallSchema(_TurnSchema):
+    """A call, under rules with an auction."""
+
+    call = fields.String(required=True, validate=validate.Length(1, 16), metadata={
+        "pattern": CALL_PATTERN, "description": "C, D, H, S (trump), NT (no trump), pass, double or redouble; 422 unknown_call, "
+                       "illegal_call (with legal), card_expected while a card is due (no auction, or it is over)"})
+
+
+class PlaySchema(OneOfSchema):
+    """One action of the player: a card, or under rules with an auction a call (never both)."""
+
+    ONE_OF = (PlayCardSchema(), PlayCallSchema())
+    DESCRIPTION = "One action: ``{turn, card}`` or, under rules with an auction, ``{turn, call}``; never both."
+
+    def choose(self, data):
+        if "card" in data and "call" in data:
+            raise ma.ValidationError({"card": ["send exactly one of card and call"]})
+        return self.ONE_OF[1] if "call" in data else self.ONE_OF[0]
 
 
 class PlaySeatSchema(ma.Schema):

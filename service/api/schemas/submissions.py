@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from .common import StrictSchema
+from .common import NICKNAME_FIELD, StrictSchema
 
 
 SUBMISSION_STATUSES = ["queued", "delayed", "verified", "rejected", "held", "review", "disqualified", "restricted"]
@@ -14,11 +14,7 @@ SUBMISSION_STATUSES = ["queued", "delayed", "verified", "rejected", "held", "rev
 class SubmissionCreateSchema(StrictSchema):
     run_id = fields.String(required=True, validate=validate.Length(1, 64))
     nickname = fields.String(required=True, metadata={
-        "description": "1-24 characters (grapheme clusters) of one script, nothing invisible; NFKC, "
-                       "trimmed, inner spaces made one; claimed for this player's token. Refusals "
-                       "(422): nickname_empty, nickname_too_long, nickname_control, nickname_invisible, "
-                       "nickname_unassigned, nickname_mixed_script, nickname_mark_first; 409 nickname_taken (it is, or looks "
-                       "like, another player's)"})
+        **NICKNAME_FIELD, "description": NICKNAME_FIELD["description"] + "; claimed for this player's token"})
 
 
 class SubmissionAcceptedSchema(ma.Schema):
