@@ -116,49 +116,57 @@ def test_no_request_parameter_or_field_keeps_its_range_out_of_json_schema(doc):
     walk(doc, "#")
 
 
+#: One character as a reader counts it (a grapheme cluster: the conjunct kṣi) of four code points,
+#: and one whose first letter NFKC makes two (U+0958 qa): names in scripts with marks.
+KSI, QSI = "\u0915\u094d\u0937\u093f", "\u0958\u094d\u0937\u093f"
+
+
 def test_a_league_name_of_the_documented_lengths(client, rclient, doc):
+    from service.leagues import NAME_CLUSTERS, NAME_RAW_MAX
+
     token = new_token(client)
     for path, method in (("/leagues", "post"), ("/leagues/{league_id}", "patch")):
         name = field(doc, path, method, "name")
-        assert (name["minLength"], name["maxLength"]) == (1, 40)
+        assert (name["minLength"], name["maxLength"]) == (1, NAME_RAW_MAX)
+        assert f"{NAME_CLUSTERS} characters" in name["description"]
         for code in ("league_name_empty", "league_name_too_long", "league_name_invisible"):
             assert code in name["description"]
     name = field(doc, "/leagues", "post", "name")
-    longest = "x" * name["maxLength"]
+    # the most code points the document allows, each character four of them: accepted
+    longest = KSI * NAME_CLUSTERS
+    assert len(longest) == name["maxLength"]
     r = client.post("/api/v1/leagues", json={"name": longest}, headers=headers(token))
     assert r.status_code == 201 and r.get_json()["name"] == longest, r.get_json()
     league = r.get_json()["league_id"]
     before = snapshot(rclient)
     assert not matches(doc, "/leagues", "post", {"name": longest + "x"})
     body = refused(client.post("/api/v1/leagues", json={"name": longest + "x"}, headers=headers(token)), "league_name")
-    assert body["error"] == "league_name_too_long" and body["limit"] == name["maxLength"]
+    assert body["error"] == "league_name_too_long" and body["limit"] == NAME_CLUSTERS
     assert not matches(doc, "/leagues", "post", {"name": ""})
     assert refused(client.post("/api/v1/leagues", json={"name": ""}, headers=headers(token)),
                    "league_name")["error"] == "league_name_empty"
     # valid by the document, refused for what it says in words, with the code it names
-    assert matches(doc, "/leagues", "post", {"name": "a\u200bb"})
-    assert refused(client.post("/api/v1/leagues", json={"name": "a\u200bb"}, headers=headers(token)),
-                   "league_name")["error"] == "league_name_invisible"
+    for words, code in (("a\u200bb", "league_name_invisible"), ("x" * (NAME_CLUSTERS + 1), "league_name_too_long")):
+        assert matches(doc, "/leagues", "post", {"name": words})
+        assert refused(client.post("/api/v1/leagues", json={"name": words}, headers=headers(token)),
+                       "league_name")["error"] == code
     for bad in (longest + "y", ""):
         refused(client.patch(f"/api/v1/leagues/{league}", json={"name": bad}, headers=headers(token)), "league_name")
     assert snapshot(rclient) == before
-    r = client.patch(f"/api/v1/leagues/{league}", json={"name": "y" * name["maxLength"]}, headers=headers(token))
-    assert r.status_code == 200 and r.get_json()["name"] == "y" * name["maxLength"]
-    # NFKC makes U+0958 two code points: a name is within maxLength once normalised too, so that
-    # the name a league shows can be sent back as it is
-    half = name["maxLength"] // 2
-    shown = client.patch(f"/api/v1/leagues/{league}", json={"name": "\u0958" * half}, headers=headers(token)).get_json()["name"]
-    assert len(shown) == name["maxLength"] and validator(doc, name).is_valid(shown)
-    r = client.patch(f"/api/v1/leagues/{league}", json={"name": shown}, headers=headers(token))
-    assert r.status_code == 200 and r.get_json()["name"] == shown
-    body = refused(client.patch(f"/api/v1/leagues/{league}", json={"name": "\u0958" * (half + 1)},
+    r = client.patch(f"/api/v1/leagues/{league}", json={"name": "y" * NAME_CLUSTERS}, headers=headers(token))
+    assert r.status_code == 200 and r.get_json()["name"] == "y" * NAME_CLUSTERS
+    # within maxLength as sent, beyond it once normalised (NFKC makes U+0958 two): refused, so that
+    # the name a league shows can always be sent back as it is
+    assert matches(doc, "/leagues", "post", {"name": QSI * NAME_CLUSTERS})
+    body = refused(client.patch(f"/api/v1/leagues/{league}", json={"name": QSI * NAME_CLUSTERS},
                                 headers=headers(token)), "league_name")
     assert body["error"] == "league_name_too_long"
 
 
 def test_a_nickname_of_the_documented_lengths(client, rclient, doc):
     nick = field(doc, "/submissions", "post", "nickname")
-    assert (nick["minLength"], nick["maxLength"]) == (1, nicknames.MAX_CLUSTERS)
+    assert (nick["minLength"], nick["maxLength"]) == (1, nicknames.RAW_MAX)
+    assert f"{nicknames.MAX_CLUSTERS} characters" in nick["description"]
     for code in (*nicknames.CODES, "nickname_taken"):  # what JSON Schema cannot say, in words with its code
         assert code in nick["description"]
 
@@ -174,7 +182,11 @@ def test_a_nickname_of_the_documented_lengths(client, rclient, doc):
     run, token = finished()
     before = snapshot(rclient)
     # within maxLength as sent, beyond it once normalised (NFKC: U+0958 is two): refused, with its code
-    body = {"run_id": run["run_id"], "nickname": "\u0958" * (nick["maxLength"] // 2 + 1)}
+    body = {"run_id": run["run_id"], "nickname": QSI * nicknames.MAX_CLUSTERS}
+    assert matches(doc, "/submissions", "post", body)
+    assert refused(client.post("/api/v1/submissions", json=body, headers=headers(token)),
+                   "nickname")["error"] == "nickname_too_long"
+    body = {"run_id": run["run_id"], "nickname": "x" * (nicknames.MAX_CLUSTERS + 1)}  # the characters' rule
     assert matches(doc, "/submissions", "post", body)
     assert refused(client.post("/api/v1/submissions", json=body, headers=headers(token)),
                    "nickname")["error"] == "nickname_too_long"
@@ -189,7 +201,7 @@ def test_a_nickname_of_the_documented_lengths(client, rclient, doc):
     assert refused(client.post("/api/v1/submissions", json=body, headers=headers(token)),
                    "nickname")["error"] == "nickname_mixed_script"
     assert snapshot(rclient) == before
-    longest = "x" * nick["maxLength"]
+    longest = KSI * nicknames.MAX_CLUSTERS  # the most code points the document allows
     r = client.post("/api/v1/submissions", json={"run_id": run["run_id"], "nickname": longest}, headers=headers(token))
     assert r.status_code == 202, r.get_json()
 

@@ -107,7 +107,8 @@ class OneOfSchema(ma.Schema):
 #: A nickname as the document gives it: the limits JSON Schema can say, from the rules' own
 #: constants, and in words the rules it cannot (``service.players.nickname``).
 NICKNAME_FIELD = {"minLength": 1, "maxLength": nicknames.RAW_MAX, "description": (
-    f"1 to {nicknames.RAW_MAX} characters (code points) as sent (maxLength) and once normalised (NFKC, "
+    f"1 to {nicknames.MAX_CLUSTERS} characters as a reader counts them (grapheme clusters: é typed as e and "
+    f"an accent is one), at most {nicknames.RAW_MAX} code points as sent (maxLength) and once normalised (NFKC, "
     "which makes some characters two; ends trimmed, inner spaces made one); one script (Latin may join Japanese "
     "or Korean), digits of one kind, nothing invisible, no look-alike of another player's. What a schema "
     "cannot say is refused with its code (422): " + ", ".join(nicknames.CODES)

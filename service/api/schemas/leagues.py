@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.leagues import INVITE_RE, MAX_MEMBERS, NAME_RAW_MAX
+from service.leagues import INVITE_RE, MAX_MEMBERS, NAME_CLUSTERS, NAME_RAW_MAX
 
 from .common import NICKNAME_FIELD, StrictSchema
 
@@ -18,8 +18,8 @@ HANDLE = "the member's handle in this league: how DELETE /leagues/{id}/members/{
 # The limits JSON Schema can say come from the rules' constants, which ``parse_name`` and
 # ``nicknames.parse`` enforce (with their own codes): the document says what the server checks.
 NAME = {"minLength": 1, "maxLength": NAME_RAW_MAX, "description": (
-    f"1 to {NAME_RAW_MAX} characters (code points) as sent (maxLength) and once normalised as a nickname "
-    "is; any script. What a schema cannot say is refused with its code (422): "
+    f"1 to {NAME_CLUSTERS} characters as a reader counts them (grapheme clusters), at most {NAME_RAW_MAX} code "
+    "points as sent (maxLength) and once normalised as a nickname is; any script. What a schema cannot say is refused with its code (422): "
     "league_name_empty (nothing but spaces), league_name_too_long, league_name_control, league_name_invisible, "
     "league_name_unassigned, league_name_mark_first")}
 MEMBER_NAME = {**NICKNAME_FIELD, "description": NICKNAME + ". " + NICKNAME_FIELD["description"]}
