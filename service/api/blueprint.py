@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import flask_smorest
@@ -49,11 +50,29 @@ class Blueprint(flask_smorest.Blueprint):
         A ``OneOfSchema`` body is documented as ``oneOf`` its schemas (components, by apispec)."""
         schema = schema() if isinstance(schema, type) else schema
         decorator = super().arguments(schema, *args, **kwargs)
+        if kwargs.get("location", "json") == "json" and kwargs.get("required", True):
+            decorator = _body_required(decorator)
         if not isinstance(schema, OneOfSchema):
             return decorator
         body = {"required": kwargs.get("required", True), "description": schema.DESCRIPTION,
                 "content": {"application/json": {"schema": {"oneOf": [type(s) for s in schema.ONE_OF]}}}}
         return lambda func: self.doc(requestBody=body)(decorator(func))
+
+
+def _body_required(decorator):
+    """A body the document says is required is refused when none is sent, even where ``{}`` would
+    do (``POST /runs``): 422 ``validation_error`` naming the body."""
+    def wrap(func):
+        loaded = decorator(func)
+
+        @functools.wraps(loaded)
+        def view(*args, **kwargs):
+            if not request.get_data(cache=True):
+                raise ServiceError("this operation needs a JSON body ({} at least)", code="validation_error",
+                                   status=422, fields={"json": ["a body is required"]})
+            return loaded(*args, **kwargs)
+        return view
+    return wrap
 
 
 def drain(stream) -> None:

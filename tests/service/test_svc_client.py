@@ -41,19 +41,19 @@ from manille_client import AuthenticatedClient, Client
 from manille_client.api.leaderboards import get_day_board, get_my_day_entry
 from manille_client.api.runs import create_run, play_card
 from manille_client.api.submissions import get_submission, submit_run
-from manille_client.models import (BoardPage, Entry, Error, GameEndEvent, Play, Run, RunCreate, SubmissionAccepted,
+from manille_client.models import (BoardPage, DailyRunCreate, Entry, Error, GameEndEvent, PlayCard, Run, SubmissionAccepted,
                                    SubmissionCreate, SubmissionStatus)
 
 
 def play(base_url: str, verify: Callable[[], None]) -> tuple[Run, SubmissionStatus, BoardPage, Entry]:
-    opened = create_run.sync(client=Client(base_url=base_url), body=RunCreate())
+    opened = create_run.sync(client=Client(base_url=base_url), body=DailyRunCreate())
     assert isinstance(opened, Run), opened
     token = opened.player_token
     assert isinstance(token, str)
     me = AuthenticatedClient(base_url=base_url, token=token)
     run = opened
     while run.status == "playing":
-        answer = play_card.sync(run.run_id, client=me, body=Play(turn=run.turn, card=run.view.legal[0]))
+        answer = play_card.sync(run.run_id, client=me, body=PlayCard(turn=run.turn, card=run.view.legal[0]))
         assert isinstance(answer, Run), answer
         run = answer
     ends = [event for event in run.events if isinstance(event, GameEndEvent)]

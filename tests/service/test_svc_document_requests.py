@@ -241,7 +241,7 @@ OPENINGS = [
 
 def test_a_runs_opening_is_one_of_its_kinds(client, rclient, doc):
     request = operation(doc, "/runs", "post")["requestBody"]
-    assert request["required"] is False and "discriminator" in request["description"]
+    assert request["required"] is True and "discriminator" in request["description"]
     kinds = [component(doc, s) for s in request["content"]["application/json"]["schema"]["oneOf"]]
     assert len(kinds) == 3 and all(k["additionalProperties"] is False for k in kinds)
     for body, valid_by, status, name in OPENINGS:
@@ -252,14 +252,17 @@ def test_a_runs_opening_is_one_of_its_kinds(client, rclient, doc):
         assert r.status_code == status, (body, r.get_json())
         if status == 404:
             assert r.get_json()["error"] == name and name in str(kinds), body  # named in the description
-    # no body at all, not even a Content-Type, or an empty one: today's run, as {}
-    r = client.post("/api/v1/runs")
-    assert r.status_code == 201 and r.get_json()["kind"] == "ranked", r.get_json()
-    r = client.post("/api/v1/runs", data=b"", content_type="application/json")
-    assert r.status_code == 201 and r.get_json()["kind"] == "ranked", r.get_json()
+    # the body is required, as the document says: none at all, or an empty one, is refused
     before = snapshot(rclient)
+    assert schema_required(doc, "/runs", "post")
+    for r in (client.post("/api/v1/runs"), client.post("/api/v1/runs", data=b"", content_type="application/json")):
+        assert r.status_code == 422 and r.get_json()["error"] == "validation_error", r.get_json()
     refused(client.post("/api/v1/runs", json={"kind": "random", "date": "2026-12-01"}), "date")
     assert snapshot(rclient) == before
+
+
+def schema_required(doc, path, method) -> bool:
+    return doc["paths"][f"/api/v1{path}"][method]["requestBody"].get("required", False)
 
 
 def test_a_play_is_a_card_or_a_call_never_both(client, doc):
@@ -328,13 +331,16 @@ def test_a_body_is_optional_exactly_where_the_document_says(client, doc):
                 assert r.status_code == 422 and body["error"] == "validation_error", (method, path, body)
                 schemas = [component(doc, s) for s in op["requestBody"]["content"]["application/json"]["schema"]
                            .get("oneOf", [op["requestBody"]["content"]["application/json"]["schema"]])]
-                assert set(body["fields"]) & {n for s in schemas for n in s.get("required", [])}, (path, body)
+                # the missing body named, or a required field of it
+                named = {"json", *(n for s in schemas for n in s.get("required", []))}
+                assert set(body["fields"]) & named, (path, body)
             else:
                 assert r.status_code not in (400, 415, 422), (method, path, r.get_json())
-    assert {"post /api/v1/runs", "post /api/v1/ops/pending/requeue", "post /api/v1/ops/days/{day}/rebuild",
+    assert {"post /api/v1/ops/pending/requeue", "post /api/v1/ops/days/{day}/rebuild",
             "post /api/v1/ops/submissions/{sub_id}/requeue", "post /api/v1/ops/submissions/{sub_id}/analyse",
             "post /api/v1/ops/players/{player}/lift"} <= set(optional)
-    assert "post /api/v1/ops/submissions/{sub_id}/disqualify" in needed and "post /api/v1/submissions" in needed
+    assert {"post /api/v1/ops/submissions/{sub_id}/disqualify", "post /api/v1/submissions",
+            "post /api/v1/runs"} <= set(needed)
 
 
 def test_the_audits_filters_are_what_the_server_reads(client, doc):
