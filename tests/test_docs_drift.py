@@ -233,3 +233,27 @@ def test_every_make_target_is_on_a_page():
 def test_the_target_and_script_check_catches_made_up_ones():
     text = "Run `make run`, then `make benchmark` and `.venv/bin/python scripts/bench_speed.py`, `scripts/bench_warp.py`."
     assert missing_targets_and_scripts(text, make_targets()) == ["make benchmark", "scripts/bench_warp.py"]
+
+
+# ---- each page for its reader ----
+
+#: The pages of players and of the API's clients: they name no operator setting (operations.md does).
+READER_PAGES = ("docs/playing.md", "docs/rules.md", "docs/rules.fr.md", "docs/rules.nl.md", "docs/api.md",
+                "docs/protocol.md")
+
+
+def operator_settings_named(text: str) -> list[str]:
+    return sorted(set(SETTING.findall(text)) | {f"…_{tail}" for tail in re.findall(r"`…_([A-Z0-9_]+)`", text)})
+
+
+def test_no_operator_setting_on_a_players_or_a_clients_page():
+    found = {page: operator_settings_named((ROOT / page).read_text(encoding="utf-8")) for page in READER_PAGES}
+    assert {page: names for page, names in found.items() if names} == {}
+    assert operator_settings_named("the wait (`MANILLE_BOT_POOL_WAIT`, 20 s) and `…_Z`") == [
+        "MANILLE_BOT_POOL_WAIT", "…_Z"]
+
+
+def test_the_runbook_is_short_and_playing_md_opens_with_the_site():
+    assert len((ROOT / "deploy" / "RUNBOOK.md").read_text(encoding="utf-8").splitlines()) <= 400
+    opening = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8").split("\n\n", 2)[1]
+    assert "make run" not in opening, opening
