@@ -76,10 +76,23 @@ def pages_and_readme() -> list[Path]:
     return [p for p in PAGES if p.relative_to(ROOT).parts[0] in ("docs", "deploy") or p.name == "README.md"]
 
 
+def deploy_files() -> list[Path]:
+    """deploy/'s text files (the env example, compose, systemd units, configurations)."""
+    files = []
+    for path in sorted(p for p in (ROOT / "deploy").rglob("*") if p.is_file()):
+        try:
+            path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue  # a binary file names no setting
+        files.append(path)
+    return files
+
+
 def test_every_setting_a_page_names_is_read_by_the_code():
     known = settings_that_exist()
     found = {page.relative_to(ROOT).as_posix(): unknown_settings(page.read_text(encoding="utf-8"), known)
-             for page in pages_and_readme()}
+             for page in {*pages_and_readme(), *deploy_files()}}
+    assert len(deploy_files()) > 10
     assert {page: names for page, names in found.items() if names} == {}
 
 
