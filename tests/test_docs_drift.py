@@ -115,10 +115,11 @@ def _literal(node: ast.AST) -> str | None:
     return None
 
 
-def key_kinds_built(sources=None) -> dict[str, set[str]]:
+def keys_built(sources=None) -> tuple[dict[str, set[str]], set[str]]:
     """Each kind of key the code builds (``key_for``'s first argument, found in the source without
-    running it) → the files that build it. A kind given by a variable is one of the module-level
-    ``*_KINDS`` tuples'."""
+    running it) → the files that build it, and the literal words of the keys' other parts
+    (``through`` of ``{ratings}:ratings:through``). A kind given by a variable is one of the
+    module-level ``*_KINDS`` tuples'."""
     files = sources if sources is not None else [p for d in KEY_SOURCES for p in (ROOT / d).rglob("*.py")]
     trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in files}
     tuples: set[str] = set()
@@ -128,6 +129,7 @@ def key_kinds_built(sources=None) -> dict[str, set[str]]:
                     and any(isinstance(t, ast.Name) and t.id.endswith("_KINDS") for t in node.targets)):
                 tuples |= {v for v in map(_literal, node.value.elts) if v}
     kinds: dict[str, set[str]] = {}
+    parts: set[str] = set()
     for path, tree in trees.items():
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and node.args):
@@ -138,11 +140,12 @@ def key_kinds_built(sources=None) -> dict[str, set[str]]:
             first = node.args[0]
             if isinstance(node.func, ast.Attribute) and name == "key_for" and not _literal(first):
                 continue  # RQ's Job.key_for(job_id): RQ's own key
+            parts.update(word for arg in node.args[1:] for word in re.split(r"[:{}*]", _literal(arg) or "") if word)
             built = {_literal(first)} if _literal(first) else tuples if isinstance(first, ast.Name) else set()
             for kind in built - {"*"}:
                 kinds.setdefault(kind, set()).add(path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT)
                                                   else path.name)
-    return kinds
+    return kinds, parts
 
 
 def key_table(text: str) -> list[tuple[str, str, str]]:
@@ -156,9 +159,10 @@ def key_table(text: str) -> list[tuple[str, str, str]]:
     return rows
 
 
-def key_table_problems(text: str, built: dict[str, set[str]]) -> list[str]:
-    """What the key table of ``text`` gets wrong against the kinds ``built``: a kind built that no
-    row names, a row's key whose kind is not built, a row without its lifetime, a key in two rows."""
+def key_table_problems(text: str, built: dict[str, set[str]], parts: set[str]) -> list[str]:
+    """What the key table of ``text`` gets wrong against the kinds ``built`` and the keys' ``parts``:
+    a kind built that no row names, a row's key that is not built, a row without its lifetime, a key
+    in two rows."""
     rows = key_table(text)
     problems = []
     rows_of: dict[str, list[str]] = {}
@@ -171,6 +175,9 @@ def key_table_problems(text: str, built: dict[str, set[str]]) -> list[str]:
                 problems.append(f"row {keys}: `{{{tag}}}:{kind}` is not a key the code builds")
         for key in WHOLE_KEY.findall(keys):
             rows_of.setdefault(key, []).append(keys)
+        for short in SHORT_KEY.findall(keys):
+            if short not in built and short not in parts:
+                problems.append(f"row {keys}: `:{short}` is not a key the code builds")
         if not kept.strip(" —-"):
             problems.append(f"row {keys}: no lifetime")
     named = {kind for keys, _w, _k in rows for kind in [*(k for _t, k in TABLE_KEY.findall(keys)),
@@ -182,11 +189,12 @@ def key_table_problems(text: str, built: dict[str, set[str]]) -> list[str]:
 
 
 def test_every_key_family_is_in_the_key_table_with_its_lifetime():
-    built = key_kinds_built()
+    built, parts = keys_built()
     assert {"run", "submission", "board", "oracle_ref", "league", "duel", "decisions"} <= set(built)  # still found
+    assert {"through", "pending_of", "addr"} <= parts
     text = KEY_PAGE.read_text(encoding="utf-8")
     assert len(key_table(text)) > 30
-    assert key_table_problems(text, built) == []
+    assert key_table_problems(text, built, parts) == []
 
 
 def test_the_key_check_catches_a_missing_row_a_made_up_key_and_a_row_without_its_lifetime(tmp_path):
@@ -196,16 +204,18 @@ def test_the_key_check_catches_a_missing_row_a_made_up_key_and_a_row_without_its
                     'def b(day):\n    return key_for("oracle_ref", day_scope(day))\n'
                     'def c(i):\n    return [key_for(kind, f"league:{i}") for kind in LEAGUE_KINDS]\n'
                     'def d(j):\n    return Job.key_for(j), board.key_of("field"), key_for("*", "boards:*")\n')
-    built = key_kinds_built([code])
+    built, parts = keys_built([code])
     assert set(built) == {"player", "oracle_ref", "league", "members", "field"}
+    assert parts == {"player", "league", "boards"}
     page = (f"{KEY_SECTION}\n\n| key | what | kept |\n|---|---|---|\n"
             "| `{player:<pid>}:player` | a player | 30 days |\n"
-            "| `{league:<id>}:league`, `:members` | a league | 90 days |\n"
+            "| `{league:<id>}:league`, `:members`, `:bogus` | a league | 90 days |\n"
             "| `{boards:day:D}:field:day:D` | the field | |\n"
             "| `{nick:<hash>}:nickname` | old names | for good |\n"
             "| `{player:<pid>}:player`, `{player:<pid>}:leagues` | again | 90 days |\n"
             "| `rq:job:bots-<digest>` | RQ's | 120 s |\n\n## Next\n")
-    assert key_table_problems(page, built) == [
+    assert key_table_problems(page, built, parts) == [
+        "row `{league:<id>}:league`, `:members`, `:bogus`: `:bogus` is not a key the code builds",
         "row `{boards:day:D}:field:day:D`: no lifetime",
         "row `{nick:<hash>}:nickname`: `{nick:<hash>}:nickname` is not a key the code builds",
         "row `{player:<pid>}:player`, `{player:<pid>}:leagues`: `{player:<pid>}:leagues` is not a key the code builds",
