@@ -34,8 +34,9 @@ test: $(STAMP)
 check: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider -n auto -m "not stack and not slow" --ignore=tests/web
 
-# Redis (embedded, AOF under ./var/, unless REDIS_URL is set), an RQ worker and gunicorn on
-# http://127.0.0.1:8000, supervised (service/run_local.py); Ctrl-C stops all three.
+# Redis (embedded, AOF under ./var/, unless REDIS_URL is set), the RQ workers (verification, the two
+# analysis queues, the bots' pool) and gunicorn on http://127.0.0.1:8000, supervised
+# (service/run_local.py); Ctrl-C stops them all.
 run: $(STAMP)
 	$(PY) -m service.run_local
 

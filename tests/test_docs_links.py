@@ -142,8 +142,8 @@ def test_the_readme_is_a_front_page():
     assert "](docs/screenshots/" in text
     headline = text.split("## Headline figures", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in headline.splitlines() if line.startswith("| ") and not line.startswith("| what ")]
-    assert 1 <= len(rows) <= 6, rows  # a few headlines; the figures live in docs/performance.md
-    assert all("](docs/performance.md#" in row for row in rows), rows
+    assert 1 <= len(rows) <= 6, rows  # a few headlines; each figure lives beside its command
+    assert all(re.search(r"\]\(docs/(performance|bots|analysis)\.md#", row) for row in rows), rows
 
 
 def test_the_walker_catches_a_broken_link(tmp_path):
