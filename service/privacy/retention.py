@@ -4,7 +4,7 @@ run by the workers' maintenance: a submission keeps the addresses and user agent
 verdict and score stay: the boards are rebuilt from them).  A game held or awaiting its verdict
 then keeps them until it is decided (``EVIDENCE``), as does one whose player erased themselves.
 
-What else is personal expires by itself (docs: deploy/RUNBOOK.md, "What expires, and when"):
+What else is personal expires by itself (docs/operations.md, "Data in Redis", its "kept" column):
 runs and their indexes, idle player keys, networks' players, rate-limit windows.
 """
 

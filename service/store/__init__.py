@@ -10,7 +10,7 @@ own (``{all}``, ``{metrics}``). The keys of each Lua script call and each MULTI 
 Cluster slot (tests/service/test_svc_slots.py computes them); what spans slots is done in steps,
 each in one: a score goes to the day's board, then the all-time board, then the week's and the
 month's, then its pending note is taken off (``service/leaderboard/writes.py``).
-Every key is listed in deploy/RUNBOOK.md, "Data in Redis".
+Every key is listed in docs/operations.md, "Data in Redis".
 
 The modules, each named after what it holds: ``keys`` (``key_for``, the scopes of days and
 shards, the ids that name them), ``connection`` (one Redis, Sentinel, a cluster; bytes or text
