@@ -145,20 +145,26 @@ def refuse_shadowed():
         return None
     named = _named_routes(current_app)
     methods = named.get(req.path)
-    if methods is None and any(isinstance(c, PathConverter) for c in rule._converters.values()):
+    if methods is None and _takes_slashes(rule):
         adapter = current_app.url_map.bind("")
         for method in ("GET", "POST", "PATCH", "DELETE", "PUT"):
             try:
                 other, _args = adapter.match(req.path, method=method, return_rule=True)
             except HTTPException:
                 continue
-            if other.endpoint != rule.endpoint and len(other.arguments) < len(rule.arguments) + 1 \
-                    and not any(isinstance(c, PathConverter) for c in other._converters.values()):
+            if other.endpoint != rule.endpoint and len(other.arguments) <= len(rule.arguments) \
+                    and not _takes_slashes(other):
                 methods = other.methods
                 break
     if methods is not None:
         raise MethodNotAllowed(valid_methods=sorted(methods | {"OPTIONS"}))
     return None
+
+
+def _takes_slashes(rule) -> bool:
+    """Whether a variable of ``rule`` takes a path (``<path:nickname>``): only such a rule can match
+    a path that another route names with more segments."""
+    return any(isinstance(c, PathConverter) for c in rule._converters.values())
 
 
 def _named_routes(app) -> dict[str, set[str]]:

@@ -110,7 +110,7 @@ def test_options_lists_the_methods_of_the_route_the_path_names(app, doc):
     assert r.status_code == 204 and r.headers["Allow"] == "OPTIONS, POST" and r.data == b""
     assert "Content-Type" not in r.headers and r.headers["X-Content-Type-Options"] == "nosniff"
     for path, item in doc["paths"].items():
-        concrete = re.sub(r"\{[^}]+\}", "x", path).replace("/x/x/x", "/x/x/x")
+        concrete = re.sub(r"\{[^}]+\}", "x", path)
         if "{kind}" in path:
             concrete = path.replace("{kind}", "weeks" if "matchpoints" not in path else "days")
             concrete = re.sub(r"\{[^}]+\}", "1", concrete)
